@@ -1,0 +1,66 @@
+# flussql — developer tasks. Needs Go 1.26, Java 17+ and Maven (jars are fetched into
+# ~/.cache/flussql, or $FLUSSQL_CACHE, never into the repository).
+
+GO            ?= go
+# The pinned Fluss server release lives in fluss/localcluster (DefaultVersion); set
+# FLUSS_VERSION to run another one, e.g. `make test FLUSS_VERSION=0.9.1-incubating`.
+FLUSS_VERSION ?=
+export FLUSS_VERSION
+SASL_USER     ?= admin
+SASL_PASSWORD ?= admin-secret
+FUZZTIME      ?= 10s
+CLUSTER       := $(GO) run ./cmd/fluss-local-cluster
+
+.PHONY: all build vet test unit integration fuzz cluster-up cluster-down proto bench demo tidy
+
+all: build
+
+build:
+	$(GO) build ./...
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed on:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...
+
+## test: vet, then every test (unit and integration) against a fresh local cluster — a plain
+## one and a SASL one — that this target starts and stops, then a short run of every fuzz target.
+test: vet
+	$(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(GO) test -count=1 -timeout 20m ./...
+	$(MAKE) fuzz
+
+## unit: the tests that need no cluster (integration tests skip without FLUSS_BOOTSTRAP_SERVERS).
+unit:
+	env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
+
+## fuzz: every FuzzXxx target for FUZZTIME each (go test runs one fuzz target at a time).
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
+	  for f in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | sed 's/func //'); do \
+	    echo "fuzz $$pkg $$f ($(FUZZTIME))"; \
+	    $(GO) test $$pkg -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) >/dev/null || { $(GO) test $$pkg -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME); exit 1; }; \
+	  done; \
+	done
+
+## cluster-up / cluster-down: a local cluster for development; up prints the bootstrap address
+## and records what it started in .cluster/state.json so that down stops exactly that.
+cluster-up:
+	@$(CLUSTER) up -state .cluster/state.json
+
+cluster-down:
+	@$(CLUSTER) down -state .cluster/state.json
+
+## proto: regenerate the committed protobuf code (pinned protoc and protoc-gen-go).
+proto:
+	bash fluss/internal/protocol/generate.sh
+
+## bench: Go benchmarks of the codecs and, against a local cluster, of the client.
+bench:
+	$(CLUSTER) run -- $(GO) test -run '^$$' -bench . -benchmem ./...
+
+## demo: the shell runs the seed's flow (testdata/demo/partitioned-tables.sql) on a local cluster.
+demo:
+	$(CLUSTER) run -- $(GO) run ./cmd/flussql -f testdata/demo/partitioned-tables.sql
+
+tidy:
+	$(GO) mod tidy

@@ -1,0 +1,194 @@
+// Command fluss-local-cluster starts and stops a real Apache Fluss cluster on loopback for
+// development and tests (see package fluss/localcluster).
+//
+//	fluss-local-cluster up   [-state FILE] [-sasl user:password]   start detached, print the bootstrap address
+//	fluss-local-cluster down [-state FILE]                         stop what `up` started
+//	fluss-local-cluster run  [-sasl user:password] -- CMD ARGS…    start, run CMD with the addresses in its environment, stop
+//	fluss-local-cluster fetch                                      fetch the server jars into the cache, print their folder
+//
+// `run` exports FLUSS_BOOTSTRAP_SERVERS for CMD, and with -sasl also starts a second cluster
+// with SASL/PLAIN and exports FLUSS_SASL_BOOTSTRAP_SERVERS, FLUSS_SASL_USERNAME and
+// FLUSS_SASL_PASSWORD. FLUSS_VERSION chooses the server release.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/flussql/flussql/fluss/localcluster"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	var err error
+	switch os.Args[1] {
+	case "up":
+		err = up(os.Args[2:])
+	case "down":
+		err = down(os.Args[2:])
+	case "fetch":
+		var lib string
+		lib, err = localcluster.EnsureJars(context.Background(), localcluster.Version())
+		if err == nil {
+			fmt.Println(lib)
+		}
+	case "run":
+		var code int
+		code, err = run(os.Args[2:])
+		if err == nil {
+			os.Exit(code)
+		}
+	default:
+		usage()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fluss-local-cluster:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: fluss-local-cluster up|down|run|fetch [flags] [-- command args…]")
+	os.Exit(2)
+}
+
+func logf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+
+func parseSASL(s string) (map[string]string, string, string, error) {
+	if s == "" {
+		return nil, "", "", nil
+	}
+	user, pass, ok := strings.Cut(s, ":")
+	if !ok || user == "" || pass == "" {
+		return nil, "", "", fmt.Errorf("-sasl wants user:password, got %q", s)
+	}
+	return map[string]string{user: pass}, user, pass, nil
+}
+
+func up(args []string) error {
+	fs := flag.NewFlagSet("up", flag.ExitOnError)
+	statePath := fs.String("state", ".cluster/state.json", "where to record what was started")
+	saslFlag := fs.String("sasl", "", "turn SASL/PLAIN on with this user:password")
+	_ = fs.Parse(args)
+	if old, err := localcluster.LoadState(*statePath); err == nil && old.Running() {
+		fmt.Println(old.BootstrapServers)
+		logf("a cluster started here is already running (state %s); `make cluster-down` stops it", *statePath)
+		return nil
+	}
+	users, _, _, err := parseSASL(*saslFlag)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dirOf(*statePath), 0o755); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "fluss-local-")
+	if err != nil {
+		return err
+	}
+	started := time.Now()
+	c, err := localcluster.Start(context.Background(), localcluster.Options{Dir: dir, SASLUsers: users, Detach: true, Logf: logf})
+	if err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
+	if err := c.SaveState(*statePath); err != nil {
+		_ = c.Stop()
+		return err
+	}
+	logf("Fluss %s is up in %s (run folder %s, logs in %s/log); stop it with `make cluster-down`",
+		c.Version, time.Since(started).Round(time.Millisecond), c.Dir, c.Dir)
+	fmt.Println(c.BootstrapServers)
+	return nil
+}
+
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		return p[:i]
+	}
+	return "."
+}
+
+func down(args []string) error {
+	fs := flag.NewFlagSet("down", flag.ExitOnError)
+	statePath := fs.String("state", ".cluster/state.json", "the state file `up` wrote")
+	_ = fs.Parse(args)
+	c, err := localcluster.LoadState(*statePath)
+	if err != nil {
+		return err
+	}
+	if err := c.Stop(); err != nil {
+		return err
+	}
+	if c.Dir != "" {
+		_ = os.RemoveAll(c.Dir)
+	}
+	logf("stopped the cluster at %s", c.BootstrapServers)
+	return os.Remove(*statePath)
+}
+
+func run(args []string) (int, error) {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	saslFlag := fs.String("sasl", "", "also start a SASL/PLAIN cluster with this user:password")
+	_ = fs.Parse(args)
+	cmdArgs := fs.Args()
+	if len(cmdArgs) == 0 {
+		return 0, errors.New("run needs a command after --")
+	}
+	users, user, pass, err := parseSASL(*saslFlag)
+	if err != nil {
+		return 0, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var clusters []*localcluster.Cluster
+	defer func() {
+		for _, c := range clusters {
+			if err := c.Stop(); err != nil {
+				logf("stopping %s: %v", c.BootstrapServers, err)
+			}
+		}
+	}()
+	started := time.Now()
+	plain, err := localcluster.Start(ctx, localcluster.Options{Logf: logf})
+	if err != nil {
+		return 0, err
+	}
+	clusters = append(clusters, plain)
+	env := append(os.Environ(), "FLUSS_BOOTSTRAP_SERVERS="+plain.BootstrapServers)
+	if users != nil {
+		sc, err := localcluster.Start(ctx, localcluster.Options{SASLUsers: users, Logf: logf})
+		if err != nil {
+			return 0, err
+		}
+		clusters = append(clusters, sc)
+		env = append(env, "FLUSS_SASL_BOOTSTRAP_SERVERS="+sc.BootstrapServers,
+			"FLUSS_SASL_USERNAME="+user, "FLUSS_SASL_PASSWORD="+pass)
+	}
+	logf("clusters ready after %s; running %s", time.Since(started).Round(time.Millisecond), strings.Join(cmdArgs, " "))
+	cmd := exec.CommandContext(ctx, cmdArgs[0], cmdArgs[1:]...)
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return 0, nil
+}

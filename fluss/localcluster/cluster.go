@@ -1,0 +1,433 @@
+// Package localcluster runs a real Apache Fluss cluster on loopback without Docker: one
+// ZooKeeper, one coordinator and one or more tablet servers, each a JVM started from the
+// fluss-server jar that Maven fetches into a cache outside the repository. Integration tests
+// use it from TestMain, `make cluster-up` and `make cluster-down` use it through
+// cmd/fluss-local-cluster, and the shell uses it when no DSN is given.
+//
+// It needs Java 17+ and Maven on the PATH. Only processes it started are ever stopped, by PID.
+package localcluster
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Options configure a local cluster. The zero value runs the pinned version with one tablet
+// server and no authentication.
+type Options struct {
+	// Version is the Fluss release to run; empty means Version() (FLUSS_VERSION or DefaultVersion).
+	Version string
+	// Dir is the run folder for configuration, data and logs; empty means a fresh temporary
+	// folder that Stop removes. A given Dir is kept.
+	Dir string
+	// TabletServers is the number of tablet servers; 0 means 1.
+	TabletServers int
+	// SASLUsers, when not empty, turns SASL/PLAIN authentication on for clients: the
+	// bootstrap listener then requires one of these user → password pairs.
+	SASLUsers map[string]string
+	// StartTimeout bounds the whole start, jar fetch excluded; 0 means 120 s.
+	StartTimeout time.Duration
+	// Detach starts the servers in their own session so they outlive this process
+	// (for `make cluster-up`); Stop or StopState ends them later.
+	Detach bool
+	// Logf, when set, receives progress lines.
+	Logf func(format string, args ...any)
+}
+
+// Cluster is a running local cluster.
+type Cluster struct {
+	// BootstrapServers is the client address of the coordinator, host:port on 127.0.0.1.
+	BootstrapServers string
+	// SASL reports whether clients must authenticate with SASL/PLAIN.
+	SASL bool
+	// Version is the Fluss release that runs.
+	Version string
+	// Dir is the run folder.
+	Dir string
+	// Procs are the started processes, in start order (ZooKeeper first).
+	Procs []Proc
+
+	ownDir bool
+	logf   func(string, ...any)
+}
+
+// Proc is one server process of the cluster.
+type Proc struct {
+	Name string // "zookeeper", "coordinator", "tablet-server-0", …
+	PID  int
+	Log  string // path of its log file
+}
+
+// Start fetches the jars if needed and starts ZooKeeper, the coordinator and the tablet
+// servers on free loopback ports, then waits until the coordinator has seen every tablet
+// server register. On failure it stops what it started and returns an error that carries
+// the tail of the servers' logs.
+func Start(ctx context.Context, opts Options) (*Cluster, error) {
+	version := opts.Version
+	if version == "" {
+		version = Version()
+	}
+	logf := opts.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	java, err := findJava()
+	if err != nil {
+		return nil, err
+	}
+	lib, err := EnsureJars(ctx, version)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{Version: version, SASL: len(opts.SASLUsers) > 0, logf: logf}
+	if opts.Dir == "" {
+		dir, err := os.MkdirTemp("", "fluss-local-")
+		if err != nil {
+			return nil, fmt.Errorf("localcluster: %w", err)
+		}
+		c.Dir, c.ownDir = dir, true
+	} else {
+		c.Dir = opts.Dir
+	}
+	timeout := opts.StartTimeout
+	if timeout == 0 {
+		timeout = 120 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := c.start(ctx, java, lib, opts); err != nil {
+		logs := c.logTails(60)
+		_ = c.Stop()
+		return nil, fmt.Errorf("%w\n%s", err, logs)
+	}
+	return c, nil
+}
+
+func (c *Cluster) start(ctx context.Context, java, lib string, opts Options) error {
+	n := opts.TabletServers
+	if n <= 0 {
+		n = 1
+	}
+	for _, sub := range []string{"conf", "zk", "remote", "tmp", "plugins", "log"} {
+		if err := os.MkdirAll(filepath.Join(c.Dir, sub), 0o755); err != nil {
+			return fmt.Errorf("localcluster: %w", err)
+		}
+	}
+	ports, err := freePorts(3 + 2*n)
+	if err != nil {
+		return err
+	}
+	zkPort, csPort, csInternalPort := ports[0], ports[1], ports[2]
+	c.BootstrapServers = fmt.Sprintf("127.0.0.1:%d", csPort)
+	if err := writeConfigs(c.Dir, zkPort, csPort, csInternalPort, opts.SASLUsers); err != nil {
+		return err
+	}
+	jvm := []string{
+		"-XX:+IgnoreUnrecognizedVMOptions",
+		"--add-opens=java.base/java.nio=org.apache.arrow.memory.core,ALL-UNNAMED",
+		"--add-opens=java.base/java.nio=ALL-UNNAMED",
+		"-Djava.io.tmpdir=" + filepath.Join(c.Dir, "tmp"),
+		"-Dlog4j.configurationFile=file:" + filepath.Join(c.Dir, "conf", "log4j2.properties"),
+	}
+	cp := filepath.Join(lib, "*")
+	start := time.Now()
+
+	zkArgs := append([]string{"-Xmx256m"}, jvm...)
+	zkArgs = append(zkArgs, "-cp", cp, zkMainClass, filepath.Join(c.Dir, "conf", "zookeeper.properties"))
+	if err := c.spawn(java, "zookeeper", zkArgs, opts.Detach); err != nil {
+		return err
+	}
+	if err := waitZooKeeper(ctx, fmt.Sprintf("127.0.0.1:%d", zkPort)); err != nil {
+		return err
+	}
+	c.logf("localcluster: ZooKeeper up on 127.0.0.1:%d after %s", zkPort, time.Since(start).Round(time.Millisecond))
+
+	csArgs := append([]string{"-Xms128m", "-Xmx768m"}, jvm...)
+	csArgs = append(csArgs, "-cp", cp, coordinatorMainClass, "--configDir", filepath.Join(c.Dir, "conf"))
+	if err := c.spawn(java, "coordinator", csArgs, opts.Detach); err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		data := filepath.Join(c.Dir, "data", fmt.Sprintf("ts%d", i))
+		if err := os.MkdirAll(data, 0o755); err != nil {
+			return fmt.Errorf("localcluster: %w", err)
+		}
+		tsArgs := append([]string{"-Xms128m", "-Xmx1g", "-XX:+UseG1GC"}, jvm...)
+		tsArgs = append(tsArgs, "-cp", cp, tabletMainClass, "--configDir", filepath.Join(c.Dir, "conf"),
+			"-Dbind.listeners="+tabletListeners(ports[3+2*i], ports[4+2*i], c.SASL),
+			fmt.Sprintf("-Dtablet-server.id=%d", i),
+			"-Ddata.dir="+data)
+		if err := c.spawn(java, fmt.Sprintf("tablet-server-%d", i), tsArgs, opts.Detach); err != nil {
+			return err
+		}
+	}
+	// Readiness from the logs: the coordinator is registered as leader and every tablet
+	// server has registered itself. (The coordinator's port opens before it registers in
+	// ZooKeeper, so a TCP check is not enough; and a tablet server that registers before the
+	// coordinator's event loop starts is loaded at start-up without a "New tablet server
+	// callback" line, so that line cannot be waited for.) Then the authoritative check: a
+	// metadata answer that lists every tablet server.
+	if err := c.waitLog(ctx, "coordinator", "Registered leader"); err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		if err := c.waitLog(ctx, fmt.Sprintf("tablet-server-%d", i), fmt.Sprintf("Registered tablet server %d at path", i)); err != nil {
+			return err
+		}
+	}
+	if probe != nil {
+		if err := c.waitMetadata(ctx, n, opts.SASLUsers); err != nil {
+			return err
+		}
+	}
+	c.logf("localcluster: Fluss %s coordinator on %s with %d tablet server(s) after %s",
+		c.Version, c.BootstrapServers, n, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// Main classes in the fat fluss-server jar (ZooKeeper is the shaded one it carries).
+const (
+	zkMainClass          = "org.apache.fluss.shaded.zookeeper3.org.apache.zookeeper.server.quorum.QuorumPeerMain"
+	coordinatorMainClass = "org.apache.fluss.server.coordinator.CoordinatorServer"
+	tabletMainClass      = "org.apache.fluss.server.tablet.TabletServer"
+)
+
+// spawn starts one JVM with its output in log/<name>.log and records its PID.
+func (c *Cluster) spawn(java, name string, args []string, detach bool) error {
+	logPath := filepath.Join(c.Dir, "log", name+".log")
+	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("localcluster: %w", err)
+	}
+	defer f.Close()
+	cmd := exec.Command(java, args...)
+	cmd.Dir = c.Dir
+	cmd.Stdout, cmd.Stderr = f, f
+	cmd.Env = append(os.Environ(), "FLUSS_PLUGINS_DIR="+filepath.Join(c.Dir, "plugins"))
+	// Each server gets its own process group so a Ctrl-C in the terminal reaches only us,
+	// and we stop the servers in order; Detach also gives it its own session.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: !detach, Setsid: detach}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("localcluster: start %s: %w", name, err)
+	}
+	c.Procs = append(c.Procs, Proc{Name: name, PID: cmd.Process.Pid, Log: logPath})
+	// Reap the child when it exits so it does not linger as a zombie.
+	go func() { _ = cmd.Wait() }()
+	return nil
+}
+
+// Stop ends the servers by PID in reverse start order (tablet servers first, so their
+// controlled shutdown can reach the coordinator), waiting up to 30 s for each before
+// killing it, and removes the run folder if Start created it.
+func (c *Cluster) Stop() error {
+	var errs []error
+	for i := len(c.Procs) - 1; i >= 0; i-- {
+		if err := stopPID(c.Procs[i].PID, c.Dir, 30*time.Second); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", c.Procs[i].Name, err))
+		}
+	}
+	c.Procs = nil
+	if c.ownDir && c.Dir != "" {
+		if err := os.RemoveAll(c.Dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// stopPID sends SIGTERM to pid if it is still one of ours (its command line names the run
+// folder), waits for it to exit, and sends SIGKILL after the grace period.
+func stopPID(pid int, dir string, grace time.Duration) error {
+	if !ours(pid, dir) {
+		return nil // already gone, or the PID now belongs to someone else
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		if errors.Is(err, syscall.ESRCH) {
+			return nil
+		}
+		return err
+	}
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) {
+		if !alive(pid) {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	for i := 0; i < 50 && alive(pid); i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
+}
+
+// alive reports whether pid names a live process (a zombie counts as gone).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state letter follows the ")" that closes the command name.
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
+}
+
+// ours reports whether pid is a live process whose command line mentions dir.
+func ours(pid int, dir string) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	return alive(pid) && strings.Contains(string(b), dir)
+}
+
+// freePorts asks the kernel for n distinct free loopback ports.
+func freePorts(n int) ([]int, error) {
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	ports := make([]int, 0, n)
+	for i := 0; i < n; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("localcluster: no free loopback port: %w", err)
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+// waitZooKeeper polls the four-letter word "srvr" until ZooKeeper says it serves.
+func waitZooKeeper(ctx context.Context, addr string) error {
+	for {
+		if zkServing(addr) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("localcluster: ZooKeeper on %s did not come up: %w", addr, ctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func zkServing(addr string) bool {
+	conn, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
+	if _, err := conn.Write([]byte("srvr")); err != nil {
+		return false
+	}
+	b, _ := io.ReadAll(conn)
+	return strings.Contains(string(b), "Mode: standalone")
+}
+
+// waitLog waits until the named process's log holds every wanted line, failing early if the
+// process exits.
+func (c *Cluster) waitLog(ctx context.Context, name string, want ...string) error {
+	var proc Proc
+	for _, p := range c.Procs {
+		if p.Name == name {
+			proc = p
+		}
+	}
+	for {
+		b, _ := os.ReadFile(proc.Log)
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(string(b), w) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
+			return nil
+		}
+		for _, p := range c.Procs {
+			if !alive(p.PID) {
+				return fmt.Errorf("localcluster: %s (pid %d) exited during start", p.Name, p.PID)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("localcluster: %s log never showed %q: %w", name, missing, ctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// logTails returns the last lines of every server log, for error messages.
+func (c *Cluster) logTails(lines int) string {
+	var b strings.Builder
+	for _, p := range c.Procs {
+		fmt.Fprintf(&b, "---- %s (%s), last %d lines ----\n", p.Name, p.Log, lines)
+		b.WriteString(lastLines(p.Log, lines))
+	}
+	return b.String()
+}
+
+func lastLines(path string, n int) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return err.Error() + "\n"
+	}
+	defer f.Close()
+	var ring []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		ring = append(ring, sc.Text())
+		if len(ring) > n {
+			ring = ring[1:]
+		}
+	}
+	return strings.Join(ring, "\n") + "\n"
+}
+
+// findJava returns the java binary: $JAVA_HOME/bin/java, else java on the PATH.
+func findJava() (string, error) {
+	if home := os.Getenv("JAVA_HOME"); home != "" {
+		p := filepath.Join(home, "bin", "java")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("java")
+	if err != nil {
+		return "", fmt.Errorf("localcluster: Java 17+ is needed to run the Fluss server; install it (e.g. apt-get install openjdk-17-jre-headless) or set JAVA_HOME: %w", err)
+	}
+	return p, nil
+}
+
+// sortedUsers returns the SASL user names in a stable order.
+func sortedUsers(m map[string]string) []string {
+	users := make([]string, 0, len(m))
+	for u := range m {
+		users = append(users, u)
+	}
+	sort.Strings(users)
+	return users
+}
