@@ -1,0 +1,152 @@
+package row
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// ErrUnsupportedType is returned for types the codecs do not handle yet (ARRAY, MAP).
+var ErrUnsupportedType = errors.New("row: type not supported yet")
+
+// Format is a Fluss binary row format.
+type Format int8
+
+// The binary row formats (table options table.kv.format / table.log.format).
+const (
+	Compacted Format = iota + 1
+	Indexed
+)
+
+// String returns the table-option spelling of the format.
+func (f Format) String() string {
+	switch f {
+	case Compacted:
+		return "COMPACTED"
+	case Indexed:
+		return "INDEXED"
+	}
+	return fmt.Sprintf("Format(%d)", int8(f))
+}
+
+// ParseFormat parses a table.kv.format value ("COMPACTED" or "INDEXED", any case).
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "COMPACTED":
+		return Compacted, nil
+	case "INDEXED":
+		return Indexed, nil
+	}
+	return 0, fmt.Errorf("row: unknown row format %q", s)
+}
+
+// Encoder encodes rows of one row type in one format.
+type Encoder interface {
+	// Append appends the encoding of values (one per column, nil = NULL) to dst and
+	// returns the extended slice. On error dst is returned unchanged.
+	Append(dst []byte, values []any) ([]byte, error)
+	// Format returns the row format written.
+	Format() Format
+}
+
+// Decoder decodes rows of one row type in one format.
+type Decoder interface {
+	// Decode decodes one row that spans all of b. The result never aliases b.
+	Decode(b []byte) ([]any, error)
+	// Format returns the row format read.
+	Format() Format
+}
+
+// NewEncoder returns an encoder of the given format for rows of fieldTypes.
+func NewEncoder(f Format, fieldTypes []types.DataType) (Encoder, error) {
+	switch f {
+	case Compacted:
+		return NewCompactedEncoder(fieldTypes)
+	case Indexed:
+		return NewIndexedEncoder(fieldTypes)
+	}
+	return nil, fmt.Errorf("row: unknown row format %v", f)
+}
+
+// NewDecoder returns a decoder of the given format for rows of fieldTypes.
+func NewDecoder(f Format, fieldTypes []types.DataType) (Decoder, error) {
+	switch f {
+	case Compacted:
+		return NewCompactedDecoder(fieldTypes)
+	case Indexed:
+		return NewIndexedDecoder(fieldTypes)
+	}
+	return nil, fmt.Errorf("row: unknown row format %v", f)
+}
+
+// FieldTypes returns the column types of cols, in order.
+func FieldTypes(cols []types.Column) []types.DataType {
+	ts := make([]types.DataType, len(cols))
+	for i, c := range cols {
+		ts[i] = c.Type
+	}
+	return ts
+}
+
+// checkTypes validates type parameters and rejects types the codecs cannot handle.
+func checkTypes(ts []types.DataType, needLengths bool) error {
+	for i := range ts {
+		if err := checkType(&ts[i], needLengths); err != nil {
+			return fmt.Errorf("column %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func checkType(t *types.DataType, needLengths bool) error {
+	switch t.Kind {
+	case types.Boolean, types.TinyInt, types.SmallInt, types.Int, types.BigInt,
+		types.Float, types.Double, types.String, types.Bytes, types.Date:
+		return nil
+	case types.Char, types.Binary:
+		if needLengths && t.Length < 1 {
+			return fmt.Errorf("row: %s needs a length >= 1", t)
+		}
+		return nil
+	case types.Decimal:
+		if t.Precision < 1 || t.Precision > 38 || t.Scale < 0 || t.Scale > t.Precision {
+			return fmt.Errorf("row: invalid %s", t)
+		}
+		return nil
+	case types.Time, types.Timestamp, types.TimestampLTZ:
+		if t.Precision < 0 || t.Precision > 9 {
+			return fmt.Errorf("row: invalid %s", t)
+		}
+		return nil
+	case types.Row:
+		for i := range t.Fields {
+			if err := checkType(&t.Fields[i].Type, needLengths); err != nil {
+				return fmt.Errorf("field %q: %w", t.Fields[i].Name, err)
+			}
+		}
+		return nil
+	case types.Array, types.Map:
+		return fmt.Errorf("%w: %s", ErrUnsupportedType, t)
+	}
+	return fmt.Errorf("%w: %s", ErrUnsupportedType, t)
+}
+
+func rowFieldTypes(t *types.DataType) []types.DataType {
+	ts := make([]types.DataType, len(t.Fields))
+	for i, f := range t.Fields {
+		ts[i] = f.Type
+	}
+	return ts
+}
+
+// isCompactTimestamp reports whether TIMESTAMP(p)/TIMESTAMP_LTZ(p) stores millis only.
+func isCompactTimestamp(precision int) bool { return precision <= 3 }
+
+// typeError describes a Go value of the wrong type for a column.
+func typeError(t *types.DataType, want string, v any) error {
+	return fmt.Errorf("row: %s value must be %s, got %T", t, want, v)
+}
+
+func nullBitsSize(n int) int { return (n + 7) / 8 }
