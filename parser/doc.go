@@ -1,0 +1,51 @@
+// Package parser turns flussql SQL text into typed statements. It knows
+// nothing of the network; the planner works on its types only.
+//
+// The dialect follows Fluss's Flink SQL where they overlap, so statements
+// from the Fluss documentation work as written:
+//
+//	CREATE DATABASE [IF NOT EXISTS] db [COMMENT '…'] [WITH ('k' = 'v', …)]
+//	DROP DATABASE [IF EXISTS] db [CASCADE | RESTRICT]
+//	USE db
+//	SHOW DATABASES [LIKE '…']
+//	CREATE TABLE [IF NOT EXISTS] [db.]t (col TYPE [NOT NULL] [COMMENT '…'], …
+//	    [, PRIMARY KEY (col, …) NOT ENFORCED]) [COMMENT '…'] [PARTITIONED BY (col, …)] [WITH (…)]
+//	DROP TABLE [IF EXISTS] [db.]t
+//	SHOW TABLES [FROM db] [LIKE '…'];  SHOW CREATE TABLE t;  DESCRIBE t
+//	ALTER TABLE t ADD [IF NOT EXISTS] PARTITION (k = 'v', …)
+//	ALTER TABLE t DROP [IF EXISTS] PARTITION (k = 'v', …)
+//	SHOW PARTITIONS t [PARTITION (k = 'v', …)]
+//	INSERT INTO t [(cols)] VALUES (…), …;  UPSERT INTO t [(cols)] VALUES …
+//	DELETE FROM t WHERE …;  UPDATE t SET col = value, … WHERE …
+//	SELECT * | col [AS alias], … | COUNT(*) FROM t [/*+ OPTIONS('k' = 'v') */] [WHERE …] [LIMIT n]
+//	EXPLAIN <statement>
+//
+// Column types are those of Fluss: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT,
+// FLOAT, DOUBLE, DECIMAL(p, s), CHAR(n), STRING, BINARY(n), BYTES, DATE,
+// TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p) (also written TIMESTAMP(p) WITH
+// LOCAL TIME ZONE), ARRAY<T>, MAP<K, V> and ROW<name T, …>. They are parsed
+// into the shared type model of package fluss/types. VARCHAR(n) is read as
+// STRING and VARBINARY(n) as BYTES: Fluss 0.9 has no length-limited
+// variable-size types, so such a length is accepted but not enforced.
+//
+// Conditions combine =, <>, !=, <, <=, >, >=, IN (…), BETWEEN, IS [NOT]
+// NULL, LIKE, AND, OR and NOT over columns, literals (numbers, 'strings',
+// TRUE, FALSE, NULL, X'hex', DATE '…', TIME '…', TIMESTAMP '…') and
+// placeholders. A statement uses either '?' placeholders (numbered from 1)
+// or ':name' ones, never both; Placeholders reports which.
+//
+// Identifiers keep the case they are written in (Fluss names are
+// case-sensitive). Names that are keywords or contain other characters
+// than ASCII letters, digits and '_' are quoted in backticks, e.g.
+// `key` or `users$changelog`; "double quotes" make a string, as in MySQL.
+//
+// The MySQL-shaped statements (SELECT, INSERT, UPDATE, DELETE) are parsed by
+// github.com/xwb1989/sqlparser; the Fluss DDL it cannot parse, or parses
+// lossily, is parsed by this package over the same tokenizer. Whatever the
+// dialect does not support is an error; no clause is ever dropped. Errors
+// are *Error values carrying the line, the column, the token found and what
+// was expected.
+//
+// Parse takes one statement; Split cuts a script into statements for the
+// shell.
+package parser

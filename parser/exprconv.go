@@ -1,0 +1,262 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// This file converts sqlparser expressions into the dialect's Expr tree.
+// Conditions (WHERE) are AND/OR/NOT over predicates; predicate operands and
+// the values of VALUES, SET and LIMIT are literals, placeholders and (in
+// predicates only) column references.
+
+var compareOps = map[string]CompareOp{
+	sqlparser.EqualStr: OpEq, sqlparser.NotEqualStr: OpNe, sqlparser.LessThanStr: OpLt,
+	sqlparser.LessEqualStr: OpLe, sqlparser.GreaterThanStr: OpGt, sqlparser.GreaterEqualStr: OpGe,
+}
+
+// condition converts a boolean expression.
+func (c *converter) condition(e sqlparser.Expr) (Expr, error) {
+	switch n := e.(type) {
+	case *sqlparser.ParenExpr:
+		return c.condition(n.Expr)
+	case *sqlparser.AndExpr:
+		l, r, err := c.pair(n.Left, n.Right, c.condition)
+		if err != nil {
+			return nil, err
+		}
+		return &And{Left: l, Right: r}, nil
+	case *sqlparser.OrExpr:
+		l, r, err := c.pair(n.Left, n.Right, c.condition)
+		if err != nil {
+			return nil, err
+		}
+		return &Or{Left: l, Right: r}, nil
+	case *sqlparser.NotExpr:
+		x, err := c.condition(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &Not{Expr: x}, nil
+	case *sqlparser.ComparisonExpr:
+		return c.comparison(n)
+	case *sqlparser.RangeCond:
+		x, err := c.operand(n.Left)
+		if err != nil {
+			return nil, err
+		}
+		low, high, err := c.pair(n.From, n.To, c.operand)
+		if err != nil {
+			return nil, err
+		}
+		return &Between{Expr: x, Low: low, High: high, Not: n.Operator == sqlparser.NotBetweenStr}, nil
+	case *sqlparser.IsExpr:
+		if n.Operator != sqlparser.IsNullStr && n.Operator != sqlparser.IsNotNullStr {
+			return nil, c.unsupported(strings.ToUpper(n.Operator), "is")
+		}
+		x, err := c.operand(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &IsNull{Expr: x, Not: n.Operator == sqlparser.IsNotNullStr}, nil
+	case *sqlparser.ColName, sqlparser.BoolVal:
+		// A boolean column or TRUE/FALSE on its own.
+		return c.operand(e)
+	}
+	if _, err := c.valueOnly(e, "a condition"); err != nil {
+		return nil, err
+	}
+	return nil, c.nodeErr(e, "expected a condition (a comparison, IN, BETWEEN, IS NULL, LIKE or a boolean column)")
+}
+
+// pair converts two sub-expressions with f.
+func (c *converter) pair(a, b sqlparser.Expr, f func(sqlparser.Expr) (Expr, error)) (Expr, Expr, error) {
+	x, err := f(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := f(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
+}
+
+func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
+	if n.Escape != nil {
+		return nil, c.unsupported("LIKE … ESCAPE", "escape")
+	}
+	if _, ok := n.Left.(sqlparser.ValTuple); ok {
+		return nil, c.nodeErr(n.Left, "row value comparisons are not supported")
+	}
+	left, err := c.operand(n.Left)
+	if err != nil {
+		return nil, err
+	}
+	switch n.Operator {
+	case sqlparser.InStr, sqlparser.NotInStr:
+		tuple, ok := n.Right.(sqlparser.ValTuple)
+		if !ok {
+			return nil, c.nodeErr(n.Right, "IN takes a list of values")
+		}
+		in := &In{Expr: left, Not: n.Operator == sqlparser.NotInStr}
+		for _, x := range tuple {
+			v, err := c.operand(x)
+			if err != nil {
+				return nil, err
+			}
+			in.List = append(in.List, v)
+		}
+		return in, nil
+	case sqlparser.LikeStr, sqlparser.NotLikeStr:
+		pat, err := c.operand(n.Right)
+		if err != nil {
+			return nil, err
+		}
+		return &Like{Expr: left, Pattern: pat, Not: n.Operator == sqlparser.NotLikeStr}, nil
+	}
+	op, ok := compareOps[n.Operator]
+	if !ok {
+		return nil, c.unsupported("the operator "+strings.ToUpper(n.Operator), n.Operator, strings.Fields(n.Operator)[0])
+	}
+	right, err := c.operand(n.Right)
+	if err != nil {
+		return nil, err
+	}
+	return &Comparison{Op: op, Left: left, Right: right}, nil
+}
+
+// operand converts a predicate operand: a column or a value.
+func (c *converter) operand(e sqlparser.Expr) (Expr, error) {
+	switch n := e.(type) {
+	case *sqlparser.ColName:
+		return c.column(n)
+	case *sqlparser.ParenExpr:
+		return c.operand(n.Expr)
+	}
+	return c.valueOnly(e, "a value")
+}
+
+// value converts a VALUES, SET or LIMIT value: a literal or placeholder.
+func (c *converter) value(e sqlparser.Expr) (Expr, error) {
+	if col, ok := e.(*sqlparser.ColName); ok {
+		return nil, c.nodeErr(col, "a column reference is not allowed here; write a literal or a placeholder")
+	}
+	if p, ok := e.(*sqlparser.ParenExpr); ok {
+		return c.value(p.Expr)
+	}
+	return c.valueOnly(e, "a value")
+}
+
+// column converts a column name, checking a qualifier against the table.
+func (c *converter) column(n *sqlparser.ColName) (Expr, error) {
+	ref := &ColumnRef{Name: n.Name.String(), Table: tableName(n.Qualifier)}
+	q := ref.Table
+	if q.Name != "" && (q.Name != c.table.Name || q.Database != "" && q.Database != c.table.Database) {
+		return nil, c.nodeErr(n, "column qualifier "+q.String()+" does not name the statement's table "+c.table.String())
+	}
+	return ref, nil
+}
+
+// valueOnly converts literals and placeholders; anything else is reported
+// as unsupported where want was expected.
+func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
+	switch n := e.(type) {
+	case *sqlparser.SQLVal:
+		switch n.Type {
+		case sqlparser.StrVal:
+			return &Literal{Kind: LitString, Value: string(n.Val)}, nil
+		case sqlparser.IntVal:
+			return &Literal{Kind: LitInt, Value: string(n.Val)}, nil
+		case sqlparser.FloatVal:
+			return &Literal{Kind: LitNumber, Value: string(n.Val)}, nil
+		case sqlparser.HexVal:
+			return &Literal{Kind: LitBytes, Value: string(n.Val)}, nil
+		case sqlparser.ValArg:
+			name := strings.TrimPrefix(string(n.Val), ":")
+			if c.positional {
+				if k, err := strconv.Atoi(strings.TrimPrefix(name, "v")); err == nil && strings.HasPrefix(name, "v") {
+					return &Placeholder{Ordinal: k}, nil
+				}
+			}
+			return &Placeholder{Name: name}, nil
+		case sqlparser.HexNum:
+			return nil, c.nodeErr(n, "0x… numbers are not supported; write X'…' for bytes")
+		}
+		return nil, c.nodeErr(n, "bit literals are not supported")
+	case *sqlparser.NullVal:
+		return &Literal{Kind: LitNull}, nil
+	case sqlparser.BoolVal:
+		return &Literal{Kind: LitBool, Value: strconv.FormatBool(bool(n))}, nil
+	case *sqlparser.UnaryExpr:
+		if n.Operator == sqlparser.UMinusStr || n.Operator == sqlparser.UPlusStr {
+			inner := n.Expr
+			for {
+				p, ok := inner.(*sqlparser.ParenExpr)
+				if !ok {
+					break
+				}
+				inner = p.Expr
+			}
+			if v, ok := inner.(*sqlparser.SQLVal); ok && (v.Type == sqlparser.FloatVal || v.Type == sqlparser.IntVal) {
+				lit := &Literal{Kind: LitNumber, Value: string(v.Val)}
+				if v.Type == sqlparser.IntVal {
+					lit.Kind = LitInt
+				}
+				if n.Operator == sqlparser.UMinusStr {
+					lit.Value = negate(lit.Value)
+				}
+				return lit, nil
+			}
+			if u, ok := inner.(*sqlparser.UnaryExpr); ok {
+				v, err := c.valueOnly(u, want)
+				if err != nil {
+					return nil, err
+				}
+				if lit, ok := v.(*Literal); ok && n.Operator == sqlparser.UMinusStr {
+					lit.Value = negate(lit.Value)
+				}
+				return v, nil
+			}
+		}
+		return nil, c.nodeErr(n, "the operator "+strings.TrimSpace(n.Operator)+" is not supported")
+	case *sqlparser.FuncExpr:
+		name := n.Name.String()
+		if strings.HasPrefix(name, litFunc) {
+			k, err := strconv.Atoi(strings.TrimPrefix(name, litFunc))
+			if err == nil && k >= 0 && k < len(c.lits) {
+				return &Literal{Kind: c.lits[k].kind, Value: c.lits[k].value}, nil
+			}
+		}
+		return nil, c.nodeErr(n, "function "+name+" is not supported")
+	case *sqlparser.BinaryExpr:
+		t := c.locate(n.Operator)
+		return nil, newError(c.l.src, t.start, t.text(c.l.src), "", "arithmetic ("+n.Operator+") is not supported")
+	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
+		return nil, c.unsupported("a subquery", "select", "exists")
+	case *sqlparser.CollateExpr:
+		return nil, c.unsupported("COLLATE", "collate")
+	case *sqlparser.IntervalExpr:
+		return nil, c.unsupported("INTERVAL", "interval")
+	case *sqlparser.CaseExpr:
+		return nil, c.unsupported("CASE", "case")
+	case *sqlparser.MatchExpr:
+		return nil, c.unsupported("MATCH … AGAINST", "match")
+	case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr:
+		return nil, c.unsupported("CAST/CONVERT", "cast", "convert")
+	case *sqlparser.AndExpr, *sqlparser.OrExpr, *sqlparser.NotExpr, *sqlparser.ComparisonExpr,
+		*sqlparser.RangeCond, *sqlparser.IsExpr:
+		return nil, c.nodeErr(n, "a condition is not allowed here; want "+want)
+	}
+	return nil, c.nodeErr(e, "this expression is not supported here; want "+want)
+}
+
+// negate flips the sign of a number's text.
+func negate(v string) string {
+	if strings.HasPrefix(v, "-") {
+		return v[1:]
+	}
+	return "-" + v
+}

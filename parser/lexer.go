@@ -1,0 +1,186 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// token is one lexical token of the statement text, produced by
+// sqlparser's Tokenizer so that every path of the parser lexes alike.
+type token struct {
+	typ        int    // sqlparser token constant, or the ASCII code of punctuation; 0 at the end
+	val        string // unquoted/unescaped value; keywords lower-cased; '?' becomes ":vN"
+	start, end int    // byte offsets into the source
+	quoted     bool   // a `backticked` identifier
+}
+
+// eofTok is the token past the last one.
+func eofTok(src string) token { return token{typ: 0, start: len(src), end: len(src)} }
+
+// text is the token as written in src.
+func (t token) text(src string) string {
+	if t.typ == 0 {
+		return endOfInput
+	}
+	return shortText(src[t.start:t.end])
+}
+
+// lexed is a tokenized statement: significant tokens and comments apart.
+type lexed struct {
+	src      string
+	toks     []token // no comments
+	comments []token
+}
+
+// lex tokenizes src with sqlparser's Tokenizer and recovers byte offsets:
+// after Scan the tokenizer holds exactly one byte of lookahead, so a token
+// ends at Position-1, and starts at the first non-blank byte after the
+// previous token. lexer_test.go pins this invariant.
+func lex(src string) (l *lexed, err error) {
+	defer recoverInto(src, &err)
+	tk := sqlparser.NewStringTokenizer(src)
+	out := &lexed{src: src}
+	prev := 0
+	for {
+		// The tokenizer re-lexes the inside of /*! … */ and panics on some
+		// of them; such comments are rejected before it sees them.
+		next := prev
+		for next < len(src) && isBlank(src[next]) {
+			next++
+		}
+		if strings.HasPrefix(src[next:], "/*!") {
+			end := strings.Index(src[next:], "*/")
+			if end < 0 {
+				end = len(src) - next
+			} else {
+				end += 2
+			}
+			return nil, newError(src, next, shortText(src[next:next+end]), "",
+				"MySQL-specific comments /*! … */ are not supported")
+		}
+		typ, val := tk.Scan()
+		end := tk.Position - 1
+		if end > len(src) {
+			end = len(src)
+		}
+		if end < prev {
+			end = prev
+		}
+		start := prev
+		for start < end && isBlank(src[start]) {
+			start++
+		}
+		if typ == 0 {
+			return out, nil
+		}
+		if typ == sqlparser.LEX_ERROR {
+			return nil, lexError(src, start, end)
+		}
+		t := token{typ: typ, val: string(val), start: start, end: end}
+		t.quoted = typ == sqlparser.ID && start < len(src) && src[start] == '`'
+		if typ == sqlparser.COMMENT {
+			out.comments = append(out.comments, t)
+		} else {
+			out.toks = append(out.toks, t)
+		}
+		prev = end
+	}
+}
+
+// recoverInto turns a panic inside sqlparser (unmaintained code that the
+// fuzz target has caught panicking before) into an *Error, so that no input
+// can crash the caller.
+func recoverInto(src string, err *error) {
+	if r := recover(); r != nil {
+		*err = newError(src, 0, shortText(src), "", fmt.Sprintf("internal error while parsing: %v", r))
+	}
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
+
+// lexError describes a LEX_ERROR token spanning src[start:end].
+func lexError(src string, start, end int) *Error {
+	if start >= len(src) {
+		return syntaxError(src, len(src), endOfInput, "")
+	}
+	text := shortText(src[start:end])
+	var msg string
+	switch c := src[start]; {
+	case c == '\'' || c == '"':
+		msg = "unterminated string literal"
+	case c == '`':
+		msg = "unterminated or empty quoted identifier"
+	case strings.HasPrefix(src[start:], "/*"):
+		msg = "unterminated comment"
+	case c >= '0' && c <= '9' || c == '.':
+		for end < len(src) && isWordChar(src[end]) {
+			end++
+		}
+		text = shortText(src[start:end])
+		msg = "malformed number " + quoteFound(text)
+	case c == ':':
+		msg = "malformed named placeholder " + quoteFound(text) + " (write :name)"
+	case (c == 'x' || c == 'X' || c == 'b' || c == 'B') && start+1 < len(src) && src[start+1] == '\'':
+		msg = "malformed hex or bit literal " + quoteFound(text)
+	default:
+		r, _ := utf8.DecodeRuneInString(src[start:])
+		text = string(r)
+		msg = "unexpected character " + quoteFound(text)
+		if r >= utf8.RuneSelf || r == '$' {
+			msg += " (identifiers with such characters must be quoted in backticks)"
+		}
+	}
+	return newError(src, start, text, "", msg)
+}
+
+// isIdentWord reports whether s is a bare word: a letter or '_' / '@'
+// followed by letters, digits, '_' or '@' (what the tokenizer reads as an
+// identifier or keyword).
+func isIdentWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '@'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// isWordChar reports whether c may appear inside a bare word.
+func isWordChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '@'
+}
+
+// isWordTok reports whether t is an unquoted word (identifier or keyword).
+func (l *lexed) isWordTok(t token) bool {
+	return t.typ != 0 && !t.quoted && isIdentWord(l.src[t.start:t.end])
+}
+
+// isWord reports whether t is the unquoted word w (case-insensitive).
+func (l *lexed) isWord(t token, w string) bool {
+	return l.isWordTok(t) && strings.EqualFold(l.src[t.start:t.end], w)
+}
+
+// identValue returns the identifier t names, keeping its case: backticked
+// names unescaped, bare words as written. ok is false for non-identifiers.
+func (l *lexed) identValue(t token) (string, bool) {
+	if t.quoted {
+		return t.val, true
+	}
+	if l.isWordTok(t) {
+		return l.src[t.start:t.end], true
+	}
+	return "", false
+}
+
+// isPositional reports whether a VALUE_ARG token was written as '?'.
+func (l *lexed) isPositional(t token) bool {
+	return t.typ == sqlparser.VALUE_ARG && l.src[t.start] == '?'
+}
