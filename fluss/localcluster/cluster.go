@@ -186,10 +186,8 @@ func (c *Cluster) start(ctx context.Context, java, lib string, opts Options) err
 			return err
 		}
 	}
-	if probe != nil {
-		if err := c.waitMetadata(ctx, n, opts.SASLUsers); err != nil {
-			return err
-		}
+	if err := c.waitMetadata(ctx, n, opts.SASLUsers); err != nil {
+		return err
 	}
 	c.logf("localcluster: Fluss %s coordinator on %s with %d tablet server(s) after %s",
 		c.Version, c.BootstrapServers, n, time.Since(start).Round(time.Millisecond))

@@ -4,20 +4,38 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/flussql/flussql/fluss"
 )
 
-// MetadataProbe asks the cluster at bootstrap for its tablet servers, authenticating with
-// user/password when they are not empty, and returns how many it lists. The wire client
-// registers itself here (package fluss imports localcluster's probe hook only in tests and
-// tools), which keeps this package free of an import cycle with package fluss.
-type MetadataProbe func(ctx context.Context, bootstrap, user, password string) (tabletServers int, err error)
+// tabletServers asks the cluster at bootstrap, with the project's own wire client, for its
+// servers and returns how many tablet servers the metadata answer lists.
+func tabletServers(ctx context.Context, bootstrap, user, password string) (int, error) {
+	client, err := fluss.Connect(ctx, fluss.Config{
+		BootstrapServers: []string{bootstrap},
+		Username:         user,
+		Password:         password,
+		ConnectTimeout:   3 * time.Second,
+		RequestTimeout:   3 * time.Second,
+	})
+	if err != nil {
+		return 0, err
+	}
+	defer client.Close()
+	nodes, err := client.ServerNodes(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, node := range nodes {
+		if node.Type == fluss.TabletServer {
+			n++
+		}
+	}
+	return n, nil
+}
 
-var probe MetadataProbe
-
-// SetMetadataProbe installs the readiness probe used by Start after the log lines appear.
-func SetMetadataProbe(p MetadataProbe) { probe = p }
-
-// waitMetadata polls the metadata probe every 250 ms until it lists n tablet servers.
+// waitMetadata polls the cluster every 250 ms until a metadata answer lists n tablet servers.
 func (c *Cluster) waitMetadata(ctx context.Context, n int, users map[string]string) error {
 	var user, password string
 	for _, u := range sortedUsers(users) {
@@ -27,7 +45,7 @@ func (c *Cluster) waitMetadata(ctx context.Context, n int, users map[string]stri
 	var last error
 	for {
 		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		got, err := probe(pctx, c.BootstrapServers, user, password)
+		got, err := tabletServers(pctx, c.BootstrapServers, user, password)
 		cancel()
 		if err == nil && got >= n {
 			return nil

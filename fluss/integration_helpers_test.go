@@ -1,0 +1,58 @@
+package fluss_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss"
+)
+
+// bootstrap returns FLUSS_BOOTSTRAP_SERVERS or skips the test.
+func bootstrap(t *testing.T) []string {
+	t.Helper()
+	v := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
+	if v == "" {
+		t.Skip("FLUSS_BOOTSTRAP_SERVERS is not set: no Fluss cluster to test against")
+	}
+	return strings.Split(v, ",")
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// connect opens a client to the test cluster, closed when the test ends.
+func connect(t *testing.T) *fluss.Client {
+	t.Helper()
+	c, err := fluss.Connect(testCtx(t), fluss.Config{BootstrapServers: bootstrap(t), RequestTimeout: 20 * time.Second})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// uniqueName returns a name no other test run uses.
+func uniqueName(prefix string) string {
+	return fmt.Sprintf("%s_%d_%04d", prefix, time.Now().UnixNano()%1e10, rand.IntN(10000))
+}
+
+// tempDatabase creates a database dropped (with its tables) when the test ends.
+func tempDatabase(t *testing.T, admin *fluss.Admin) string {
+	t.Helper()
+	name := uniqueName("it")
+	require.NoError(t, admin.CreateDatabase(testCtx(t), name, fluss.DatabaseDescriptor{Comment: "flussql test"}, false))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = admin.DropDatabase(ctx, name, true, true)
+	})
+	return name
+}

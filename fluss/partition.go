@@ -1,0 +1,110 @@
+package fluss
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/flussql/flussql/fluss/internal/protocol"
+)
+
+// PartitionSeparator joins the values of a multi-key partition in its name.
+const PartitionSeparator = "$"
+
+// PartitionSpec maps partition keys to values, written as Fluss partition
+// strings (e.g. "2024-01-01", "US", "true").
+type PartitionSpec map[string]string
+
+// PartitionInfo is an existing partition of a table.
+type PartitionInfo struct {
+	ID int64
+	// Name is the values in partition-key order joined by "$", e.g.
+	// "20240101$eu"; it is how the protocol names the partition.
+	Name string
+	// Keys and Values are the partition keys and values in key order.
+	Keys, Values []string
+}
+
+// Spec returns the partition's keys and values as a map.
+func (p PartitionInfo) Spec() PartitionSpec {
+	s := make(PartitionSpec, len(p.Keys))
+	for i, k := range p.Keys {
+		s[k] = p.Values[i]
+	}
+	return s
+}
+
+// QualifiedName returns the display form "k1=v1/k2=v2".
+func (p PartitionInfo) QualifiedName() string {
+	parts := make([]string, len(p.Keys))
+	for i, k := range p.Keys {
+		parts[i] = k + "=" + p.Values[i]
+	}
+	return strings.Join(parts, "/")
+}
+
+// PartitionName returns the protocol name of the partition spec of a table
+// with the given partition keys: the values in key order joined by "$".
+// Every key needs a value and the spec may name no other column.
+func PartitionName(keys []string, spec PartitionSpec) (string, error) {
+	if len(keys) == 0 {
+		return "", &Error{Code: CodeTableNotPartitionedException, NotSent: true}
+	}
+	values := make([]string, len(keys))
+	for i, k := range keys {
+		v, ok := spec[k]
+		if !ok {
+			return "", invalidSpec("partition key %q has no value", k)
+		}
+		values[i] = v
+	}
+	if len(spec) != len(keys) {
+		for k := range spec {
+			if !containsString(keys, k) {
+				return "", invalidSpec("%q is not a partition key (keys: %s)", k, strings.Join(keys, ", "))
+			}
+		}
+	}
+	return strings.Join(values, PartitionSeparator), nil
+}
+
+func invalidSpec(format string, args ...any) error {
+	return &Error{Code: CodePartitionSpecInvalidException, Message: fmt.Sprintf(format, args...), NotSent: true}
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// toPb encodes the spec with keys in sorted order (the server reorders by
+// the table's partition keys).
+func (s PartitionSpec) toPb() *protocol.PbPartitionSpec {
+	keys := make([]string, 0, len(s))
+	for k := range s {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := &protocol.PbPartitionSpec{}
+	for _, k := range keys {
+		out.PartitionKeyValues = append(out.PartitionKeyValues,
+			&protocol.PbKeyValue{Key: proto.String(k), Value: proto.String(s[k])})
+	}
+	return out
+}
+
+func partitionFromPb(p *protocol.PbPartitionInfo) PartitionInfo {
+	info := PartitionInfo{ID: p.GetPartitionId()}
+	for _, kv := range p.GetPartitionSpec().GetPartitionKeyValues() {
+		info.Keys = append(info.Keys, kv.GetKey())
+		info.Values = append(info.Values, kv.GetValue())
+	}
+	info.Name = strings.Join(info.Values, PartitionSeparator)
+	return info
+}
