@@ -1,0 +1,110 @@
+package planner
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/flussql/flussql/fluss"
+)
+
+// Catalog gives the planner the table metadata it needs. Table returns an
+// error matching fluss.ErrTableNotExist (errors.Is) for a missing table;
+// Partitions returns the partitions of a partitioned table.
+type Catalog interface {
+	Table(ctx context.Context, path fluss.TablePath) (*fluss.TableInfo, error)
+	Partitions(ctx context.Context, path fluss.TablePath) ([]fluss.PartitionInfo, error)
+}
+
+// adminAPI is the part of *fluss.Admin the AdminCatalog uses.
+type adminAPI interface {
+	GetTableInfo(ctx context.Context, path fluss.TablePath) (*fluss.TableInfo, error)
+	ListPartitions(ctx context.Context, path fluss.TablePath, partial fluss.PartitionSpec) ([]fluss.PartitionInfo, error)
+}
+
+// AdminCatalog is a Catalog over fluss.Admin that caches table infos and
+// partition lists for a time to live. It is safe for concurrent use. Call
+// Invalidate after DDL on a table (or after an error that suggests the
+// cache is stale, such as a missing partition).
+type AdminCatalog struct {
+	admin adminAPI
+	ttl   time.Duration
+	now   func() time.Time
+
+	mu     sync.Mutex
+	tables map[fluss.TablePath]cached[*fluss.TableInfo]
+	parts  map[fluss.TablePath]cached[[]fluss.PartitionInfo]
+}
+
+type cached[T any] struct {
+	val     T
+	expires time.Time
+}
+
+// NewAdminCatalog returns a catalog that asks admin and keeps answers for
+// ttl (0 disables caching).
+func NewAdminCatalog(admin *fluss.Admin, ttl time.Duration) *AdminCatalog {
+	return newAdminCatalog(admin, ttl, time.Now)
+}
+
+func newAdminCatalog(admin adminAPI, ttl time.Duration, now func() time.Time) *AdminCatalog {
+	return &AdminCatalog{
+		admin:  admin,
+		ttl:    ttl,
+		now:    now,
+		tables: map[fluss.TablePath]cached[*fluss.TableInfo]{},
+		parts:  map[fluss.TablePath]cached[[]fluss.PartitionInfo]{},
+	}
+}
+
+// Table returns the table's info, from the cache while it is fresh.
+func (c *AdminCatalog) Table(ctx context.Context, path fluss.TablePath) (*fluss.TableInfo, error) {
+	return lookupCached(c, c.tables, path, func() (*fluss.TableInfo, error) {
+		return c.admin.GetTableInfo(ctx, path)
+	})
+}
+
+// Partitions returns the table's partitions, from the cache while fresh.
+func (c *AdminCatalog) Partitions(ctx context.Context, path fluss.TablePath) ([]fluss.PartitionInfo, error) {
+	return lookupCached(c, c.parts, path, func() ([]fluss.PartitionInfo, error) {
+		return c.admin.ListPartitions(ctx, path, nil)
+	})
+}
+
+// Invalidate forgets what the catalog knows about the table.
+func (c *AdminCatalog) Invalidate(path fluss.TablePath) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.tables, path)
+	delete(c.parts, path)
+}
+
+// InvalidateAll empties the cache.
+func (c *AdminCatalog) InvalidateAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.tables)
+	clear(c.parts)
+}
+
+// lookupCached returns m[path] while fresh, else calls fetch (without
+// holding the lock) and caches a successful answer. Errors are not cached.
+func lookupCached[T any](c *AdminCatalog, m map[fluss.TablePath]cached[T], path fluss.TablePath, fetch func() (T, error)) (T, error) {
+	c.mu.Lock()
+	e, ok := m[path]
+	c.mu.Unlock()
+	if ok && c.now().Before(e.expires) {
+		return e.val, nil
+	}
+	v, err := fetch()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	if c.ttl > 0 {
+		c.mu.Lock()
+		m[path] = cached[T]{val: v, expires: c.now().Add(c.ttl)}
+		c.mu.Unlock()
+	}
+	return v, nil
+}

@@ -1,0 +1,120 @@
+package planner
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/parser"
+)
+
+// Value is one value in a plan: a constant already converted to the Go
+// value model of its column's type (see package fluss: int32 for INT,
+// fluss.Decimal for DECIMAL, …; nil is NULL), or a placeholder whose
+// argument Bind converts to that type.
+type Value struct {
+	// Column is the column the value is written to or compared with; it
+	// names the value in errors.
+	Column string
+	// Type is the column's type.
+	Type types.DataType
+	// Param is the placeholder, nil for a constant.
+	Param *Param
+	// Const is the constant (when Param is nil).
+	Const any
+	// declared is the column's own type when Type was widened for a
+	// comparison (see filterValue); errors name it.
+	declared *types.DataType
+}
+
+// Param is a placeholder: '?' with its 1-based Ordinal, or ':name'.
+type Param struct {
+	Ordinal int
+	Name    string
+}
+
+// String renders the placeholder as ?n or :name.
+func (p Param) String() string {
+	if p.Name != "" {
+		return ":" + p.Name
+	}
+	return "?" + strconv.Itoa(p.Ordinal)
+}
+
+// String renders the value as SQL (constants) or ?n / :name.
+func (v Value) String() string {
+	if v.Param != nil {
+		return v.Param.String()
+	}
+	return FormatValue(v.Const)
+}
+
+// newValue makes a Value for column col from a literal or placeholder.
+func newValue(col string, t types.DataType, e parser.Expr, loc *time.Location) (Value, error) {
+	v := Value{Column: col, Type: t}
+	switch n := e.(type) {
+	case *parser.Placeholder:
+		v.Param = &Param{Ordinal: n.Ordinal, Name: n.Name}
+		return v, nil
+	case *parser.Literal:
+		c, err := convertLiteral(col, t, n, loc)
+		if err != nil {
+			return Value{}, err
+		}
+		v.Const = c
+		return v, nil
+	}
+	return Value{}, fmt.Errorf("column %q needs a literal or a placeholder, not %s", col, e)
+}
+
+// FormatValue renders a value of the value model as a SQL literal, e.g.
+// 'US', 42, DATE '2024-01-01', X'0a0b' or NULL.
+func FormatValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return parser.QuoteString(x)
+	case []byte:
+		return "X'" + hex.EncodeToString(x) + "'"
+	case bool:
+		return strings.ToUpper(strconv.FormatBool(x))
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case fluss.Decimal:
+		return x.String()
+	case fluss.Date:
+		return "DATE '" + x.String() + "'"
+	case fluss.Time:
+		return "TIME '" + x.String() + "'"
+	case fluss.TimestampNTZ:
+		return "TIMESTAMP '" + x.String() + "'"
+	case fluss.TimestampLTZ:
+		return "TIMESTAMP_LTZ '" + x.String() + "'"
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = FormatValue(e)
+		}
+		return "ROW(" + strings.Join(parts, ", ") + ")"
+	}
+	return fmt.Sprint(v)
+}
+
+// formatValues renders values as (a, b, c).
+func formatValues(vs []Value) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.String()
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// typeName renders a column type without NOT NULL, for messages.
+func typeName(t types.DataType) string { return t.AsNullable().String() }

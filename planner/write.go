@@ -1,0 +1,395 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/parser"
+)
+
+// WriteMode is how a Write changes its table.
+type WriteMode int
+
+// Write modes.
+const (
+	// Append appends the rows to a log table (INSERT).
+	Append WriteMode = iota
+	// Upsert inserts or replaces whole rows of a primary-key table
+	// (INSERT or UPSERT with every column).
+	Upsert
+	// PartialUpdate upserts only TargetColumns of a primary-key table
+	// (INSERT or UPSERT with a column list that leaves columns out); other
+	// columns keep their values, or are NULL in new rows.
+	PartialUpdate
+	// Delete deletes the rows with the rows' primary keys (DELETE); only
+	// the key columns of the rows are set.
+	Delete
+	// Update sets TargetColumns of the row with the row's primary key
+	// (UPDATE). It is written as a partial update; since Fluss inserts a
+	// missing key on a partial update, a driver that wants SQL's "0 rows
+	// affected" for a missing key looks the key up first.
+	Update
+)
+
+var writeModeNames = [...]string{"Append", "Upsert", "PartialUpdate", "Delete", "Update"}
+
+// String returns the mode's name.
+func (m WriteMode) String() string {
+	if m >= 0 && int(m) < len(writeModeNames) {
+		return writeModeNames[m]
+	}
+	return fmt.Sprintf("WriteMode(%d)", int(m))
+}
+
+// Write writes rows to a table: append (log tables), upsert, partial
+// update, delete or update (primary-key tables). RowsAffected is
+// len(Rows).
+type Write struct {
+	Table *fluss.TableInfo
+	Mode  WriteMode
+	// TargetColumns are the written table column indexes (ascending) for
+	// PartialUpdate and Update: the primary key plus the columns given.
+	// Nil for the other modes.
+	TargetColumns []int
+	// Rows hold one value per table column, in table column order;
+	// columns the statement does not give are NULL.
+	Rows []WriteRow
+	Placeholders
+}
+
+// WriteRow is one row of a Write.
+type WriteRow struct {
+	Values []Value
+	// PartitionValues are the row's partition values rendered as Fluss
+	// partition strings, in partition-key order; set by Bind (nil when
+	// the table is not partitioned).
+	PartitionValues []string
+}
+
+// Partition returns the name of the row's partition ("" when the table
+// is not partitioned).
+func (r WriteRow) Partition() string {
+	return strings.Join(r.PartitionValues, fluss.PartitionSeparator)
+}
+
+// Any returns the row's values in the value model (the row must be
+// bound).
+func (r WriteRow) Any() []any {
+	out := make([]any, len(r.Values))
+	for i, v := range r.Values {
+		out[i] = v.Const
+	}
+	return out
+}
+
+func (b *builder) insert(s *parser.Insert) (Plan, error) {
+	info, err := b.table(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	schema := info.Schema()
+	if s.Upsert && !info.HasPrimaryKey() {
+		return nil, fmt.Errorf("UPSERT needs a primary-key table; %s is a log table: use INSERT INTO to append", info.Path)
+	}
+	targets := make([]int, 0, len(schema.Columns))
+	if s.Columns == nil {
+		for i := range schema.Columns {
+			targets = append(targets, i)
+		}
+	}
+	for _, name := range s.Columns {
+		idx, err := column(info, name)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(targets, idx) {
+			return nil, fmt.Errorf("column %q is listed twice", schema.Columns[idx].Name)
+		}
+		targets = append(targets, idx)
+	}
+	w := &Write{Table: info, Mode: Append, Placeholders: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}
+	partial := len(targets) < len(schema.Columns)
+	if info.HasPrimaryKey() {
+		w.Mode = Upsert
+		if partial {
+			w.Mode = PartialUpdate
+			w.TargetColumns = slices.Sorted(slices.Values(targets))
+			if err := checkPartialUpdate(info, w.TargetColumns, "list every column"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i, c := range schema.Columns {
+		if !slices.Contains(targets, i) && !c.Type.Nullable() && w.Mode == Append {
+			return nil, fmt.Errorf("column %q is NOT NULL and needs a value; add it to the column list", c.Name)
+		}
+	}
+	for r, exprs := range s.Rows {
+		if len(exprs) != len(targets) {
+			return nil, fmt.Errorf("row %d has %d values for %d columns", r+1, len(exprs), len(targets))
+		}
+		row := nullRow(info)
+		for j, e := range exprs {
+			col := schema.Columns[targets[j]]
+			v, err := newValue(col.Name, col.Type, e, b.sess.Location)
+			if err != nil {
+				return nil, err
+			}
+			row[targets[j]] = v
+		}
+		w.Rows = append(w.Rows, WriteRow{Values: row})
+	}
+	return w, nil
+}
+
+// checkPartialUpdate applies Fluss's rules for partial updates (the Java
+// UpsertWriter's): the target columns hold the whole primary key, and
+// every column outside the primary key is nullable.
+func checkPartialUpdate(info *fluss.TableInfo, targets []int, fix string) error {
+	schema := info.Schema()
+	var missing []string
+	for _, k := range schema.PrimaryKey {
+		if !slices.Contains(targets, schema.Index(k)) {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("a partial update (a column list without every column) must include the whole primary key %s; missing: %s",
+			keyList(schema.PrimaryKey), strings.Join(missing, ", "))
+	}
+	for _, c := range schema.Columns {
+		if !slices.Contains(schema.PrimaryKey, c.Name) && !c.Type.Nullable() {
+			return fmt.Errorf("a partial update of %s is not possible: Fluss needs every column outside the primary key to be nullable, and %q is NOT NULL; %s", info.Path, c.Name, fix)
+		}
+	}
+	return nil
+}
+
+// nullRow returns a row of NULL constants for every column.
+func nullRow(info *fluss.TableInfo) []Value {
+	row := make([]Value, len(info.Schema().Columns))
+	for i, c := range info.Schema().Columns {
+		row[i] = Value{Column: c.Name, Type: c.Type}
+	}
+	return row
+}
+
+func (b *builder) delete(s *parser.Delete) (Plan, error) {
+	info, err := b.table(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	if !info.HasPrimaryKey() {
+		return nil, fmt.Errorf("DELETE needs a primary-key table; %s is a log table, which is append-only", info.Path)
+	}
+	row, err := b.keyRow(info, s.Where, "DELETE")
+	if err != nil {
+		return nil, err
+	}
+	return &Write{Table: info, Mode: Delete, Rows: []WriteRow{{Values: row}},
+		Placeholders: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}, nil
+}
+
+func (b *builder) update(s *parser.Update) (Plan, error) {
+	info, err := b.table(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	if !info.HasPrimaryKey() {
+		return nil, fmt.Errorf("UPDATE needs a primary-key table; %s is a log table, which is append-only", info.Path)
+	}
+	schema := info.Schema()
+	row, err := b.keyRow(info, s.Where, "UPDATE")
+	if err != nil {
+		return nil, err
+	}
+	var targets []int
+	for _, k := range schema.PrimaryKey {
+		targets = append(targets, schema.Index(k))
+	}
+	for _, a := range s.Set {
+		idx, err := column(info, a.Column)
+		if err != nil {
+			return nil, err
+		}
+		col := schema.Columns[idx]
+		if slices.Contains(targets, idx) {
+			if slices.Contains(schema.PrimaryKey, col.Name) {
+				return nil, fmt.Errorf("UPDATE cannot SET primary-key column %q; delete the row and insert a new one", col.Name)
+			}
+			return nil, fmt.Errorf("column %q is SET twice", col.Name)
+		}
+		v, err := newValue(col.Name, col.Type, a.Value, b.sess.Location)
+		if err != nil {
+			return nil, err
+		}
+		row[idx] = v
+		targets = append(targets, idx)
+	}
+	slices.Sort(targets)
+	if err := checkPartialUpdate(info, targets, "write the whole row with UPSERT instead"); err != nil {
+		return nil, err
+	}
+	return &Write{Table: info, Mode: Update, TargetColumns: targets, Rows: []WriteRow{{Values: row}},
+		Placeholders: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}, nil
+}
+
+// keyRow reads a WHERE clause that must be equality on every primary-key
+// column joined by AND, into a row with the key values set.
+func (b *builder) keyRow(info *fluss.TableInfo, where parser.Expr, verb string) ([]Value, error) {
+	schema := info.Schema()
+	var form []string
+	for _, k := range schema.PrimaryKey {
+		form = append(form, k+" = …")
+	}
+	accepted := fmt.Sprintf("%s on a primary-key table takes WHERE with equality on every primary-key column, joined by AND: WHERE %s",
+		verb, strings.Join(form, " AND "))
+	if where == nil {
+		return nil, fmt.Errorf("%s", accepted)
+	}
+	row := nullRow(info)
+	set := map[int]bool{}
+	for _, c := range conjuncts(where) {
+		cmp, ok := c.(*parser.Comparison)
+		if !ok || cmp.Op != parser.OpEq {
+			return nil, fmt.Errorf("%s; %s is not accepted", accepted, c)
+		}
+		ref, val := cmp.Left, cmp.Right
+		if _, ok := ref.(*parser.ColumnRef); !ok {
+			ref, val = val, ref
+		}
+		r, ok := ref.(*parser.ColumnRef)
+		if !ok || !isValue(val) {
+			return nil, fmt.Errorf("%s; %s is not accepted", accepted, c)
+		}
+		idx, err := column(info, r.Name)
+		if err != nil {
+			return nil, err
+		}
+		col := schema.Columns[idx]
+		if !slices.Contains(schema.PrimaryKey, col.Name) {
+			return nil, fmt.Errorf("%s; %q is not a primary-key column", accepted, col.Name)
+		}
+		if set[idx] {
+			return nil, fmt.Errorf("%s; %q is compared twice", accepted, col.Name)
+		}
+		v, err := newValue(col.Name, col.Type, val, b.sess.Location)
+		if err != nil {
+			return nil, err
+		}
+		row[idx], set[idx] = v, true
+	}
+	for _, k := range schema.PrimaryKey {
+		if !set[schema.Index(k)] {
+			return nil, fmt.Errorf("%s; %q is missing", accepted, k)
+		}
+	}
+	return row, nil
+}
+
+// checkRow refuses NULL where the table does not allow it and renders the
+// row's partition; it runs on bound rows.
+func (w *Write) checkRow(r WriteRow) (WriteRow, error) {
+	schema := w.Table.Schema()
+	for i, v := range r.Values {
+		if v.Const != nil {
+			continue
+		}
+		col := schema.Columns[i]
+		switch {
+		case slices.Contains(schema.PrimaryKey, col.Name):
+			return r, fmt.Errorf("column %q is part of the primary key and cannot be NULL", col.Name)
+		case slices.Contains(w.Table.PartitionKeys(), col.Name):
+			return r, fmt.Errorf("column %q is a partition key and cannot be NULL", col.Name)
+		case !col.Type.Nullable() && (w.Mode == Append || w.Mode == Upsert):
+			return r, fmt.Errorf("column %q is NOT NULL; got NULL", col.Name)
+		case !col.Type.Nullable() && (w.Mode == PartialUpdate || w.Mode == Update) && slices.Contains(w.TargetColumns, i):
+			return r, fmt.Errorf("column %q is NOT NULL; got NULL", col.Name)
+		}
+	}
+	if keys := w.Table.PartitionKeys(); len(keys) > 0 {
+		r.PartitionValues = make([]string, len(keys))
+		for i, k := range keys {
+			idx := schema.Index(k)
+			s, err := partitionString(schema.Columns[idx].Type, r.Values[idx].Const)
+			if err != nil {
+				return r, fmt.Errorf("partition key %q: %w", k, err)
+			}
+			r.PartitionValues[i] = s
+		}
+	}
+	return r, nil
+}
+
+// CheckPartitions returns a *MissingPartitionError for the first row
+// whose partition is not among parts (fetch them fresh before writing);
+// nil when every partition exists or the table is not partitioned.
+func (w *Write) CheckPartitions(parts []fluss.PartitionInfo) error {
+	if !w.Table.IsPartitioned() {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, p := range parts {
+		have[p.Name] = true
+	}
+	schema := w.Table.Schema()
+	for _, r := range w.Rows {
+		if have[r.Partition()] {
+			continue
+		}
+		keys := w.Table.PartitionKeys()
+		spec := make([]string, len(keys))
+		for i, k := range keys {
+			spec[i] = parser.QuoteIdent(k) + " = " + partitionLiteral(r.Values[schema.Index(k)].Const)
+		}
+		return &MissingPartitionError{
+			Path: w.Table.Path, Keys: keys, Values: r.PartitionValues,
+			Statement: fmt.Sprintf("ALTER TABLE %s.%s ADD PARTITION (%s)",
+				parser.QuoteIdent(w.Table.Path.Database), parser.QuoteIdent(w.Table.Path.Table), strings.Join(spec, ", ")),
+		}
+	}
+	return nil
+}
+
+// partitionLiteral renders a partition value as a string literal that a
+// PARTITION (…) clause converts back to the same value.
+func partitionLiteral(v any) string {
+	switch x := v.(type) {
+	case string:
+		return parser.QuoteString(x)
+	case []byte:
+		return parser.QuoteString(string(x))
+	case fluss.Date, fluss.Time, fluss.TimestampNTZ:
+		return parser.QuoteString(fmt.Sprint(x))
+	case fluss.TimestampLTZ:
+		return parser.QuoteString(x.Time().Format(time.RFC3339Nano))
+	}
+	return parser.QuoteString(FormatValue(v))
+}
+
+// MissingPartitionError reports a write to a partition that does not
+// exist and names the statement that creates it. It matches
+// fluss.ErrPartitionNotExists with errors.Is.
+type MissingPartitionError struct {
+	Path fluss.TablePath
+	// Keys are the partition keys and Values the partition's values as
+	// Fluss partition strings.
+	Keys, Values []string
+	// Statement is the ALTER TABLE … ADD PARTITION statement to run.
+	Statement string
+}
+
+// Error names the missing partition and the statement that creates it.
+func (e *MissingPartitionError) Error() string {
+	parts := make([]string, len(e.Keys))
+	for i, k := range e.Keys {
+		parts[i] = k + "=" + e.Values[i]
+	}
+	return fmt.Sprintf("partition %s of %s does not exist; create it with: %s", strings.Join(parts, "/"), e.Path, e.Statement)
+}
+
+// Unwrap makes the error match fluss.ErrPartitionNotExists.
+func (e *MissingPartitionError) Unwrap() error { return fluss.ErrPartitionNotExists }

@@ -1,0 +1,34 @@
+SHOW DATABASES
+====
+SHOW DATABASES LIKE 'flu%'
+====
+SHOW TABLES
+====
+SHOW TABLES FROM other LIKE '%users'
+====
+-- database: none
+SHOW TABLES
+====
+SHOW PARTITIONS events
+====
+SHOW PARTITIONS events PARTITION (region = 'US')
+====
+SHOW PARTITIONS events PARTITION (dt = ?)
+-- bind: '2024-01-01'
+====
+SHOW PARTITIONS logs
+====
+SHOW CREATE TABLE region_orders
+====
+SHOW CREATE TABLE events
+====
+DESCRIBE partitioned_users
+====
+DESC fluss.orders
+====
+DESCRIBE nope
+====
+EXPLAIN SHOW TABLES
+====
+EXPLAIN SELECT * FROM users WHERE user_id = ?
+-- bind: 7
