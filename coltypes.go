@@ -1,0 +1,206 @@
+package flussql
+
+import (
+	"bytes"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// The one table of how Fluss types reach database/sql (also in the README):
+//
+//	Fluss            Next returns              ScanType (NOT NULL / nullable)   DatabaseTypeName
+//	BOOLEAN          bool                      bool / sql.NullBool              BOOLEAN
+//	TINYINT…BIGINT   int64                     int8…int64 / sql.NullInt64       TINYINT…BIGINT
+//	FLOAT, DOUBLE    float64                   float32, float64 / NullFloat64   FLOAT, DOUBLE
+//	DECIMAL(p,s)     string (exact, s digits)  string / sql.NullString          DECIMAL
+//	CHAR(n), STRING  string (a copy)           string / sql.NullString          CHAR, STRING
+//	BINARY(n), BYTES []byte (a copy)           []byte                           BINARY, BYTES
+//	DATE             time.Time, UTC midnight   time.Time / sql.NullTime         DATE
+//	TIME(p)          string "15:04:05[.fff]"   string / sql.NullString          TIME
+//	TIMESTAMP(p)     time.Time, wall clock as UTC      time.Time / sql.NullTime TIMESTAMP
+//	TIMESTAMP_LTZ(p) time.Time, the instant in UTC     time.Time / sql.NullTime TIMESTAMP_LTZ
+//
+// DECIMAL is returned as text so that no digit is lost; scan it into a string, or into a
+// float64 when rounding is acceptable.
+
+var (
+	typeBool        = reflect.TypeFor[bool]()
+	typeInt8        = reflect.TypeFor[int8]()
+	typeInt16       = reflect.TypeFor[int16]()
+	typeInt32       = reflect.TypeFor[int32]()
+	typeInt64       = reflect.TypeFor[int64]()
+	typeFloat32     = reflect.TypeFor[float32]()
+	typeFloat64     = reflect.TypeFor[float64]()
+	typeString      = reflect.TypeFor[string]()
+	typeBytes       = reflect.TypeFor[[]byte]()
+	typeTime        = reflect.TypeFor[time.Time]()
+	typeNullBool    = reflect.TypeFor[sql.NullBool]()
+	typeNullInt64   = reflect.TypeFor[sql.NullInt64]()
+	typeNullFloat64 = reflect.TypeFor[sql.NullFloat64]()
+	typeNullString  = reflect.TypeFor[sql.NullString]()
+	typeNullTime    = reflect.TypeFor[sql.NullTime]()
+	typeAny         = reflect.TypeFor[any]()
+)
+
+// scanType is the Go type a value of t scans into without loss.
+func scanType(t types.DataType) reflect.Type {
+	null := t.Nullable()
+	pick := func(notNull, nullable reflect.Type) reflect.Type {
+		if null {
+			return nullable
+		}
+		return notNull
+	}
+	switch t.Kind {
+	case types.Boolean:
+		return pick(typeBool, typeNullBool)
+	case types.TinyInt:
+		return pick(typeInt8, typeNullInt64)
+	case types.SmallInt:
+		return pick(typeInt16, typeNullInt64)
+	case types.Int:
+		return pick(typeInt32, typeNullInt64)
+	case types.BigInt:
+		return pick(typeInt64, typeNullInt64)
+	case types.Float:
+		return pick(typeFloat32, typeNullFloat64)
+	case types.Double:
+		return pick(typeFloat64, typeNullFloat64)
+	case types.Decimal, types.Char, types.String, types.Time:
+		return pick(typeString, typeNullString)
+	case types.Binary, types.Bytes:
+		return typeBytes
+	case types.Date, types.Timestamp, types.TimestampLTZ:
+		return pick(typeTime, typeNullTime)
+	}
+	return typeAny
+}
+
+// databaseTypeName is the upper-case type name without parameters.
+func databaseTypeName(t types.DataType) string { return t.Kind.String() }
+
+// typeLength reports the length of variable-size types.
+func typeLength(t types.DataType) (int64, bool) {
+	switch t.Kind {
+	case types.Char, types.Binary:
+		return int64(t.Length), true
+	case types.String, types.Bytes:
+		return math.MaxInt64, true
+	}
+	return 0, false
+}
+
+// typePrecisionScale reports precision and scale of DECIMAL and the temporal types.
+func typePrecisionScale(t types.DataType) (int64, int64, bool) {
+	switch t.Kind {
+	case types.Decimal:
+		return int64(t.Precision), int64(t.Scale), true
+	case types.Time, types.Timestamp, types.TimestampLTZ:
+		return int64(t.Precision), 0, true
+	}
+	return 0, 0, false
+}
+
+// cellFunc returns the driver value of row i of a column; nulls are handled by the caller.
+type cellFunc func(i int) driver.Value
+
+// arrowCell builds, once per batch and column, the converter from an Arrow column of
+// Fluss type t to driver values. Strings and bytes are copied out of the Arrow buffers.
+func arrowCell(t types.DataType, arr arrow.Array) (cellFunc, error) {
+	switch a := arr.(type) {
+	case *array.Boolean:
+		return func(i int) driver.Value { return a.Value(i) }, nil
+	case *array.Int8:
+		return func(i int) driver.Value { return int64(a.Value(i)) }, nil
+	case *array.Int16:
+		return func(i int) driver.Value { return int64(a.Value(i)) }, nil
+	case *array.Int32:
+		return func(i int) driver.Value { return int64(a.Value(i)) }, nil
+	case *array.Int64:
+		return func(i int) driver.Value { return a.Value(i) }, nil
+	case *array.Float32:
+		return func(i int) driver.Value { return float64(a.Value(i)) }, nil
+	case *array.Float64:
+		return func(i int) driver.Value { return a.Value(i) }, nil
+	case *array.String:
+		return func(i int) driver.Value { return strings.Clone(a.Value(i)) }, nil
+	case *array.Binary:
+		return func(i int) driver.Value { return bytes.Clone(a.Value(i)) }, nil
+	case *array.FixedSizeBinary:
+		return func(i int) driver.Value { return bytes.Clone(a.Value(i)) }, nil
+	case *array.Decimal128:
+		scale := a.DataType().(*arrow.Decimal128Type).Scale
+		return func(i int) driver.Value { return a.Value(i).ToString(scale) }, nil
+	case *array.Date32:
+		return func(i int) driver.Value { return a.Value(i).ToTime() }, nil
+	case *array.Time32:
+		unit := a.DataType().(*arrow.Time32Type).Unit
+		return func(i int) driver.Value { return formatTimeOfDay(a.Value(i).ToTime(unit), t.Precision) }, nil
+	case *array.Time64:
+		unit := a.DataType().(*arrow.Time64Type).Unit
+		return func(i int) driver.Value { return formatTimeOfDay(a.Value(i).ToTime(unit), t.Precision) }, nil
+	case *array.Timestamp:
+		toTime, err := a.DataType().(*arrow.TimestampType).GetToTimeFunc()
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) driver.Value { return toTime(a.Value(i)).UTC() }, nil
+	}
+	return nil, fmt.Errorf("flussql: column type %s (Arrow %s) is %w", t, arr.DataType(), ErrNotSupported)
+}
+
+// formatTimeOfDay renders a TIME value with as many fractional digits as its precision
+// (at most 3: Fluss stores milliseconds).
+func formatTimeOfDay(t time.Time, precision int) string {
+	layout := "15:04:05"
+	if p := min(precision, 3); p > 0 {
+		layout += "." + strings.Repeat("0", p)
+	}
+	return t.UTC().Format(layout)
+}
+
+// valueCell converts one value of the fluss value model (lookups, limit scans) of type t
+// to a driver value.
+func valueCell(t types.DataType, v any) (driver.Value, error) {
+	if v == nil {
+		return nil, nil
+	}
+	switch x := v.(type) {
+	case bool, int64, float64:
+		return x, nil
+	case int8:
+		return int64(x), nil
+	case int16:
+		return int64(x), nil
+	case int32:
+		return int64(x), nil
+	case float32:
+		return float64(x), nil
+	case string:
+		return strings.Clone(x), nil
+	case []byte:
+		return bytes.Clone(x), nil
+	case fluss.Decimal:
+		return x.String(), nil
+	case fluss.Date:
+		return x.Time(), nil
+	case fluss.Time:
+		return formatTimeOfDay(time.UnixMilli(int64(x)), t.Precision), nil
+	case fluss.TimestampNTZ:
+		return x.Time(), nil
+	case fluss.TimestampLTZ:
+		return x.Time(), nil
+	}
+	return nil, fmt.Errorf("flussql: value %T of column type %s is %w", v, t, ErrNotSupported)
+}

@@ -1,0 +1,290 @@
+package flussql
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultDatabase is the database a connection uses when the DSN names none; every Fluss
+// cluster creates it at first start.
+const DefaultDatabase = "fluss"
+
+// Config is a parsed data source name. Build one with ParseDSN or by hand, then use
+// NewConnector (or FormatDSN with sql.Open).
+//
+// The DSN form is
+//
+//	fluss://[user[:password]@]host:port[,host:port…][/database][?key=value&…]
+//
+// with these keys (all optional):
+//
+//	timeout                  per-request deadline when the context has none (default 30s)
+//	connect_timeout          dialing, handshake and authentication (default 10s)
+//	write_batch_size         bytes per log/KV batch before it is sent (default 1MiB)
+//	write_linger             how long a writer waits to fill a batch (default 5ms)
+//	partition_auto_create    create a missing partition on write instead of failing (default false)
+//	partition_wait           how long a write waits for a missing partition before failing (default 5s)
+//
+// A user name turns SASL/PLAIN authentication on. Config.String and every error hide the password.
+type Config struct {
+	// Addrs are the bootstrap servers, host:port each.
+	Addrs []string
+	// User and Password are SASL/PLAIN credentials; empty User means no authentication.
+	User, Password string
+	// Database is the current database of new connections (USE changes it per connection).
+	Database string
+	// RequestTimeout bounds each request whose context has no deadline.
+	RequestTimeout time.Duration
+	// ConnectTimeout bounds dialing, the handshake and authentication.
+	ConnectTimeout time.Duration
+	// WriteBatchSize is the size in bytes at which a writer sends a batch.
+	WriteBatchSize int
+	// WriteLinger is how long a writer waits for more rows before sending a batch.
+	WriteLinger time.Duration
+	// PartitionAutoCreate creates missing partitions on write instead of failing.
+	PartitionAutoCreate bool
+	// PartitionWait bounds how long a write waits for a missing partition to appear.
+	PartitionWait time.Duration
+}
+
+// Defaults for the DSN keys.
+const (
+	DefaultRequestTimeout = 30 * time.Second
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultWriteBatchSize = 1 << 20
+	DefaultWriteLinger    = 5 * time.Millisecond
+	DefaultPartitionWait  = 5 * time.Second
+)
+
+// NewConfig returns a Config for the local default address with every default filled in.
+func NewConfig() *Config {
+	return &Config{
+		Addrs:          []string{"127.0.0.1:9123"},
+		Database:       DefaultDatabase,
+		RequestTimeout: DefaultRequestTimeout,
+		ConnectTimeout: DefaultConnectTimeout,
+		WriteBatchSize: DefaultWriteBatchSize,
+		WriteLinger:    DefaultWriteLinger,
+		PartitionWait:  DefaultPartitionWait,
+	}
+}
+
+// DSNFromEnv returns $FLUSS_DSN, or a DSN built from $FLUSS_BOOTSTRAP_SERVERS, or "".
+func DSNFromEnv() string {
+	if dsn := os.Getenv("FLUSS_DSN"); dsn != "" {
+		return dsn
+	}
+	if addrs := os.Getenv("FLUSS_BOOTSTRAP_SERVERS"); addrs != "" {
+		return "fluss://" + addrs + "/" + DefaultDatabase
+	}
+	return ""
+}
+
+// dsnKeys are the query keys ParseDSN accepts, for error messages.
+var dsnKeys = []string{"connect_timeout", "partition_auto_create", "partition_wait", "timeout", "write_batch_size", "write_linger"}
+
+// ParseDSN parses a fluss:// data source name. Errors name the bad part and never
+// contain the password.
+func ParseDSN(dsn string) (*Config, error) {
+	const scheme = "fluss://"
+	if !strings.HasPrefix(dsn, scheme) {
+		return nil, fmt.Errorf("flussql: DSN must start with %q, like fluss://127.0.0.1:9123/fluss", scheme)
+	}
+	rest := dsn[len(scheme):]
+	cfg := NewConfig()
+	cfg.Addrs = nil
+
+	var query string
+	if i := strings.IndexByte(rest, '?'); i >= 0 {
+		rest, query = rest[:i], rest[i+1:]
+	}
+	// The authority ends at the first '/'; the user info ends at its last '@'. FormatDSN
+	// percent-escapes '@', ':', '/', '?' and ',' in user names and passwords.
+	authority, path, hasPath := strings.Cut(rest, "/")
+	hostPath := authority
+	if i := strings.LastIndexByte(authority, '@'); i >= 0 {
+		userinfo := authority[:i]
+		hostPath = authority[i+1:]
+		user, pass, hasPass := strings.Cut(userinfo, ":")
+		u, err := url.PathUnescape(user)
+		if err != nil {
+			return nil, errors.New("flussql: DSN user name is not valid percent-encoding")
+		}
+		p, err := url.PathUnescape(pass)
+		if err != nil {
+			return nil, errors.New("flussql: DSN password is not valid percent-encoding")
+		}
+		if u == "" {
+			return nil, errors.New("flussql: DSN has credentials but an empty user name")
+		}
+		cfg.User = u
+		if hasPass {
+			cfg.Password = p
+		}
+	}
+	if hasPath {
+		hostPath += "/" + path
+	}
+	hosts := hostPath
+	if i := strings.IndexByte(hostPath, '/'); i >= 0 {
+		hosts = hostPath[:i]
+		db, err := url.PathUnescape(hostPath[i+1:])
+		if err != nil {
+			return nil, fmt.Errorf("flussql: DSN database %q is not valid percent-encoding", hostPath[i+1:])
+		}
+		if db != "" {
+			cfg.Database = db
+		}
+	}
+	if hosts == "" {
+		return nil, errors.New("flussql: DSN names no server; write fluss://host:port")
+	}
+	for _, h := range strings.Split(hosts, ",") {
+		if _, port, err := net.SplitHostPort(h); err != nil || port == "" {
+			return nil, fmt.Errorf("flussql: DSN server %q must be host:port", h)
+		} else if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
+			return nil, fmt.Errorf("flussql: DSN server %q has a bad port", h)
+		}
+		cfg.Addrs = append(cfg.Addrs, h)
+	}
+	if query != "" {
+		values, err := url.ParseQuery(query)
+		if err != nil {
+			return nil, fmt.Errorf("flussql: DSN query: %v", err)
+		}
+		for key, vs := range values {
+			if len(vs) != 1 {
+				return nil, fmt.Errorf("flussql: DSN key %q is given %d times", key, len(vs))
+			}
+			if err := cfg.set(key, vs[0]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return cfg, nil
+}
+
+func (c *Config) set(key, value string) error {
+	var err error
+	dur := func(d *time.Duration) {
+		var v time.Duration
+		if v, err = time.ParseDuration(value); err == nil && v <= 0 {
+			err = errors.New("must be positive")
+		}
+		if err == nil {
+			*d = v
+		}
+	}
+	switch key {
+	case "timeout":
+		dur(&c.RequestTimeout)
+	case "connect_timeout":
+		dur(&c.ConnectTimeout)
+	case "write_linger":
+		var v time.Duration
+		if v, err = time.ParseDuration(value); err == nil && v < 0 {
+			err = errors.New("must not be negative")
+		}
+		if err == nil {
+			c.WriteLinger = v
+		}
+	case "partition_wait":
+		dur(&c.PartitionWait)
+	case "write_batch_size":
+		var n int
+		if n, err = strconv.Atoi(value); err == nil && n <= 0 {
+			err = errors.New("must be positive")
+		}
+		if err == nil {
+			c.WriteBatchSize = n
+		}
+	case "partition_auto_create":
+		c.PartitionAutoCreate, err = strconv.ParseBool(value)
+	default:
+		return fmt.Errorf("flussql: unknown DSN key %q; known keys: %s", key, strings.Join(dsnKeys, ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("flussql: DSN key %s=%q: %v", key, value, err)
+	}
+	return nil
+}
+
+// FormatDSN renders the Config as a DSN that ParseDSN turns back into an equal Config.
+// Keys at their default values are left out. The result contains the password: use
+// String to print a Config.
+func (c *Config) FormatDSN() string {
+	return c.format(true)
+}
+
+// String renders the DSN with the password replaced by "xxxxx".
+func (c *Config) String() string {
+	return c.format(false)
+}
+
+func (c *Config) format(withPassword bool) string {
+	var b strings.Builder
+	b.WriteString("fluss://")
+	if c.User != "" {
+		b.WriteString(escapeUserinfo(c.User))
+		if c.Password != "" {
+			b.WriteByte(':')
+			if withPassword {
+				b.WriteString(escapeUserinfo(c.Password))
+			} else {
+				b.WriteString("xxxxx")
+			}
+		}
+		b.WriteByte('@')
+	}
+	b.WriteString(strings.Join(c.Addrs, ","))
+	b.WriteByte('/')
+	b.WriteString(url.PathEscape(c.Database))
+	q := map[string]string{}
+	if c.RequestTimeout != DefaultRequestTimeout && c.RequestTimeout > 0 {
+		q["timeout"] = c.RequestTimeout.String()
+	}
+	if c.ConnectTimeout != DefaultConnectTimeout && c.ConnectTimeout > 0 {
+		q["connect_timeout"] = c.ConnectTimeout.String()
+	}
+	if c.WriteBatchSize != DefaultWriteBatchSize && c.WriteBatchSize > 0 {
+		q["write_batch_size"] = strconv.Itoa(c.WriteBatchSize)
+	}
+	if c.WriteLinger != DefaultWriteLinger && c.WriteLinger >= 0 {
+		q["write_linger"] = c.WriteLinger.String()
+	}
+	if c.PartitionAutoCreate {
+		q["partition_auto_create"] = "true"
+	}
+	if c.PartitionWait != DefaultPartitionWait && c.PartitionWait > 0 {
+		q["partition_wait"] = c.PartitionWait.String()
+	}
+	if len(q) > 0 {
+		keys := make([]string, 0, len(q))
+		for k := range q {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for i, k := range keys {
+			if i == 0 {
+				b.WriteByte('?')
+			} else {
+				b.WriteByte('&')
+			}
+			b.WriteString(k + "=" + url.QueryEscape(q[k]))
+		}
+	}
+	return b.String()
+}
+
+// escapeUserinfo percent-escapes what would end or split the user info.
+func escapeUserinfo(s string) string {
+	r := strings.NewReplacer("%", "%25", "@", "%40", ":", "%3A", "/", "%2F", "?", "%3F", ",", "%2C")
+	return r.Replace(s)
+}

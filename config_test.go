@@ -1,0 +1,100 @@
+package flussql
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseDSN(t *testing.T) {
+	tests := []struct {
+		dsn     string
+		want    func(c *Config)
+		wantErr string
+	}{
+		{dsn: "fluss://127.0.0.1:9123", want: func(c *Config) {}},
+		{dsn: "fluss://127.0.0.1:9123/", want: func(c *Config) {}},
+		{dsn: "fluss://127.0.0.1:9123/sales", want: func(c *Config) { c.Database = "sales" }},
+		{dsn: "fluss://a:1,b:2/db", want: func(c *Config) { c.Addrs = []string{"a:1", "b:2"}; c.Database = "db" }},
+		{dsn: "fluss://[::1]:9123/db", want: func(c *Config) { c.Addrs = []string{"[::1]:9123"}; c.Database = "db" }},
+		{dsn: "fluss://alice:s%40cr%3At@127.0.0.1:9123/db", want: func(c *Config) {
+			c.User, c.Password, c.Database = "alice", "s@cr:t", "db"
+		}},
+		{dsn: "fluss://alice@127.0.0.1:9123", want: func(c *Config) { c.User = "alice" }},
+		{dsn: "fluss://127.0.0.1:9123/db?timeout=2s&connect_timeout=1s&write_batch_size=4096&write_linger=0s&partition_auto_create=true&partition_wait=1m",
+			want: func(c *Config) {
+				c.Database = "db"
+				c.RequestTimeout, c.ConnectTimeout = 2*time.Second, time.Second
+				c.WriteBatchSize, c.WriteLinger = 4096, 0
+				c.PartitionAutoCreate, c.PartitionWait = true, time.Minute
+			}},
+		{dsn: "mysql://127.0.0.1:3306", wantErr: `must start with "fluss://"`},
+		{dsn: "fluss://", wantErr: "names no server"},
+		{dsn: "fluss:///db", wantErr: "names no server"},
+		{dsn: "fluss://localhost", wantErr: `"localhost" must be host:port`},
+		{dsn: "fluss://localhost:0", wantErr: "bad port"},
+		{dsn: "fluss://127.0.0.1:9123?tiemout=1s", wantErr: `unknown DSN key "tiemout"; known keys: connect_timeout`},
+		{dsn: "fluss://127.0.0.1:9123?timeout=soon", wantErr: `timeout="soon"`},
+		{dsn: "fluss://127.0.0.1:9123?timeout=-1s", wantErr: "must be positive"},
+		{dsn: "fluss://127.0.0.1:9123?timeout=1s&timeout=2s", wantErr: "given 2 times"},
+		{dsn: "fluss://:hunter2@127.0.0.1:9123", wantErr: "empty user name"},
+		{dsn: "fluss://bob:hunter%zz@127.0.0.1:9123", wantErr: "password is not valid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dsn, func(t *testing.T) {
+			got, err := ParseDSN(tt.dsn)
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				assert.NotContains(t, err.Error(), "hunter", "errors never show the password")
+				return
+			}
+			require.NoError(t, err)
+			want := NewConfig()
+			want.Addrs = []string{"127.0.0.1:9123"}
+			tt.want(want)
+			assert.Equal(t, want, got)
+		})
+	}
+}
+
+func TestFormatDSNRoundTripAndRedaction(t *testing.T) {
+	c := NewConfig()
+	c.User, c.Password = "al@ice", "p:a/s?s,w%rd"
+	c.Database = "my db/x"
+	c.Addrs = []string{"h1:1", "h2:2"}
+	c.RequestTimeout = 3 * time.Second
+	c.PartitionAutoCreate = true
+	dsn := c.FormatDSN()
+	back, err := ParseDSN(dsn)
+	require.NoError(t, err)
+	assert.Equal(t, c, back)
+	assert.NotContains(t, c.String(), "p:a", "String hides the password")
+	assert.Contains(t, c.String(), "al%40ice:xxxxx@")
+	assert.Equal(t, "fluss://127.0.0.1:9123/fluss", NewConfig().FormatDSN(), "defaults are left out")
+}
+
+func FuzzDSNRoundTrip(f *testing.F) {
+	for _, s := range []string{
+		"fluss://127.0.0.1:9123/fluss",
+		"fluss://u:p@a:1,b:2/db?timeout=1s&partition_auto_create=true",
+		"fluss://u%40x:p%2F@h:9/d%2Fb?write_linger=0s",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, dsn string) {
+		c, err := ParseDSN(dsn)
+		if err != nil {
+			return
+		}
+		again, err := ParseDSN(c.FormatDSN())
+		require.NoError(t, err, "FormatDSN output %q must parse", c.FormatDSN())
+		require.Equal(t, c, again)
+		if c.Password != "" {
+			shown, err := ParseDSN(c.String())
+			require.NoError(t, err)
+			require.Equal(t, "xxxxx", shown.Password, "String must hide the password")
+		}
+	})
+}

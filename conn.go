@@ -1,0 +1,214 @@
+package flussql
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/parser"
+	"github.com/flussql/flussql/planner"
+)
+
+// conn is one database/sql connection: a session (current database, open transaction)
+// over the Connector's shared wire client.
+type conn struct {
+	connector *Connector
+	client    *fluss.Client
+	catalog   *planner.AdminCatalog
+
+	mu       sync.Mutex
+	database string
+	tx       *tx
+	closed   bool
+	// bad is set when the wire client failed in a way that makes this connection useless.
+	bad bool
+	// writers are the connection's table writers, reused across statements.
+	writers     map[writerKey]closableWriter
+	writerPaths map[writerKey]fluss.TablePath
+}
+
+var (
+	_ driver.Conn               = (*conn)(nil)
+	_ driver.ConnPrepareContext = (*conn)(nil)
+	_ driver.ConnBeginTx        = (*conn)(nil)
+	_ driver.ExecerContext      = (*conn)(nil)
+	_ driver.QueryerContext     = (*conn)(nil)
+	_ driver.Pinger             = (*conn)(nil)
+	_ driver.SessionResetter    = (*conn)(nil)
+	_ driver.Validator          = (*conn)(nil)
+	_ driver.NamedValueChecker  = (*conn)(nil)
+)
+
+func newConn(c *Connector, client *fluss.Client) *conn {
+	return &conn{connector: c, client: client, catalog: c.sharedCatalog(client), database: c.cfg.Database}
+}
+
+// Prepare parses the statement; planning happens at execution, against fresh metadata.
+func (c *conn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
+
+// PrepareContext parses the statement. Parse errors carry line and column.
+func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	st, err := parser.Parse(query)
+	if err != nil {
+		return nil, err
+	}
+	return &stmt{conn: c, query: query, parsed: st, params: parser.Placeholders(st)}, nil
+}
+
+// Close ends the session; an open transaction is rolled back (its writes were never sent).
+func (c *conn) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.tx = nil
+	c.mu.Unlock()
+	c.closeWriters()
+	return nil
+}
+
+// Begin starts a transaction.
+func (c *conn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
+
+// BeginTx starts a client-side write batch: INSERT/UPSERT/DELETE/UPDATE in the transaction
+// are checked and buffered, nothing is sent before Commit, and Commit sends them all and
+// waits for every acknowledgement. It is not atomic across buckets. Only the default
+// isolation level is accepted, and read-only transactions are refused (reads do not see
+// the buffered writes either way).
+func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	if opts.Isolation != driver.IsolationLevel(0) {
+		return nil, fmt.Errorf("flussql: isolation level %d is %w: a transaction is a client-side write batch", opts.Isolation, ErrNotSupported)
+	}
+	if opts.ReadOnly {
+		return nil, fmt.Errorf("flussql: read-only transactions are %w: a transaction is a client-side write batch", ErrNotSupported)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tx != nil {
+		return nil, errors.New("flussql: a transaction is already open on this connection")
+	}
+	c.tx = &tx{conn: c}
+	return c.tx, nil
+}
+
+// Ping checks that the cluster answers a metadata request.
+func (c *conn) Ping(ctx context.Context) error {
+	if err := c.usable(); err != nil {
+		return err
+	}
+	ctx, cancel := c.connector.requestContext(ctx)
+	defer cancel()
+	if _, err := c.client.ServerNodes(ctx); err != nil {
+		return c.classify(err, true)
+	}
+	return nil
+}
+
+// ResetSession is called before a pooled connection is reused: it restores the DSN's
+// database and drops a transaction left open.
+func (c *conn) ResetSession(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.bad || c.closed {
+		return driver.ErrBadConn
+	}
+	c.database = c.connector.cfg.Database
+	c.tx = nil
+	return nil
+}
+
+// IsValid reports whether the connection may go back to the pool.
+func (c *conn) IsValid() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.bad && !c.closed
+}
+
+// CheckNamedValue accepts every argument type the planner converts (Go integers of every
+// size, floats, strings, []byte, bool, time.Time, nil and the fluss value types) and lets
+// database/sql handle driver.Valuer values.
+func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
+	switch nv.Value.(type) {
+	case nil, bool, string, []byte, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
+		float32, float64, time.Time, fluss.Decimal, fluss.Date, fluss.Time, fluss.TimestampNTZ, fluss.TimestampLTZ:
+		return nil
+	}
+	return driver.ErrSkip
+}
+
+func (c *conn) usable() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return driver.ErrBadConn
+	}
+	if c.bad {
+		return driver.ErrBadConn
+	}
+	return nil
+}
+
+func (c *conn) session() planner.Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return planner.Session{Database: c.database}
+}
+
+// classify turns a wire error into what database/sql needs: driver.ErrBadConn only when
+// the request never reached the server and the connection is unusable, so that
+// database/sql may retry on another connection without running the statement twice.
+func (c *conn) classify(err error, idempotent bool) error {
+	var fe *fluss.Error
+	if errors.As(err, &fe) && fe.NotSent && errors.Is(err, fluss.ErrClosed) {
+		c.mu.Lock()
+		c.bad = true
+		c.mu.Unlock()
+		return driver.ErrBadConn
+	}
+	return err
+}
+
+// ExecContext runs a statement that returns no rows.
+func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	st, err := parser.Parse(query)
+	if err != nil {
+		return nil, err
+	}
+	return c.exec(ctx, st, args)
+}
+
+// QueryContext runs a statement that returns rows.
+func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	st, err := parser.Parse(query)
+	if err != nil {
+		return nil, err
+	}
+	return c.query(ctx, st, args)
+}
+
+// plannerArgs converts database/sql arguments for planner.Bind.
+func plannerArgs(args []driver.NamedValue) []planner.Arg {
+	out := make([]planner.Arg, len(args))
+	for i, a := range args {
+		out[i] = planner.Arg{Ordinal: a.Ordinal, Name: a.Name, Value: a.Value}
+	}
+	return out
+}

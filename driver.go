@@ -1,0 +1,167 @@
+// Package flussql is a database/sql driver for Apache Fluss, registered as "fluss":
+//
+//	db, err := sql.Open("fluss", "fluss://127.0.0.1:9123/fluss")
+//
+// Statements are written in flussql's SQL dialect (package parser), planned against the
+// cluster's catalog (package planner) and executed with the pure-Go wire client (package
+// fluss). See README.md for the dialect, the DSN keys and the type table.
+package flussql
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/planner"
+)
+
+func init() {
+	sql.Register("fluss", Driver{})
+}
+
+// Driver is the database/sql driver for Fluss. Use it through sql.Open("fluss", dsn), or
+// build a Connector with NewConnector and sql.OpenDB.
+type Driver struct{}
+
+var (
+	_ driver.Driver        = Driver{}
+	_ driver.DriverContext = Driver{}
+	_ driver.Connector     = (*Connector)(nil)
+	_ io.Closer            = (*Connector)(nil)
+)
+
+// Open opens a connection for the DSN; database/sql prefers OpenConnector.
+func (d Driver) Open(dsn string) (driver.Conn, error) {
+	c, err := d.OpenConnector(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return c.Connect(context.Background())
+}
+
+// OpenConnector parses the DSN and returns a Connector for it.
+func (Driver) OpenConnector(dsn string) (driver.Connector, error) {
+	cfg, err := ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return NewConnector(cfg)
+}
+
+// Connector opens connections to one Fluss cluster. All connections of a sql.DB share the
+// Connector's wire client (one TCP connection per server, multiplexed) and its catalog
+// cache; each connection keeps its own current database and transaction. Close (called by
+// sql.DB.Close) closes the wire client.
+type Connector struct {
+	cfg Config
+
+	mu      sync.Mutex
+	client  *fluss.Client
+	catalog *planner.AdminCatalog
+	closed  bool
+}
+
+// catalogTTL is how long table metadata and partition lists are cached between
+// statements; DDL through this connector invalidates them at once.
+const catalogTTL = 5 * time.Second
+
+// sharedCatalog returns the catalog cache shared by the connector's connections.
+func (c *Connector) sharedCatalog(client *fluss.Client) *planner.AdminCatalog {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.catalog == nil {
+		c.catalog = planner.NewAdminCatalog(client.Admin(), catalogTTL)
+	}
+	return c.catalog
+}
+
+// NewConnector returns a Connector for cfg (copied). It does not contact the cluster: the
+// first connection does.
+func NewConnector(cfg *Config) (*Connector, error) {
+	if cfg == nil {
+		return nil, fmt.Errorf("flussql: NewConnector needs a Config")
+	}
+	c := *cfg
+	c.Addrs = append([]string(nil), cfg.Addrs...)
+	if len(c.Addrs) == 0 {
+		return nil, fmt.Errorf("flussql: Config.Addrs is empty; set at least one host:port")
+	}
+	if c.Database == "" {
+		c.Database = DefaultDatabase
+	}
+	return &Connector{cfg: c}, nil
+}
+
+// Config returns a copy of the connector's configuration.
+func (c *Connector) Config() Config {
+	cfg := c.cfg
+	cfg.Addrs = append([]string(nil), c.cfg.Addrs...)
+	return cfg
+}
+
+// Driver returns the Driver.
+func (c *Connector) Driver() driver.Driver { return Driver{} }
+
+// Connect returns a new connection; the wire client is created on first use. A failure to
+// reach the cluster returns driver.ErrBadConn wrapped with the cause only when database/sql
+// may retry (nothing reached the server).
+func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
+	client, err := c.wireClient(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return newConn(c, client), nil
+}
+
+// wireClient returns the shared fluss.Client, connecting it on first use.
+func (c *Connector) wireClient(ctx context.Context) (*fluss.Client, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, fmt.Errorf("flussql: the connector is closed")
+	}
+	if c.client != nil {
+		return c.client, nil
+	}
+	client, err := fluss.Connect(ctx, fluss.Config{
+		BootstrapServers: c.cfg.Addrs,
+		Username:         c.cfg.User,
+		Password:         c.cfg.Password,
+		RequestTimeout:   c.cfg.RequestTimeout,
+		ConnectTimeout:   c.cfg.ConnectTimeout,
+		ClientID:         "flussql",
+	})
+	if err != nil {
+		return nil, fmt.Errorf("flussql: connecting to %s: %w", strings.Join(c.cfg.Addrs, ","), err)
+	}
+	c.client = client
+	return client, nil
+}
+
+// Close closes the shared wire client; connections still open fail afterwards.
+func (c *Connector) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.client == nil {
+		return nil
+	}
+	err := c.client.Close()
+	c.client, c.catalog = nil, nil
+	return err
+}
+
+// requestContext applies the DSN's timeout when ctx has no deadline.
+func (c *Connector) requestContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok || c.cfg.RequestTimeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, c.cfg.RequestTimeout)
+}
+

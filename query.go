@@ -1,0 +1,252 @@
+package flussql
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"time"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/parser"
+	"github.com/flussql/flussql/planner"
+)
+
+// query runs a statement for Query. A statement that returns no rows is executed and
+// answers with an empty result, so tools that send everything through Query work.
+func (c *conn) query(ctx context.Context, st parser.Statement, args []driver.NamedValue) (driver.Rows, error) {
+	pctx, cancel := c.connector.requestContext(ctx)
+	p, err := c.plan(pctx, st, args)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	qp, ok := p.(planner.QueryPlan)
+	if !ok {
+		defer cancel()
+		if _, err := c.execPlan(pctx, p); err != nil {
+			return nil, err
+		}
+		return newSliceRows(nil, nil), nil
+	}
+	if scan, ok := p.(*planner.Scan); ok {
+		cancel() // a scan lives as long as its rows; it applies timeouts per fetch itself
+		return c.startScan(ctx, scan)
+	}
+	defer cancel()
+	rows, err := c.readAll(pctx, qp)
+	if err != nil {
+		return nil, err
+	}
+	return newSliceRows(qp.ResultColumns(), rows), nil
+}
+
+// readAll runs the read plans whose result is small and bounded (SHOW, DESCRIBE, EXPLAIN,
+// lookups, limit scans) and returns their rows in the fluss value model.
+func (c *conn) readAll(ctx context.Context, p planner.QueryPlan) ([][]any, error) {
+	admin := c.client.Admin()
+	switch p := p.(type) {
+	case *planner.ShowDatabases:
+		names, err := admin.ListDatabases(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return p.Rows(names), nil
+	case *planner.ShowTables:
+		names, err := admin.ListTables(ctx, p.Database)
+		if err != nil {
+			return nil, err
+		}
+		return p.Rows(names), nil
+	case *planner.ShowPartitions:
+		parts, err := admin.ListPartitions(ctx, p.Path, nil)
+		if err != nil {
+			return nil, err
+		}
+		return p.Rows(parts), nil
+	case *planner.ShowCreateTable:
+		return p.Rows(), nil
+	case *planner.Describe:
+		return p.Rows(), nil
+	case *planner.Explain:
+		return p.Rows(), nil
+	case *planner.Lookup:
+		return c.lookup(ctx, p.Table, &p.KeySet, &p.Output, false)
+	case *planner.PrefixLookup:
+		return c.lookup(ctx, p.Table, &p.KeySet, &p.Output, true)
+	case *planner.LimitScan:
+		return c.limitScan(ctx, p)
+	}
+	return nil, fmt.Errorf("flussql: running %T is %w", p, ErrNotSupported)
+}
+
+// lookup looks every key of ks up (batched per bucket leader by the Lookuper) and applies
+// the plan's output (filter, projection, LIMIT, COUNT).
+func (c *conn) lookup(ctx context.Context, info *fluss.TableInfo, ks *planner.KeySet, out *planner.Output, prefix bool) ([][]any, error) {
+	tbl, err := c.client.TableOf(info)
+	if err != nil {
+		return nil, err
+	}
+	// Key values come in KeyColumns order: the primary key (lookup), or the bucket key and
+	// the partition keys (prefix lookup) — the order the fluss lookupers take.
+	keys := make([][]any, len(ks.Keys))
+	for i, k := range ks.Keys {
+		keys[i] = k.Values
+	}
+	var found [][]any
+	if prefix {
+		pl, err := tbl.NewPrefixLookuper(ks.KeyColumns)
+		if err != nil {
+			return nil, err
+		}
+		groups, err := pl.LookupMany(ctx, keys)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range groups {
+			found = append(found, g...)
+		}
+	} else {
+		lk, err := tbl.NewLookuper()
+		if err != nil {
+			return nil, err
+		}
+		rows, err := lk.LookupMany(ctx, keys)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			if r != nil {
+				found = append(found, r)
+			}
+		}
+	}
+	return applyOutput(out, found)
+}
+
+// limitScan reads up to the LIMIT from each bucket of each partition left after pruning.
+func (c *conn) limitScan(ctx context.Context, p *planner.LimitScan) ([][]any, error) {
+	tbl, err := c.client.TableOf(p.Table)
+	if err != nil {
+		return nil, err
+	}
+	limit := int(p.Limit)
+	if limit <= 0 {
+		return applyOutput(&p.Output, nil)
+	}
+	partitions := []string{""}
+	if p.Partitioned {
+		partitions = partitions[:0]
+		for _, part := range p.Partitions {
+			partitions = append(partitions, part.Name)
+		}
+	}
+	res := p.Output.Begin()
+	var out [][]any
+	for _, part := range partitions {
+		for b := 0; b < p.Buckets && !res.Done(); b++ {
+			rows, err := tbl.LimitScan(ctx, part, int32(b), min(limit, fluss.MaxLimitScan))
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range rows {
+				o, err := res.Add(r)
+				if err != nil {
+					return nil, err
+				}
+				if o != nil {
+					out = append(out, o)
+				}
+			}
+		}
+	}
+	return append(out, res.Finish()...), nil
+}
+
+// applyOutput runs rows through a plan's output.
+func applyOutput(o *planner.Output, in [][]any) ([][]any, error) {
+	res := o.Begin()
+	var out [][]any
+	for _, r := range in {
+		if res.Done() {
+			break
+		}
+		row, err := res.Add(r)
+		if err != nil {
+			return nil, err
+		}
+		if row != nil {
+			out = append(out, row)
+		}
+	}
+	return append(out, res.Finish()...), nil
+}
+
+// startScan subscribes every bucket of the partitions left after pruning and returns rows
+// that stream the scan. Subscribing (which asks the leaders for offsets) happens here, so
+// errors such as a missing table come from Query, not from the first Next.
+func (c *conn) startScan(ctx context.Context, p *planner.Scan) (driver.Rows, error) {
+	cols := p.ResultColumns()
+	if p.Partitioned && len(p.Partitions) == 0 {
+		rows, err := applyOutput(&p.Output, nil) // every partition pruned: no rows (COUNT(*) = 0)
+		if err != nil {
+			return nil, err
+		}
+		return newSliceRows(cols, rows), nil
+	}
+	tbl, err := c.client.TableOf(p.Table)
+	if err != nil {
+		return nil, err
+	}
+	projection := p.Projection
+	if len(projection) == 0 {
+		projection = []int{0} // COUNT(*) needs no column, but a fetch needs one
+	}
+	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded})
+	if err != nil {
+		return nil, err
+	}
+	var buckets []fluss.TableBucket
+	partIDs := []int64{fluss.NoPartition}
+	if p.Partitioned {
+		partIDs = partIDs[:0]
+		for _, part := range p.Partitions {
+			partIDs = append(partIDs, part.ID)
+		}
+	}
+	for _, id := range partIDs {
+		for b := 0; b < p.Buckets; b++ {
+			buckets = append(buckets, fluss.TableBucket{PartitionID: id, Bucket: int32(b)})
+		}
+	}
+	sctx, cancel := c.connector.requestContext(ctx)
+	defer cancel()
+	switch p.Start {
+	case planner.StartTimestamp:
+		err = scanner.SubscribeTimestamp(sctx, buckets, time.UnixMilli(p.StartTimestamp))
+	default:
+		offset := fluss.EarliestOffset
+		if p.Start == planner.StartLatest {
+			offset = fluss.LatestOffset
+		}
+		m := make(map[fluss.TableBucket]int64, len(buckets))
+		for _, b := range buckets {
+			m[b] = offset
+		}
+		err = scanner.SubscribeBuckets(sctx, m)
+	}
+	if err != nil {
+		scanner.Close()
+		return nil, err
+	}
+	var timeout time.Duration
+	if p.Bounded {
+		timeout = c.connector.cfg.RequestTimeout
+	}
+	inTypes := make([]types.DataType, len(projection))
+	schema := p.Table.Schema()
+	for i, col := range projection {
+		inTypes[i] = schema.Columns[col].Type
+	}
+	return newScanRows(ctx, cols, scanner, &p.Output, inTypes, timeout), nil
+}

@@ -1,0 +1,260 @@
+package flussql
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/planner"
+)
+
+// baseRows holds the result columns and answers the ColumnType* questions.
+type baseRows struct {
+	cols []planner.ResultColumn
+}
+
+var (
+	_ driver.Rows                           = (*sliceRows)(nil)
+	_ driver.RowsColumnTypeScanType         = (*sliceRows)(nil)
+	_ driver.RowsColumnTypeDatabaseTypeName = (*sliceRows)(nil)
+	_ driver.RowsColumnTypeNullable         = (*sliceRows)(nil)
+	_ driver.RowsColumnTypeLength           = (*sliceRows)(nil)
+	_ driver.RowsColumnTypePrecisionScale   = (*sliceRows)(nil)
+	_ driver.RowsColumnTypeScanType         = (*scanRows)(nil)
+)
+
+// Columns returns the column names exactly as the select list wrote them.
+func (r *baseRows) Columns() []string {
+	names := make([]string, len(r.cols))
+	for i, c := range r.cols {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// ColumnTypeScanType is the Go type the column scans into without loss.
+func (r *baseRows) ColumnTypeScanType(i int) reflect.Type { return scanType(r.cols[i].Type) }
+
+// ColumnTypeDatabaseTypeName is the Fluss type name, upper case, without parameters.
+func (r *baseRows) ColumnTypeDatabaseTypeName(i int) string { return databaseTypeName(r.cols[i].Type) }
+
+// ColumnTypeNullable reports the column's nullability from the Fluss schema.
+func (r *baseRows) ColumnTypeNullable(i int) (bool, bool) { return r.cols[i].Type.Nullable(), true }
+
+// ColumnTypeLength reports CHAR(n)/BINARY(n) lengths; STRING and BYTES are unbounded.
+func (r *baseRows) ColumnTypeLength(i int) (int64, bool) { return typeLength(r.cols[i].Type) }
+
+// ColumnTypePrecisionScale reports DECIMAL(p,s) and the precision of temporal types.
+func (r *baseRows) ColumnTypePrecisionScale(i int) (int64, int64, bool) {
+	return typePrecisionScale(r.cols[i].Type)
+}
+
+// sliceRows are rows already in memory in the fluss value model (SHOW, DESCRIBE, lookups,
+// limit scans).
+type sliceRows struct {
+	baseRows
+	rows [][]any
+	next int
+}
+
+func newSliceRows(cols []planner.ResultColumn, rows [][]any) *sliceRows {
+	return &sliceRows{baseRows: baseRows{cols: cols}, rows: rows}
+}
+
+// Next fills dest with the next row.
+func (r *sliceRows) Next(dest []driver.Value) error {
+	if r.next >= len(r.rows) {
+		return io.EOF
+	}
+	row := r.rows[r.next]
+	r.next++
+	for i := range dest {
+		v, err := valueCell(r.cols[i].Type, row[i])
+		if err != nil {
+			return err
+		}
+		dest[i] = v
+	}
+	return nil
+}
+
+// Close drops the rows.
+func (r *sliceRows) Close() error { r.rows = nil; return nil }
+
+// scanRows stream a log scan: batches are polled as Next needs them and converted with
+// per-column converters built once per batch. Close stops the scan and releases its memory.
+type scanRows struct {
+	baseRows
+	ctx     context.Context
+	scanner *fluss.LogScanner
+	out     *planner.Output
+	res     *planner.Results
+	inTypes []types.DataType
+	// timeout bounds each fetch of a bounded scan (0: the context alone, for unbounded scans).
+	timeout time.Duration
+
+	// fast is set when there is no filter and no COUNT: values go straight from Arrow.
+	fast    bool
+	emitted int64
+
+	batch *fluss.ScanBatch
+	row   int
+	cells []cellFunc
+	tail  [][]any // rows left to emit after the scan ended (COUNT(*))
+	ended bool
+
+	closeOnce sync.Once
+}
+
+func newScanRows(ctx context.Context, cols []planner.ResultColumn, s *fluss.LogScanner, out *planner.Output, inTypes []types.DataType, timeout time.Duration) *scanRows {
+	return &scanRows{
+		baseRows: baseRows{cols: cols}, ctx: ctx, scanner: s, out: out, res: out.Begin(),
+		inTypes: inTypes, timeout: timeout, fast: out.Filter == nil && !out.Count,
+	}
+}
+
+// Next fills dest with the next row, fetching from the cluster when the current batch is
+// used up. It returns the context's error when the query's context ends.
+func (r *scanRows) Next(dest []driver.Value) error {
+	for {
+		if r.ended {
+			if len(r.tail) == 0 {
+				return io.EOF
+			}
+			row := r.tail[0]
+			r.tail = r.tail[1:]
+			return r.fillValues(dest, row)
+		}
+		if r.limitReached() {
+			r.finish()
+			continue
+		}
+		if r.batch == nil || r.row >= r.batch.NumRows() {
+			if err := r.fetch(); err != nil {
+				if errors.Is(err, io.EOF) {
+					r.finish()
+					continue
+				}
+				return err
+			}
+			continue
+		}
+		i := r.row
+		r.row++
+		if r.fast {
+			for c, col := range r.out.Columns {
+				arr := r.batch.Record.Column(col.Slot)
+				if arr.IsNull(i) {
+					dest[c] = nil
+				} else {
+					dest[c] = r.cells[c](i)
+				}
+			}
+			r.emitted++
+			return nil
+		}
+		in, err := fluss.RowValues(r.batch.Record, r.inTypes, i)
+		if err != nil {
+			return err
+		}
+		row, err := r.res.Add(in)
+		if err != nil {
+			return err
+		}
+		if row != nil {
+			return r.fillValues(dest, row)
+		}
+	}
+}
+
+func (r *scanRows) limitReached() bool {
+	if r.fast {
+		return r.out.Limit >= 0 && r.emitted >= r.out.Limit
+	}
+	return r.res.Done()
+}
+
+func (r *scanRows) fillValues(dest []driver.Value, row []any) error {
+	for i := range dest {
+		v, err := valueCell(r.cols[i].Type, row[i])
+		if err != nil {
+			return err
+		}
+		dest[i] = v
+	}
+	return nil
+}
+
+// fetch replaces the current batch with the next non-empty one.
+func (r *scanRows) fetch() error {
+	if r.batch != nil {
+		r.batch.Release()
+		r.batch = nil
+	}
+	for {
+		ctx, cancel := r.ctx, context.CancelFunc(func() {})
+		if r.timeout > 0 {
+			ctx, cancel = context.WithTimeout(r.ctx, r.timeout)
+		}
+		b, err := r.scanner.Poll(ctx)
+		cancel()
+		if err != nil {
+			if r.ctx.Err() != nil {
+				return r.ctx.Err()
+			}
+			return err
+		}
+		if b.NumRows() == 0 {
+			b.Release()
+			continue
+		}
+		r.batch, r.row = b, 0
+		if r.fast {
+			r.cells = r.cells[:0]
+			for _, col := range r.out.Columns {
+				cell, err := arrowCell(col.Type, b.Record.Column(col.Slot))
+				if err != nil {
+					return err
+				}
+				r.cells = append(r.cells, cell)
+			}
+		}
+		return nil
+	}
+}
+
+// finish ends the scan and queues the rows to emit after the input (COUNT(*)).
+func (r *scanRows) finish() {
+	if r.ended {
+		return
+	}
+	r.ended = true
+	if !r.fast {
+		r.tail = r.res.Finish()
+	}
+	r.release()
+}
+
+func (r *scanRows) release() {
+	r.closeOnce.Do(func() {
+		if r.batch != nil {
+			r.batch.Release()
+			r.batch = nil
+		}
+		_ = r.scanner.Close()
+	})
+}
+
+// Close stops the scan at once and releases every buffered batch.
+func (r *scanRows) Close() error {
+	r.ended = true
+	r.tail = nil
+	r.release()
+	return nil
+}

@@ -1,0 +1,61 @@
+package flussql
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+
+	"github.com/flussql/flussql/planner"
+)
+
+// tx is a client-side write batch: writes are checked and planned when executed, kept in
+// memory, and sent only by Commit, which waits for every acknowledgement. Rollback
+// discards them. It is not atomic: a Commit that fails part-way may have written some
+// buckets' rows (the error says so).
+type tx struct {
+	conn   *conn
+	writes []*planner.Write
+	rows   int64
+}
+
+var _ driver.Tx = (*tx)(nil)
+
+// add buffers a bound write plan and reports the rows it will write.
+func (t *tx) add(w *planner.Write) (driver.Result, error) {
+	t.writes = append(t.writes, w)
+	t.rows += int64(len(w.Rows))
+	return driver.RowsAffected(len(w.Rows)), nil
+}
+
+// Commit sends every buffered write and waits until the server acknowledged them.
+func (t *tx) Commit() error {
+	c := t.conn
+	c.mu.Lock()
+	if c.tx != t {
+		c.mu.Unlock()
+		return errors.New("flussql: the transaction is no longer open")
+	}
+	c.tx = nil
+	c.mu.Unlock()
+	if len(t.writes) == 0 {
+		return nil
+	}
+	ctx, cancel := c.connector.requestContext(context.Background())
+	defer cancel()
+	if _, err := c.write(ctx, t.writes); err != nil {
+		return errors.Join(errors.New("flussql: commit failed; rows of some buckets may have been written (a Fluss transaction is a client-side batch, not atomic)"), err)
+	}
+	return nil
+}
+
+// Rollback discards the buffered writes; nothing of them was sent.
+func (t *tx) Rollback() error {
+	c := t.conn
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tx == t {
+		c.tx = nil
+	}
+	t.writes = nil
+	return nil
+}
