@@ -164,4 +164,3 @@ func (c *Connector) requestContext(ctx context.Context) (context.Context, contex
 	}
 	return context.WithTimeout(ctx, c.cfg.RequestTimeout)
 }
-

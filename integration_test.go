@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flussql/flussql"
 	"github.com/flussql/flussql/fluss"
 )
 
@@ -144,5 +143,3 @@ func firstColumn(rows [][]string) [][]string {
 	}
 	return out
 }
-
-var _ = flussql.ErrNotSupported

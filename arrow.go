@@ -1,0 +1,197 @@
+package flussql
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/parser"
+	"github.com/flussql/flussql/planner"
+)
+
+// ArrowConn is implemented by flussql's driver connections. Reach it with sql.Conn.Raw to
+// read a log-table scan as the Arrow record batches the server sent, without converting
+// rows:
+//
+//	conn, _ := db.Conn(ctx)
+//	err := conn.Raw(func(dc any) error {
+//		r, err := dc.(flussql.ArrowConn).QueryArrow(ctx, "SELECT id, name FROM t WHERE region = 'US'")
+//		if err != nil {
+//			return err
+//		}
+//		defer r.Close()
+//		for {
+//			rec, err := r.Next(ctx)
+//			if err == io.EOF {
+//				return nil
+//			} else if err != nil {
+//				return err
+//			}
+//			use(rec) // valid until the next call to Next or Close; Retain it to keep it
+//		}
+//	})
+type ArrowConn interface {
+	// QueryArrow runs a SELECT over a log table. Projection, partition pruning, LIMIT, hints
+	// and placeholders work as in Query; a WHERE clause may only name partition columns
+	// (other filters and COUNT(*) need Query, which evaluates them on the client).
+	QueryArrow(ctx context.Context, query string, args ...any) (ArrowReader, error)
+}
+
+// ArrowReader streams record batches whose columns are the select list's, named as
+// written.
+type ArrowReader interface {
+	// Schema is the schema of every batch.
+	Schema() *arrow.Schema
+	// Next returns the next batch, io.EOF after the last one of a bounded scan, or the
+	// context's error. The batch is released by the following Next or by Close.
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	// Close stops the scan and releases its memory.
+	Close() error
+}
+
+var _ ArrowConn = (*conn)(nil)
+
+// QueryArrow implements ArrowConn.
+func (c *conn) QueryArrow(ctx context.Context, query string, args ...any) (ArrowReader, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	st, err := parser.Parse(query)
+	if err != nil {
+		return nil, err
+	}
+	named := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
+	p, err := c.plan(ctx, st, named)
+	if err != nil {
+		return nil, err
+	}
+	scan, ok := p.(*planner.Scan)
+	if !ok {
+		return nil, fmt.Errorf("flussql: QueryArrow reads log tables only; %s plans as %T, run it with Query: %w", statementKind(st), p, ErrNotSupported)
+	}
+	if scan.Count || (scan.Filter != nil && !onlyPartitionColumns(st, scan.Table.PartitionKeys())) {
+		return nil, fmt.Errorf("flussql: QueryArrow returns the server's batches unchanged, so WHERE may only name partition columns and COUNT(*) is not available; use Query: %w", ErrNotSupported)
+	}
+	rows, err := c.startScan(ctx, scan)
+	if err != nil {
+		return nil, err
+	}
+	fields := make([]arrow.Field, len(scan.Columns))
+	for i, col := range scan.Columns {
+		f, err := types.ArrowField(col.Name, col.Type)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		fields[i] = f
+	}
+	r := &arrowReader{schema: arrow.NewSchema(fields, nil), out: &scan.Output}
+	switch rows := rows.(type) {
+	case *scanRows:
+		r.rows = rows
+	default: // every partition pruned
+		rows.Close()
+		r.done = true
+	}
+	return r, nil
+}
+
+// onlyPartitionColumns reports whether the statement's WHERE names partition columns only:
+// such a filter has one value per partition, so it keeps or drops whole batches.
+func onlyPartitionColumns(st parser.Statement, partitionKeys []string) bool {
+	sel, ok := st.(*parser.Select)
+	if !ok || sel.Where == nil {
+		return true
+	}
+	only := true
+	parser.Walk(sel.Where, func(e parser.Expr) bool {
+		if ref, ok := e.(*parser.ColumnRef); ok && !slices.Contains(partitionKeys, ref.Name) {
+			only = false
+		}
+		return only
+	})
+	return only
+}
+
+type arrowReader struct {
+	schema  *arrow.Schema
+	out     *planner.Output
+	rows    *scanRows
+	cur     arrow.RecordBatch
+	emitted int64
+	done    bool
+}
+
+func (r *arrowReader) Schema() *arrow.Schema { return r.schema }
+
+func (r *arrowReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.done || (r.out.Limit >= 0 && r.emitted >= r.out.Limit) {
+		r.done = true
+		return nil, io.EOF
+	}
+	r.rows.ctx = ctx
+	var b *fluss.ScanBatch
+	for b == nil {
+		if err := r.rows.fetch(); err != nil {
+			if errors.Is(err, io.EOF) {
+				r.done = true
+			}
+			return nil, err
+		}
+		b = r.rows.batch
+		if r.out.Filter != nil {
+			// The filter names partition columns only: its answer for the first row is
+			// its answer for the whole batch, which holds rows of one partition.
+			first, err := fluss.RowValues(b.Record, r.rows.inTypes, 0)
+			if err != nil {
+				return nil, err
+			}
+			if keep, err := r.out.Filter.Eval(first); err != nil {
+				return nil, err
+			} else if !keep {
+				b = nil
+			}
+		}
+	}
+	n := int64(b.NumRows())
+	if r.out.Limit >= 0 && r.emitted+n > r.out.Limit {
+		n = r.out.Limit - r.emitted
+	}
+	cols := make([]arrow.Array, len(r.out.Columns))
+	for i, col := range r.out.Columns {
+		cols[i] = array.NewSlice(b.Record.Column(col.Slot), 0, n)
+	}
+	r.cur = array.NewRecordBatch(r.schema, cols, n)
+	for _, a := range cols {
+		a.Release()
+	}
+	r.emitted += n
+	return r.cur, nil
+}
+
+func (r *arrowReader) Close() error {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	r.done = true
+	if r.rows != nil {
+		return r.rows.Close()
+	}
+	return nil
+}
