@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -43,6 +44,11 @@ type ArrowConn interface {
 	// and placeholders work as in Query; a WHERE clause may only name partition columns
 	// (other filters and COUNT(*) need Query, which evaluates them on the client).
 	QueryArrow(ctx context.Context, query string, args ...any) (ArrowReader, error)
+	// AppendArrow appends a record batch to a log table ("table" or "db.table") and waits
+	// for the server's acknowledgement. The batch's columns must match the table's columns
+	// in order, names and Arrow types (see fluss/types.ToArrowSchema). It is the fastest
+	// way to load rows.
+	AppendArrow(ctx context.Context, table string, rec arrow.RecordBatch) error
 }
 
 // ArrowReader streams record batches whose columns are the select list's, named as
@@ -105,6 +111,34 @@ func (c *conn) QueryArrow(ctx context.Context, query string, args ...any) (Arrow
 		r.done = true
 	}
 	return r, nil
+}
+
+// AppendArrow implements ArrowConn.
+func (c *conn) AppendArrow(ctx context.Context, table string, rec arrow.RecordBatch) error {
+	if err := c.usable(); err != nil {
+		return err
+	}
+	path := fluss.TablePath{Database: c.session().Database, Table: table}
+	if db, t, ok := strings.Cut(table, "."); ok {
+		path = fluss.TablePath{Database: db, Table: t}
+	}
+	ctx, cancel := c.connector.requestContext(ctx)
+	defer cancel()
+	info, err := c.catalog.Table(ctx, path)
+	if err != nil {
+		return err
+	}
+	if info.HasPrimaryKey() {
+		return fmt.Errorf("flussql: AppendArrow writes log tables; %s has a primary key: %w", path, ErrNotSupported)
+	}
+	w, err := c.appendWriter(ctx, info)
+	if err != nil {
+		return err
+	}
+	if err := w.AppendRecordBatch(ctx, rec); err != nil {
+		return err
+	}
+	return w.Flush(ctx)
 }
 
 // onlyPartitionColumns reports whether the statement's WHERE names partition columns only:

@@ -113,7 +113,7 @@ func TestDMLAndErrors(t *testing.T) {
 
 	tx, err = db.Begin()
 	require.NoError(t, err)
-	_, err = tx.Exec(`INSERT INTO `+kv+` VALUES (1000, 'rolled back', 0)`)
+	_, err = tx.Exec(`INSERT INTO ` + kv + ` VALUES (1000, 'rolled back', 0)`)
 	require.NoError(t, err)
 	require.NoError(t, tx.Rollback())
 	assert.Empty(t, queryStrings(t, db, `SELECT * FROM `+kv+` WHERE id = 1000`))
