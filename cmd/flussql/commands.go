@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// helpText is what \? prints.
+const helpText = `Statements end with ';' and may span lines. Ctrl-C cancels the running statement
+(or clears the one being typed); Ctrl-D or \q leaves.
+
+  \?              this help
+  \l              list databases                 (SHOW DATABASES)
+  \dt [db]        list tables                    (SHOW TABLES [FROM db])
+  \d  table       describe a table: columns, types, primary key, partition keys,
+                  buckets and properties          (DESCRIBE t; SHOW CREATE TABLE t)
+  \dp table       list a table's partitions      (SHOW PARTITIONS t)
+  \c  db          use another database           (USE db)
+  \timing [on|off]  show how long statements take
+  \x [on|off]     expanded output: one block per row
+  \format [table|csv|tsv|json]  output format
+  \q              quit
+`
+
+// command runs one backslash command line. It returns the exit code it earns and whether
+// the shell should stop (\q).
+func (s *shell) command(ctx context.Context, line string, src source, lineNo int) (int, bool) {
+	fields := strings.Fields(strings.TrimSuffix(strings.TrimSpace(line), ";"))
+	name, args := fields[0], fields[1:]
+	fail := func(err error) (int, bool) {
+		switch {
+		case errors.Is(err, errCancelled):
+			if src.interactive {
+				return exitOK, false
+			}
+			return exitCancelled, false
+		case src.interactive:
+			s.errorf("ERROR: %v", err)
+		default:
+			s.errorf("%s%s: %v", prefix(src, lineNo, 0), line, err)
+		}
+		return exitError, false
+	}
+	arg := func(what string) (string, error) {
+		if len(args) != 1 {
+			return "", fmt.Errorf("%s wants one argument: %s", name, what)
+		}
+		return args[0], nil
+	}
+	var err error
+	switch name {
+	case `\q`, `\quit`:
+		return exitOK, true
+	case `\?`, `\h`, `\help`:
+		fmt.Fprint(s.out, helpText)
+	case `\l`:
+		err = s.runQuery(ctx, "SHOW DATABASES")
+	case `\dt`:
+		switch len(args) {
+		case 0:
+			err = s.runQuery(ctx, "SHOW TABLES")
+		case 1:
+			err = s.runQuery(ctx, "SHOW TABLES FROM "+args[0])
+		default:
+			err = errors.New(`\dt wants at most one argument: a database`)
+		}
+	case `\d`:
+		if len(args) == 0 {
+			err = s.runQuery(ctx, "SHOW TABLES")
+			break
+		}
+		var t string
+		if t, err = arg("a table"); err == nil {
+			err = s.describe(ctx, t)
+		}
+	case `\dp`:
+		var t string
+		if t, err = arg("a table"); err == nil {
+			err = s.runQuery(ctx, "SHOW PARTITIONS "+t)
+		}
+	case `\c`:
+		if len(args) == 0 {
+			fmt.Fprintf(s.out, "You are using database %q.\n", s.database)
+			break
+		}
+		var db string
+		if db, err = arg("a database"); err == nil {
+			err = s.use(ctx, db)
+		}
+	case `\timing`:
+		err = toggle(&s.timing, args, "Timing")
+		if err == nil {
+			fmt.Fprintf(s.out, "Timing is %s.\n", onOff(s.timing))
+		}
+	case `\x`:
+		err = toggle(&s.expanded, args, "Expanded display")
+		if err == nil {
+			fmt.Fprintf(s.out, "Expanded display is %s.\n", onOff(s.expanded))
+		}
+	case `\format`:
+		switch {
+		case len(args) == 0:
+			fmt.Fprintf(s.out, "Output format is %s.\n", s.format)
+		case len(args) == 1 && validFormat(args[0]):
+			s.format = args[0]
+			fmt.Fprintf(s.out, "Output format is %s.\n", s.format)
+		default:
+			err = errors.New(`\format wants one of table, csv, tsv, json`)
+		}
+	default:
+		err = fmt.Errorf(`unknown command %s; \? lists the commands`, name)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	_ = s.out.Flush()
+	return exitOK, false
+}
+
+// describe is \d t: DESCRIBE's table, then the table's DDL from SHOW CREATE TABLE, which
+// carries the primary key, partition keys, bucket count and properties.
+func (s *shell) describe(ctx context.Context, table string) error {
+	if err := s.runQuery(ctx, "DESCRIBE "+table); err != nil {
+		return err
+	}
+	ddl, ok, err := s.queryText(ctx, "SHOW CREATE TABLE "+table)
+	if err != nil {
+		return err
+	}
+	if ok {
+		fmt.Fprintf(s.out, "%s\n\n", strings.TrimRight(ddl, "\n"))
+	}
+	return nil
+}
+
+// use is \c db.
+func (s *shell) use(parent context.Context, db string) error {
+	ctx, end := s.begin(parent)
+	defer end()
+	if _, err := s.conn.ExecContext(ctx, "USE "+db); err != nil {
+		return s.failed(ctx, err)
+	}
+	s.database = strings.ReplaceAll(strings.Trim(db, "`"), "``", "`")
+	fmt.Fprintf(s.out, "You are now using database %q.\n", s.database)
+	return nil
+}
+
+func toggle(b *bool, args []string, what string) error {
+	switch {
+	case len(args) == 0:
+		*b = !*b
+	case len(args) == 1 && strings.EqualFold(args[0], "on"):
+		*b = true
+	case len(args) == 1 && strings.EqualFold(args[0], "off"):
+		*b = false
+	default:
+		return fmt.Errorf("%s: say on or off", what)
+	}
+	return nil
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func validFormat(f string) bool {
+	switch f {
+	case formatTable, formatCSV, formatTSV, formatJSON:
+		return true
+	}
+	return false
+}

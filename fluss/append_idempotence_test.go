@@ -1,0 +1,104 @@
+package fluss
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss/internal/protocol"
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// TestIdempotentResend sends the very bytes the append writer produces for
+// a batch several times with the same writer id and sequence, as a retry
+// after a lost answer does, and checks the rows are stored once. The same
+// resend without a writer id duplicates the rows, which shows the check
+// can fail.
+func TestIdempotentResend(t *testing.T) {
+	addr := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
+	if addr == "" {
+		t.Skip("FLUSS_BOOTSTRAP_SERVERS is not set: no Fluss cluster to test against")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := Connect(ctx, Config{BootstrapServers: strings.Split(addr, ",")})
+	require.NoError(t, err)
+	defer c.Close()
+	db := fmt.Sprintf("idem_%d", time.Now().UnixNano()%1e10)
+	require.NoError(t, c.Admin().CreateDatabase(ctx, db, DatabaseDescriptor{}, false))
+	defer c.Admin().DropDatabase(context.Background(), db, true, true)
+	path := TablePath{Database: db, Table: "t"}
+	require.NoError(t, c.Admin().CreateTable(ctx, path, TableDescriptor{Schema: types.Schema{Columns: []types.Column{
+		{Name: "id", Type: types.NewInt()},
+	}}, BucketCount: 1}, false))
+	tbl, err := c.Table(ctx, path)
+	require.NoError(t, err)
+	w, err := tbl.NewAppendWriter(ctx, AppendWriterOptions{})
+	require.NoError(t, err)
+	defer w.Close(ctx)
+	require.GreaterOrEqual(t, w.core.writerID, int64(0), "idempotent by default: the writer has an id")
+
+	batch := func(from int, writerID int64, seq int32) []byte {
+		content, err := w.newContent()
+		require.NoError(t, err)
+		defer content.release()
+		for i := from; i < from+10; i++ {
+			require.NoError(t, content.(*logContent).put([]any{int32(i)}))
+		}
+		data, err := content.seal()
+		require.NoError(t, err)
+		require.NoError(t, content.setWriterState(data, writerID, seq))
+		return data
+	}
+	leader, err := c.bucketLeader(ctx, path, "", 0)
+	require.NoError(t, err)
+	produce := func(data []byte) error {
+		b := &writeBatch{target: writeTarget{partitionID: -1, bucket: 0}, data: data}
+		req := logProtocol{}.request(tbl.info.TableID, AcksAll, 10*time.Second, []*writeBatch{b})
+		var resp protocol.ProduceLogResponse
+		require.NoError(t, c.callNode(ctx, leader, protocol.ProduceLog, req, &resp))
+		r := resp.GetBucketsResp()[0]
+		return errorFromCode(r.GetErrorCode(), r.GetErrorMessage())
+	}
+	count := func() int {
+		s, err := tbl.NewLogScanner(ScannerOptions{Bounded: true})
+		require.NoError(t, err)
+		defer s.Close()
+		require.NoError(t, s.Subscribe(ctx, 0, EarliestOffset))
+		n := 0
+		for {
+			b, err := s.Poll(ctx)
+			if errors.Is(err, io.EOF) {
+				return n
+			}
+			require.NoError(t, err)
+			n += b.NumRows()
+			b.Release()
+		}
+	}
+
+	id := w.core.writerID
+	first := batch(0, id, 0)
+	for i := 0; i < 3; i++ {
+		require.NoError(t, produce(first), "resend %d of sequence 0", i)
+	}
+	assert.Equal(t, 10, count(), "three sends of one batch store it once")
+	require.NoError(t, produce(batch(10, id, 1)))
+	assert.Equal(t, 20, count())
+	err = produce(batch(20, id, 5))
+	assert.ErrorIs(t, err, ErrOutOfOrderSequence, "a gap in the sequence is refused")
+	assert.Equal(t, 20, count())
+
+	plain := batch(100, -1, -1)
+	require.NoError(t, produce(plain))
+	require.NoError(t, produce(plain))
+	assert.Equal(t, 40, count(), "without a writer id a resend duplicates")
+}

@@ -1,0 +1,158 @@
+package fluss
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/flussql/flussql/fluss/internal/kvbatch"
+	"github.com/flussql/flussql/fluss/internal/protocol"
+	"github.com/flussql/flussql/fluss/internal/rpc"
+)
+
+// ErrUnsupportedByServer is wrapped by errors for operations the connected
+// server does not offer (e.g. a full scan of a primary-key table, which
+// needs the ScanKv API of Fluss 1.0+).
+var ErrUnsupportedByServer = errors.New("fluss: not supported by this server")
+
+// apiScanKv is Fluss 1.0's SCAN_KV API key, used only to ask whether a
+// server offers it.
+const apiScanKv protocol.APIKey = 1061
+
+// MaxLimitScan is the largest row count LimitScan asks for.
+const MaxLimitScan = 1 << 20
+
+// LimitScan returns up to limit rows of one bucket of a primary-key table
+// (of a partition, by name, for a partitioned table; "" otherwise), read
+// from the bucket leader's KV store (LIMIT_SCAN). The rows are the current
+// values, in the table's column order, in the order of their encoded keys;
+// they reflect what the leader has applied to its store, so a write
+// acknowledged a moment ago may not be visible yet. Partition and bucket
+// come from Admin.ListPartitions and TableInfo.NumBuckets.
+func (tb *Table) LimitScan(ctx context.Context, partition string, bucket int32, limit int) ([][]any, error) {
+	t, err := openPKTable(tb)
+	if err != nil {
+		return nil, fmt.Errorf("limit scan: %w", err)
+	}
+	if limit <= 0 || limit > MaxLimitScan {
+		return nil, fmt.Errorf("fluss: limit scan of %s: limit %d is not in 1..%d", t.path, limit, MaxLimitScan)
+	}
+	switch {
+	case partition == "" && t.info.IsPartitioned():
+		return nil, invalidSpec("limit scan: table %s is partitioned: name a partition", t.path)
+	case partition != "" && !t.info.IsPartitioned():
+		return nil, &Error{Code: CodeTableNotPartitionedException, NotSent: true,
+			Message: fmt.Sprintf("limit scan: table %s is not partitioned", t.path)}
+	case bucket < 0 || int(bucket) >= t.info.NumBuckets():
+		return nil, &Error{Code: CodeUnknownTableOrBucketException, NotSent: true,
+			Message: fmt.Sprintf("limit scan: %s has no bucket %d (it has %d)", physicalName(t.path, partition), bucket, t.info.NumBuckets())}
+	}
+	for attempt := 0; ; attempt++ {
+		rows, err := t.limitScanOnce(ctx, partition, bucket, limit)
+		if err == nil {
+			return rows, nil
+		}
+		if !retryable(err) || attempt+1 >= kvMaxAttempts {
+			return nil, fmt.Errorf("limit scan of bucket %d of %s: %w", bucket, physicalName(t.path, partition), err)
+		}
+		t.c.invalidateTable(t.path)
+		if werr := backoffWait(ctx, attempt); werr != nil {
+			return nil, errors.Join(err, werr)
+		}
+	}
+}
+
+func (t *pkTable) limitScanOnce(ctx context.Context, partition string, bucket int32, limit int) ([][]any, error) {
+	bt, err := t.locate(ctx, partition, bucket)
+	if err != nil {
+		return nil, err
+	}
+	req := &protocol.LimitScanRequest{
+		TableId:     proto.Int64(bt.tableID),
+		PartitionId: bt.partitionID,
+		BucketId:    proto.Int32(bucket),
+		Limit:       proto.Int32(int32(limit)),
+	}
+	var resp protocol.LimitScanResponse
+	if err := t.c.callNode(ctx, bt.leader, protocol.LimitScan, req, &resp); err != nil {
+		return nil, err
+	}
+	if err := errorFromCode(resp.GetErrorCode(), resp.GetErrorMessage()); err != nil {
+		return nil, err
+	}
+	if resp.GetIsLogTable() {
+		return nil, &Error{Code: CodeNonPrimaryKeyTableException, Message: "the server scanned a log table"}
+	}
+	return t.decodeValueBatches(resp.GetRecords(), limit)
+}
+
+// decodeValueBatches decodes the value record batches of a KV scan answer.
+func (t *pkTable) decodeValueBatches(b []byte, limit int) ([][]any, error) {
+	var rows [][]any
+	for len(b) > 0 {
+		recs, n, err := kvbatch.DecodeValueBatch(b)
+		if err != nil {
+			return nil, &Error{Code: CodeCorruptMessage, Message: err.Error(), cause: err}
+		}
+		for _, r := range recs {
+			row, err := t.values.decodeRow(r.SchemaID, r.Row)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, row)
+		}
+		b = b[n:]
+	}
+	if len(rows) > limit {
+		rows = rows[:limit]
+	}
+	return rows, nil
+}
+
+// FullScan would read the whole current state of a primary-key table. That
+// needs the server-side KV scan of Fluss 1.0+ (ScanKv); against an older
+// server — such as 0.9.1 — it returns an error wrapping
+// ErrUnsupportedByServer, and this client does not implement ScanKv yet
+// (errors.ErrUnsupported) for servers that offer it. Use LimitScan per
+// bucket, or read the table's changelog with a LogScanner.
+func (tb *Table) FullScan(ctx context.Context) ([][]any, error) {
+	t, err := openPKTable(tb)
+	if err != nil {
+		return nil, fmt.Errorf("full scan: %w", err)
+	}
+	offers, addr, err := t.c.tabletOffers(ctx, apiScanKv)
+	if err != nil {
+		return nil, err
+	}
+	if !offers {
+		return nil, fmt.Errorf("fluss: full scan of %s: %w: ScanKv needs Fluss 1.0+, and the tablet server at %s does not offer it; use LimitScan or read the changelog",
+			t.path, ErrUnsupportedByServer, addr)
+	}
+	return nil, fmt.Errorf("fluss: full scan of %s: the server offers ScanKv, which this client does not implement yet: %w", t.path, errors.ErrUnsupported)
+}
+
+// tabletOffers reports whether a tablet server lists api in its
+// ApiVersions answer, whatever this client speaks of it.
+func (c *Client) tabletOffers(ctx context.Context, api protocol.APIKey) (bool, string, error) {
+	cl, err := c.cluster(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	nodes := cl.tabletList()
+	if len(nodes) == 0 {
+		return false, "", errNoTabletServer
+	}
+	addr := nodes[0].Addr()
+	conn, err := c.pool.Get(ctx, addr)
+	if err != nil {
+		return false, addr, convertErr(err)
+	}
+	if conn.Supports(api) {
+		return true, addr, nil
+	}
+	_, verr := conn.Version(api)
+	var ue *rpc.UnsupportedAPIError
+	return errors.As(verr, &ue) && ue.Listed, addr, nil
+}

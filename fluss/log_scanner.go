@@ -1,0 +1,488 @@
+package fluss
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// LatestOffset, used as a start offset, means "the end of the log as of the
+// subscription": only rows written afterwards are read. (EarliestOffset
+// means the start of the log.)
+const LatestOffset int64 = -1
+
+// NoPartition is the partition id of buckets of non-partitioned tables.
+const NoPartition int64 = -1
+
+// ErrScannerClosed is returned by calls on a closed LogScanner.
+var ErrScannerClosed = errors.New("fluss: log scanner closed")
+
+// TableBucket names one bucket of a table, or of one partition of a
+// partitioned table.
+type TableBucket struct {
+	// PartitionID is the partition's id, NoPartition for non-partitioned tables.
+	PartitionID int64
+	Bucket      int32
+}
+
+// String returns e.g. "bucket 3" or "partition 12 bucket 3".
+func (b TableBucket) String() string {
+	if b.PartitionID == NoPartition {
+		return fmt.Sprintf("bucket %d", b.Bucket)
+	}
+	return fmt.Sprintf("partition %d bucket %d", b.PartitionID, b.Bucket)
+}
+
+// ChangeType is the kind of change a log row records.
+type ChangeType int8
+
+// Change types. Log tables hold AppendOnly rows; the changelog of a
+// primary-key table holds the others.
+const (
+	AppendOnly   ChangeType = 0 // +A
+	Insert       ChangeType = 1 // +I
+	UpdateBefore ChangeType = 2 // -U
+	UpdateAfter  ChangeType = 3 // +U
+	Delete       ChangeType = 4 // -D
+)
+
+// String returns Fluss's short form: "+A", "+I", "-U", "+U" or "-D".
+func (c ChangeType) String() string {
+	switch c {
+	case AppendOnly:
+		return "+A"
+	case Insert:
+		return "+I"
+	case UpdateBefore:
+		return "-U"
+	case UpdateAfter:
+		return "+U"
+	case Delete:
+		return "-D"
+	}
+	return fmt.Sprintf("ChangeType(%d)", int8(c))
+}
+
+// ScanBatch is a run of consecutive rows of one bucket, as an Arrow record
+// with the scanner's projected columns. Release it when done; its record
+// may share memory with the fetch response.
+type ScanBatch struct {
+	Bucket TableBucket
+	// Partition is the partition name ("" for non-partitioned tables).
+	Partition string
+	// Record holds the rows, one column per projected column in the
+	// order of ScannerOptions.Projection.
+	Record arrow.RecordBatch
+	// ChangeTypes has one entry per row, or is nil when every row is
+	// AppendOnly (always for log tables).
+	ChangeTypes []ChangeType
+	// BaseOffset is the log offset of row 0; row i has BaseOffset+i.
+	BaseOffset int64
+	// CommitTime is when the server appended the rows' batch.
+	CommitTime time.Time
+	// HighWatermark is the bucket's high watermark when it was fetched.
+	HighWatermark int64
+}
+
+// NumRows returns the number of rows.
+func (b *ScanBatch) NumRows() int {
+	if b.Record == nil {
+		return 0
+	}
+	return int(b.Record.NumRows())
+}
+
+// Offset returns the log offset of row i.
+func (b *ScanBatch) Offset(i int) int64 { return b.BaseOffset + int64(i) }
+
+// ChangeType returns the change type of row i.
+func (b *ScanBatch) ChangeType(i int) ChangeType {
+	if b.ChangeTypes == nil {
+		return AppendOnly
+	}
+	return b.ChangeTypes[i]
+}
+
+// Release releases the record. It is safe to call more than once.
+func (b *ScanBatch) Release() {
+	if b.Record != nil {
+		b.Record.Release()
+		b.Record = nil
+	}
+}
+
+// ScannerOptions configure a LogScanner.
+type ScannerOptions struct {
+	// Projection lists the table columns to read, by index, in the order
+	// wanted; nil reads every column. The server sends only these columns
+	// (ARROW tables); the scanner reorders them.
+	Projection []int
+	// Bounded makes the scanner stop at the end of each bucket as it was
+	// when the bucket was subscribed (its high watermark, from
+	// ListOffsets): Poll returns io.EOF once every subscribed bucket is
+	// read to there. Otherwise Poll waits for new rows until its context
+	// ends.
+	Bounded bool
+	// MaxWait is how long the server holds a fetch with no new data
+	// (default 500 ms). Poll may return after it with no batch only when
+	// its context ends; it fetches again otherwise.
+	MaxWait time.Duration
+	// MaxBytes and MaxBucketBytes bound one fetch response and the data
+	// of one bucket in it (defaults 16 MiB and 1 MiB, as in Java).
+	MaxBytes, MaxBucketBytes int
+	// Allocator allocates decoded Arrow buffers (default: Go memory).
+	Allocator memory.Allocator
+}
+
+// subscription is one subscribed bucket.
+type subscription struct {
+	tb        TableBucket
+	partition string
+	offset    int64 // next fetch offset; EarliestOffset until the first rows
+	end       int64 // bounded: stop here; -1 when unbounded
+	retryAt   time.Time
+	failures  int
+}
+
+func (s *subscription) done() bool { return s.end >= 0 && s.offset >= s.end }
+
+// LogScanner reads the log of a table bucket by bucket: subscribe buckets
+// at start offsets, then Poll for batches of rows. It is safe for
+// concurrent use, though Poll is meant for one reader; Close it when done,
+// which releases every buffered batch.
+type LogScanner struct {
+	t    *Table
+	opts ScannerOptions
+	proj *projection
+	mem  memory.Allocator
+
+	mu      sync.Mutex
+	subs    map[TableBucket]*subscription
+	names   map[int64]string // partition id → name
+	pending []*ScanBatch
+	round   *fetchRound // fetch in flight, if any
+	closed  bool
+	decs    *decoderPool
+}
+
+// NewLogScanner returns a scanner of the table's log. It reads log tables
+// and the changelogs of primary-key tables.
+func (t *Table) NewLogScanner(opts ScannerOptions) (*LogScanner, error) {
+	if opts.MaxWait <= 0 {
+		opts.MaxWait = 500 * time.Millisecond
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = 16 << 20
+	}
+	if opts.MaxBucketBytes <= 0 {
+		opts.MaxBucketBytes = 1 << 20
+	}
+	mem := opts.Allocator
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	p, err := newProjection(t.info.Schema(), opts.Projection, t.info.LogFormat())
+	if err != nil {
+		return nil, err
+	}
+	s := &LogScanner{t: t, opts: opts, proj: p, mem: mem,
+		subs: map[TableBucket]*subscription{}, names: map[int64]string{}}
+	s.decs = newDecoderPool(t, p, mem)
+	return s, nil
+}
+
+// Schema returns the Arrow schema of the records Poll returns.
+func (s *LogScanner) Schema() *arrow.Schema { return s.proj.out }
+
+// ColumnTypes returns the Fluss types of the returned columns, in order.
+func (s *LogScanner) ColumnTypes() []types.DataType { return slices.Clone(s.proj.outTypes) }
+
+// Subscribe starts reading bucket of a non-partitioned table at offset: an
+// offset, EarliestOffset or LatestOffset. Subscribing a bucket again moves
+// it to the new offset.
+func (s *LogScanner) Subscribe(ctx context.Context, bucket int32, offset int64) error {
+	return s.SubscribeBuckets(ctx, map[TableBucket]int64{{PartitionID: NoPartition, Bucket: bucket}: offset})
+}
+
+// SubscribePartition starts reading a bucket of one partition (by id, see
+// Admin.ListPartitions) at offset.
+func (s *LogScanner) SubscribePartition(ctx context.Context, partitionID int64, bucket int32, offset int64) error {
+	return s.SubscribeBuckets(ctx, map[TableBucket]int64{{PartitionID: partitionID, Bucket: bucket}: offset})
+}
+
+// SubscribeTimestamp starts reading buckets at the first rows committed at
+// or after t (ListOffsets by timestamp).
+func (s *LogScanner) SubscribeTimestamp(ctx context.Context, buckets []TableBucket, t time.Time) error {
+	m := make(map[TableBucket]int64, len(buckets))
+	for _, b := range buckets {
+		m[b] = LatestOffset // placeholder, resolved below
+	}
+	return s.subscribe(ctx, m, OffsetAtTimestamp(t), true)
+}
+
+// SubscribeBuckets subscribes many buckets at once, each at its offset.
+// Offsets that need the server (LatestOffset; EarliestOffset and the end
+// offsets in bounded mode) are resolved with one ListOffsets request per
+// partition.
+func (s *LogScanner) SubscribeBuckets(ctx context.Context, offsets map[TableBucket]int64) error {
+	return s.subscribe(ctx, offsets, OffsetSpec{}, false)
+}
+
+func (s *LogScanner) subscribe(ctx context.Context, offsets map[TableBucket]int64, spec OffsetSpec, useSpec bool) error {
+	if s.isClosed() {
+		return ErrScannerClosed
+	}
+	byPartition := map[int64][]TableBucket{}
+	for tb, off := range offsets {
+		if tb.PartitionID != NoPartition && !s.t.info.IsPartitioned() {
+			return fmt.Errorf("fluss: table %s is not partitioned: %w", s.t.Path(), ErrTableNotPartitioned)
+		}
+		if tb.PartitionID == NoPartition && s.t.info.IsPartitioned() {
+			return fmt.Errorf("fluss: table %s is partitioned: subscribe partition buckets", s.t.Path())
+		}
+		if off < 0 && off != EarliestOffset && off != LatestOffset {
+			return fmt.Errorf("fluss: invalid start offset %d for %s", off, tb)
+		}
+		byPartition[tb.PartitionID] = append(byPartition[tb.PartitionID], tb)
+	}
+	var subs []*subscription
+	for pid, tbs := range byPartition {
+		name, err := s.partitionName(ctx, pid)
+		if err != nil {
+			return err
+		}
+		ids := make([]int32, len(tbs))
+		for i, tb := range tbs {
+			ids[i] = tb.Bucket
+		}
+		start := map[int32]int64{}
+		var needEarliest, needLatest bool
+		for _, tb := range tbs {
+			switch offsets[tb] {
+			case EarliestOffset:
+				needEarliest = needEarliest || s.opts.Bounded
+			case LatestOffset:
+				needLatest = true
+			}
+		}
+		admin := s.t.c.Admin()
+		if useSpec {
+			if start, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, spec); err != nil {
+				return err
+			}
+		}
+		var earliest, latest map[int32]int64
+		if needEarliest {
+			if earliest, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, OffsetEarliest()); err != nil {
+				return err
+			}
+		}
+		if needLatest || s.opts.Bounded {
+			if latest, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, OffsetLatest()); err != nil {
+				return err
+			}
+		}
+		for _, tb := range tbs {
+			sub := &subscription{tb: tb, partition: name, offset: offsets[tb], end: -1}
+			switch {
+			case useSpec:
+				sub.offset = start[tb.Bucket]
+			case sub.offset == EarliestOffset && earliest != nil:
+				sub.offset = earliest[tb.Bucket]
+			case sub.offset == LatestOffset:
+				sub.offset = latest[tb.Bucket]
+			}
+			if s.opts.Bounded {
+				sub.end = latest[tb.Bucket]
+			}
+			subs = append(subs, sub)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrScannerClosed
+	}
+	for _, sub := range subs {
+		s.subs[sub.tb] = sub
+		s.dropPendingLocked(sub.tb)
+	}
+	return nil
+}
+
+// partitionName returns the name of a partition id ("" for NoPartition).
+func (s *LogScanner) partitionName(ctx context.Context, id int64) (string, error) {
+	if id == NoPartition {
+		return "", nil
+	}
+	s.mu.Lock()
+	name, ok := s.names[id]
+	s.mu.Unlock()
+	if ok {
+		return name, nil
+	}
+	parts, err := s.t.c.Admin().ListPartitions(ctx, s.t.Path(), nil)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range parts {
+		s.names[p.ID] = p.Name
+	}
+	if name, ok = s.names[id]; !ok {
+		return "", &Error{Code: CodePartitionNotExists, NotSent: true,
+			Message: fmt.Sprintf("table %s has no partition with id %d", s.t.Path(), id)}
+	}
+	return name, nil
+}
+
+// Unsubscribe stops reading a bucket of a non-partitioned table and drops
+// its buffered batches.
+func (s *LogScanner) Unsubscribe(bucket int32) {
+	s.UnsubscribePartition(NoPartition, bucket)
+}
+
+// UnsubscribePartition stops reading a bucket of a partition.
+func (s *LogScanner) UnsubscribePartition(partitionID int64, bucket int32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tb := TableBucket{PartitionID: partitionID, Bucket: bucket}
+	delete(s.subs, tb)
+	s.dropPendingLocked(tb)
+}
+
+// Subscriptions returns the subscribed buckets and their next offsets
+// (EarliestOffset for a bucket still waiting for its first rows).
+func (s *LogScanner) Subscriptions() map[TableBucket]int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[TableBucket]int64, len(s.subs))
+	for tb, sub := range s.subs {
+		out[tb] = sub.offset
+	}
+	return out
+}
+
+func (s *LogScanner) dropPendingLocked(tb TableBucket) {
+	kept := s.pending[:0]
+	for _, b := range s.pending {
+		if b.Bucket == tb {
+			b.Release()
+			continue
+		}
+		kept = append(kept, b)
+	}
+	clear(s.pending[len(kept):])
+	s.pending = kept
+}
+
+func (s *LogScanner) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Poll returns the next batch of rows. It fetches from the bucket leaders
+// when nothing is buffered and waits for new rows until ctx ends, then
+// returns ctx's error. In bounded mode it returns io.EOF once every
+// subscribed bucket was read to its end offset (at once if nothing is
+// subscribed). The caller must Release the batch.
+func (s *LogScanner) Poll(ctx context.Context) (*ScanBatch, error) {
+	for {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return nil, ErrScannerClosed
+		}
+		if len(s.pending) > 0 {
+			b := s.pending[0]
+			s.pending[0] = nil
+			s.pending = s.pending[1:]
+			s.mu.Unlock()
+			return b, nil
+		}
+		if s.opts.Bounded && s.allDoneLocked() {
+			s.mu.Unlock()
+			return nil, io.EOF
+		}
+		if len(s.subs) == 0 {
+			s.mu.Unlock()
+			return nil, errors.New("fluss: Poll on a log scanner with no subscribed bucket")
+		}
+		round := s.round
+		if round == nil {
+			round = s.startRoundLocked()
+		}
+		s.mu.Unlock()
+		if round == nil {
+			// every bucket is backing off after an error
+			if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		select {
+		case <-round.done:
+		case <-ctx.Done():
+			return nil, ctx.Err() // the round stays in flight for the next Poll
+		}
+		if err := s.apply(round); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (s *LogScanner) allDoneLocked() bool {
+	for _, sub := range s.subs {
+		if !sub.done() {
+			return false
+		}
+	}
+	return true
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close stops the scanner: a fetch in flight is cancelled and every
+// buffered batch released. Later calls return nil.
+func (s *LogScanner) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	round := s.round
+	s.round = nil
+	for _, b := range s.pending {
+		b.Release()
+	}
+	s.pending = nil
+	s.mu.Unlock()
+	if round != nil {
+		round.cancel()
+		<-round.done
+		round.release()
+	}
+	s.decs.close()
+	return nil
+}

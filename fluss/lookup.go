@@ -1,0 +1,179 @@
+package fluss
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/flussql/flussql/fluss/internal/protocol"
+)
+
+// Lookup batching defaults.
+const (
+	// DefaultLookupBatchSize is the most keys sent in one Lookup request.
+	DefaultLookupBatchSize = 512
+	// DefaultLookupInFlight is the most Lookup requests one LookupMany call
+	// keeps in flight.
+	DefaultLookupInFlight = 16
+)
+
+// Lookuper finds rows of a primary-key table by their primary key (point
+// lookups, LOOKUP v1). It is safe for concurrent use.
+//
+// A key is the values of the primary-key columns in primary-key order
+// (KeyColumns), partition columns included, in the Go value model of this
+// package (INT is int32, STRING is string, …). The key bytes and the
+// bucket are computed exactly as the Java client computes them, so rows
+// written by any Fluss client are found.
+type Lookuper struct {
+	t       *pkTable
+	router  *keyRouter
+	keyCols []string
+}
+
+// NewLookuper returns a Lookuper for the table, which must be a
+// primary-key table (else the error matches ErrNonPrimaryKeyTable).
+func (tb *Table) NewLookuper() (*Lookuper, error) {
+	t, err := openPKTable(tb)
+	if err != nil {
+		return nil, err
+	}
+	pk := t.info.Schema().PrimaryKey
+	cols, err := columnsNamed(t.info.Schema(), pk)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newKeyRouter(t.info, cols, t.info.PhysicalPrimaryKey(), t.info.BucketKeys(), true)
+	if err != nil {
+		return nil, err
+	}
+	return &Lookuper{t: t, router: r, keyCols: slices.Clone(pk)}, nil
+}
+
+// Table returns the definition of the table looked up.
+func (l *Lookuper) Table() *TableInfo { return l.t.info }
+
+// KeyColumns returns the primary-key columns, in the order Lookup expects
+// their values.
+func (l *Lookuper) KeyColumns() []string { return slices.Clone(l.keyCols) }
+
+// Lookup returns the row with the given primary key, in the table's column
+// order, and whether it exists. A missing key (or a missing partition) is
+// found == false with a nil error.
+func (l *Lookuper) Lookup(ctx context.Context, key []any) (row []any, found bool, err error) {
+	rows, err := l.LookupMany(ctx, [][]any{key})
+	if err != nil {
+		return nil, false, err
+	}
+	return rows[0], rows[0] != nil, nil
+}
+
+// LookupMany looks up many keys at once: they are grouped per bucket
+// leader and sent in requests of up to DefaultLookupBatchSize keys, several
+// in flight. The result has one entry per key, in order; nil means not
+// found. Buckets whose leader moved are retried after a metadata refresh.
+func (l *Lookuper) LookupMany(ctx context.Context, keys [][]any) ([][]any, error) {
+	routed := make([]routedKey, len(keys))
+	for i, k := range keys {
+		rk, err := l.router.route(k)
+		if err != nil {
+			return nil, fmt.Errorf("lookup key %d of %s: %w", i, l.t.path, err)
+		}
+		routed[i] = rk
+	}
+	out := make([][]any, len(keys))
+	opts := fanoutOptions{
+		maxKeysPerRequest: DefaultLookupBatchSize,
+		maxInFlight:       DefaultLookupInFlight,
+		missingPartition:  func(int) {}, // not found, as in the Java client
+	}
+	err := l.t.fanout(ctx, routed, opts, func(ctx context.Context, node ServerNode, tableID int64, reqs []*kvBucketReq) ([]kvBucketFailure, error) {
+		return l.send(ctx, node, tableID, reqs, routed, out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (l *Lookuper) send(ctx context.Context, node ServerNode, tableID int64, reqs []*kvBucketReq, routed []routedKey, out [][]any) ([]kvBucketFailure, error) {
+	req := &protocol.LookupRequest{TableId: proto.Int64(tableID)}
+	for _, br := range reqs {
+		pb := &protocol.PbLookupReqForBucket{PartitionId: br.partitionID, BucketId: proto.Int32(br.bucket)}
+		pb.Keys = make([][]byte, len(br.idx))
+		for j, i := range br.idx {
+			pb.Keys[j] = routed[i].key
+		}
+		req.BucketsReq = append(req.BucketsReq, pb)
+	}
+	var resp protocol.LookupResponse
+	if err := l.t.c.callNode(ctx, node, protocol.Lookup, req, &resp); err != nil {
+		return nil, err
+	}
+	answered := matchBuckets(reqs, resp.GetBucketsResp(), func(r *protocol.PbLookupRespForBucket) (*int64, int32) {
+		return r.PartitionId, r.GetBucketId()
+	})
+	var failed []kvBucketFailure
+	for k, br := range reqs {
+		r := answered[k]
+		if r == nil {
+			failed = append(failed, kvBucketFailure{br, noAnswer(br)})
+			continue
+		}
+		if err := errorFromCode(r.GetErrorCode(), r.GetErrorMessage()); err != nil {
+			failed = append(failed, kvBucketFailure{br, err})
+			continue
+		}
+		vals := r.GetValues()
+		if len(vals) != len(br.idx) {
+			return nil, &Error{Code: CodeCorruptMessage, Message: fmt.Sprintf(
+				"lookup answered %d values for %d keys in bucket %d", len(vals), len(br.idx), br.bucket)}
+		}
+		for j, v := range vals {
+			if v.Values == nil {
+				continue
+			}
+			row, err := l.t.values.decode(v.Values)
+			if err != nil {
+				return nil, err
+			}
+			out[br.idx[j]] = row
+		}
+	}
+	return failed, nil
+}
+
+// matchBuckets pairs each bucket part of a request with its answer (nil
+// when the server sent none) by partition id and bucket id.
+func matchBuckets[R any](reqs []*kvBucketReq, resps []R, id func(R) (*int64, int32)) []R {
+	out := make([]R, len(reqs))
+	used := make([]bool, len(resps))
+	for k, br := range reqs {
+		for j, r := range resps {
+			if used[j] {
+				continue
+			}
+			pid, b := id(r)
+			if b == br.bucket && samePartition(pid, br.partitionID) {
+				out[k] = r
+				used[j] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+func samePartition(a, b *int64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+func noAnswer(br *kvBucketReq) error {
+	return &Error{Code: CodeUnknownTableOrBucketException,
+		Message: fmt.Sprintf("the server sent no answer for bucket %d", br.bucket)}
+}

@@ -1,0 +1,317 @@
+package fluss
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flussql/flussql/fluss/internal/logbatch"
+	"github.com/flussql/flussql/fluss/internal/row"
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// projection is how a scanner's column selection is fetched and decoded.
+type projection struct {
+	format   string // ARROW, INDEXED or COMPACTED
+	fetch    []int  // ARROW: table columns fetched, ascending
+	pushdown bool   // send fetch to the server
+	decoded  *arrow.Schema
+	reorder  []int // output column i is decoded column reorder[i]; nil = same
+	output   []int // table column of each output column
+	out      *arrow.Schema
+	outTypes []types.DataType
+	schema   types.Schema
+}
+
+func newProjection(s types.Schema, cols []int, format string) (*projection, error) {
+	p := &projection{format: strings.ToUpper(format), schema: s}
+	n := len(s.Columns)
+	if cols == nil {
+		for i := 0; i < n; i++ {
+			p.output = append(p.output, i)
+		}
+	} else {
+		if len(cols) == 0 {
+			return nil, fmt.Errorf("fluss: empty projection: select at least one column")
+		}
+		seen := map[int]bool{}
+		for _, c := range cols {
+			if c < 0 || c >= n {
+				return nil, fmt.Errorf("fluss: projected column %d out of range [0,%d)", c, n)
+			}
+			if seen[c] {
+				return nil, fmt.Errorf("fluss: column %d projected twice", c)
+			}
+			seen[c] = true
+		}
+		p.output = slices.Clone(cols)
+	}
+	var err error
+	if p.out, err = types.ProjectedArrowSchema(s, p.output); err != nil {
+		return nil, err
+	}
+	for _, c := range p.output {
+		p.outTypes = append(p.outTypes, s.Columns[c].Type)
+	}
+	switch p.format {
+	case "ARROW":
+		p.fetch = slices.Clone(p.output)
+		slices.Sort(p.fetch)
+		p.pushdown = len(p.fetch) < n
+		if p.decoded, err = types.ProjectedArrowSchema(s, p.fetch); err != nil {
+			return nil, err
+		}
+		if !slices.Equal(p.fetch, p.output) {
+			for _, c := range p.output {
+				p.reorder = append(p.reorder, slices.Index(p.fetch, c))
+			}
+		}
+	case "INDEXED", "COMPACTED":
+		// The server does not project these formats; the decoder does.
+		p.decoded = p.out
+	default:
+		return nil, fmt.Errorf("fluss: log format %s is not supported", format)
+	}
+	return p, nil
+}
+
+// batchDecoder turns one log batch into Arrow records of the decoded schema.
+type batchDecoder interface {
+	Decode(b logbatch.Batch) (*logbatch.Records, error)
+}
+
+// decoderPool keeps decoders (not safe for concurrent use) for the
+// concurrent fetches of a scanner.
+type decoderPool struct {
+	t    *Table
+	p    *projection
+	mem  memory.Allocator
+	mu   sync.Mutex
+	free []batchDecoder
+	all  []batchDecoder
+}
+
+func newDecoderPool(t *Table, p *projection, mem memory.Allocator) *decoderPool {
+	return &decoderPool{t: t, p: p, mem: mem}
+}
+
+func (dp *decoderPool) get() batchDecoder {
+	dp.mu.Lock()
+	defer dp.mu.Unlock()
+	if n := len(dp.free); n > 0 {
+		d := dp.free[n-1]
+		dp.free = dp.free[:n-1]
+		return d
+	}
+	d, err := dp.newDecoder()
+	if err != nil {
+		return errDecoder{err}
+	}
+	dp.all = append(dp.all, d)
+	return d
+}
+
+func (dp *decoderPool) put(d batchDecoder) {
+	if _, bad := d.(errDecoder); bad {
+		return
+	}
+	dp.mu.Lock()
+	dp.free = append(dp.free, d)
+	dp.mu.Unlock()
+}
+
+func (dp *decoderPool) close() {
+	dp.mu.Lock()
+	defer dp.mu.Unlock()
+	for _, d := range dp.all {
+		if ad, ok := d.(*logbatch.ArrowDecoder); ok {
+			ad.Close()
+		}
+	}
+	dp.all, dp.free = nil, nil
+}
+
+func (dp *decoderPool) newDecoder() (batchDecoder, error) {
+	opt := logbatch.WithAllocator(dp.mem)
+	switch dp.p.format {
+	case "ARROW":
+		return logbatch.NewArrowDecoder(dp.p.decoded, opt)
+	case "INDEXED":
+		return logbatch.NewIndexedDecoder(dp.p.schema, dp.p.output, opt)
+	}
+	return newCompactedLogDecoder(dp.p, dp.mem)
+}
+
+type errDecoder struct{ err error }
+
+func (e errDecoder) Decode(logbatch.Batch) (*logbatch.Records, error) { return nil, e.err }
+
+// decodeRecords decodes the records of one bucket's fetch answer into scan
+// batches, skipping rows before the fetch offset and, when bounded, rows
+// at or after the end offset. It returns the next fetch offset. A trailing
+// partial batch is ignored (the next fetch gets it whole). CRCs are checked
+// unless the projection was pushed down (the server keeps the CRC of the
+// unprojected batch).
+func (s *LogScanner) decodeRecords(dec batchDecoder, f *bucketFetch, records []byte, hw int64) ([]*ScanBatch, int64, error) {
+	var out []*ScanBatch
+	fail := func(err error) ([]*ScanBatch, int64, error) {
+		for _, b := range out {
+			b.Release()
+		}
+		return nil, f.offset, err
+	}
+	next := f.offset
+	it := logbatch.NewIterator(records, logbatch.DecodeOptions{SkipCRC: s.proj.pushdown})
+	for it.Next() {
+		b := it.Batch()
+		if f.offset >= 0 && b.NextOffset() <= f.offset {
+			continue // wholly before the fetch offset
+		}
+		if f.end >= 0 && b.BaseOffset >= f.end {
+			break
+		}
+		next = b.NextOffset()
+		if b.RecordCount == 0 {
+			continue
+		}
+		if int32(b.SchemaID) != s.t.info.SchemaID {
+			return fail(fmt.Errorf("fluss: batch at offset %d has schema id %d, the table's is %d; reading batches of another schema is not supported yet",
+				b.BaseOffset, b.SchemaID, s.t.info.SchemaID))
+		}
+		recs, err := dec.Decode(b)
+		if err != nil {
+			return fail(fmt.Errorf("fluss: decoding the batch at offset %d: %w", b.BaseOffset, err))
+		}
+		sb, err := s.scanBatch(f, recs, hw)
+		if err != nil {
+			return fail(err)
+		}
+		if sb != nil {
+			out = append(out, sb)
+		}
+	}
+	if err := it.Err(); err != nil {
+		return fail(err)
+	}
+	return out, next, nil
+}
+
+// scanBatch trims a decoded batch to [fetch offset, end) and puts its
+// columns in the output order. It returns nil when no row is left.
+func (s *LogScanner) scanBatch(f *bucketFetch, recs *logbatch.Records, hw int64) (*ScanBatch, error) {
+	n := int64(recs.NumRows())
+	lo, hi := int64(0), n
+	if f.offset > recs.Header.BaseOffset {
+		lo = f.offset - recs.Header.BaseOffset
+	}
+	if f.end >= 0 && recs.Header.BaseOffset+n > f.end {
+		hi = f.end - recs.Header.BaseOffset
+	}
+	if lo >= hi {
+		recs.Release()
+		return nil, nil
+	}
+	rec := recs.Record
+	if lo > 0 || hi < n {
+		rec = rec.NewSlice(lo, hi)
+		recs.Record.Release()
+	}
+	if s.proj.reorder != nil {
+		cols := make([]arrow.Array, len(s.proj.reorder))
+		for i, c := range s.proj.reorder {
+			cols[i] = rec.Column(c)
+		}
+		re := array.NewRecordBatch(s.proj.out, cols, rec.NumRows())
+		rec.Release()
+		rec = re
+	}
+	sb := &ScanBatch{
+		Bucket:        f.tb,
+		Partition:     f.partition,
+		Record:        rec,
+		BaseOffset:    recs.Header.BaseOffset + lo,
+		CommitTime:    time.UnixMilli(recs.Header.CommitTimestamp),
+		HighWatermark: hw,
+	}
+	if recs.ChangeTypes != nil {
+		sb.ChangeTypes = make([]ChangeType, hi-lo)
+		for i := range sb.ChangeTypes {
+			sb.ChangeTypes[i] = ChangeType(recs.ChangeTypes[lo+int64(i)])
+		}
+	}
+	return sb, nil
+}
+
+// compactedLogDecoder decodes COMPACTED log batches (each record an int32
+// length, a change-type byte and a CompactedRow) into Arrow records of the
+// projected columns.
+type compactedLogDecoder struct {
+	p     *projection
+	mem   memory.Allocator
+	rows  row.Decoder
+	codec *rowCodec
+}
+
+func newCompactedLogDecoder(p *projection, mem memory.Allocator) (*compactedLogDecoder, error) {
+	rd, err := row.NewCompactedDecoder(row.FieldTypes(p.schema.Columns))
+	if err != nil {
+		return nil, err
+	}
+	cols := make([]types.Column, len(p.output))
+	for i, c := range p.output {
+		cols[i] = p.schema.Columns[c]
+	}
+	codec, err := newRowCodec(cols, p.out)
+	if err != nil {
+		return nil, err
+	}
+	return &compactedLogDecoder{p: p, mem: mem, rows: rd, codec: codec}, nil
+}
+
+// Decode implements batchDecoder.
+func (d *compactedLogDecoder) Decode(b logbatch.Batch) (recs *logbatch.Records, err error) {
+	data := b.Records()
+	n := int(b.RecordCount)
+	rb := array.NewRecordBuilder(d.mem, d.p.out)
+	defer rb.Release()
+	var cts []logbatch.ChangeType
+	out := make([]any, len(d.p.output))
+	for i := 0; i < n; i++ {
+		if len(data) < 5 {
+			return nil, fmt.Errorf("%w: record %d of %d truncated", logbatch.ErrCorrupt, i, n)
+		}
+		l := int(uint32(data[0]) | uint32(data[1])<<8 | uint32(data[2])<<16 | uint32(data[3])<<24)
+		if l < 1 || l > len(data)-4 {
+			return nil, fmt.Errorf("%w: record %d has length %d with %d bytes left", logbatch.ErrCorrupt, i, l, len(data)-4)
+		}
+		ct := logbatch.ChangeType(int8(data[4]))
+		if !ct.Valid() {
+			return nil, fmt.Errorf("%w: record %d has change type %d", logbatch.ErrCorrupt, i, data[4])
+		}
+		vals, err := d.rows.Decode(data[5 : 4+l])
+		if err != nil {
+			return nil, fmt.Errorf("%w: record %d: %v", logbatch.ErrCorrupt, i, err)
+		}
+		for j, c := range d.p.output {
+			out[j] = vals[c]
+		}
+		if _, err := d.codec.checkRow(out); err != nil {
+			return nil, fmt.Errorf("%w: record %d: %v", logbatch.ErrCorrupt, i, err)
+		}
+		d.codec.putRow(rb, out)
+		if ct != logbatch.AppendOnly || cts != nil {
+			if cts == nil {
+				cts = make([]logbatch.ChangeType, i, n)
+			}
+			cts = append(cts, ct)
+		}
+		data = data[4+l:]
+	}
+	return &logbatch.Records{Header: b.Header, Record: rb.NewRecordBatch(), ChangeTypes: cts}, nil
+}

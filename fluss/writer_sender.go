@@ -1,0 +1,297 @@
+package fluss
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/flussql/flussql/fluss/internal/protocol"
+)
+
+// writeProtocol builds the write requests of one writer kind (ProduceLog
+// for log tables, PutKv for primary-key tables) and reads their answers.
+type writeProtocol interface {
+	api() protocol.APIKey
+	// request builds one request carrying the encoded batches.
+	request(tableID int64, acks Acks, timeout time.Duration, batches []*writeBatch) proto.Message
+	// response returns an empty response message.
+	response() proto.Message
+	// results lists the per-bucket outcomes of a response.
+	results(resp proto.Message) []bucketResult
+}
+
+// bucketResult is the outcome for one bucket of a write request.
+type bucketResult struct {
+	key  bucketKey
+	code int32
+	msg  string
+}
+
+// runSender is the sender goroutine: it closes batches that have lingered,
+// picks the next batch of every bucket with nothing in flight, and sends
+// them grouped by leader.
+func (w *writerCore) runSender() {
+	defer close(w.stopped)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		next := w.dispatch()
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		if !next.IsZero() {
+			timer.Reset(max(time.Until(next), time.Millisecond))
+		}
+		select {
+		case <-w.wake:
+		case <-timer.C:
+		case <-w.stop:
+			return
+		}
+	}
+}
+
+// dispatch sends what is ready and returns when it next needs to look
+// (zero: when woken).
+func (w *writerCore) dispatch() time.Time {
+	if w.needsNewWriterID() {
+		if err := w.renewWriterID(); err != nil {
+			return time.Now().Add(w.cfg.backoff)
+		}
+	}
+	now := time.Now()
+	var next time.Time
+	later := func(t time.Time) {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	var batches []*writeBatch
+	w.mu.Lock()
+	force := w.forceAll
+	w.forceAll = false
+	for _, q := range w.buckets {
+		if q.open != nil {
+			if deadline := q.open.created.Add(w.cfg.linger); force || !now.Before(deadline) {
+				w.closeOpenLocked(q)
+			} else {
+				later(deadline)
+			}
+		}
+		if q.inflight != nil || len(q.ready) == 0 {
+			continue
+		}
+		b := q.ready[0]
+		if now.Before(b.retryAt) {
+			later(b.retryAt)
+			continue
+		}
+		q.ready = q.ready[1:]
+		q.inflight = b
+		if w.writerID >= 0 && b.writerID < 0 {
+			// First send: the batch takes the bucket's next sequence.
+			if q.writerID != w.writerID {
+				q.writerID, q.nextSeq = w.writerID, 0
+			}
+			b.writerID, b.seq = q.writerID, q.nextSeq
+		}
+		batches = append(batches, b)
+	}
+	w.mu.Unlock()
+	if len(batches) > 0 {
+		w.send(batches)
+	}
+	return next
+}
+
+// send resolves the leaders of the batches and sends one request per
+// leader (split at the request size limit), each in its own goroutine.
+func (w *writerCore) send(batches []*writeBatch) {
+	ctx := w.sendCtx
+	byLeader := map[int32][]*writeBatch{}
+	nodes := map[int32]ServerNode{}
+	for _, b := range batches {
+		lctx, cancel := context.WithTimeout(ctx, w.cfg.timeout)
+		node, err := w.c.bucketLeader(lctx, w.path, b.target.partition, b.target.bucket)
+		cancel()
+		if err != nil {
+			w.complete(b, err)
+			continue
+		}
+		byLeader[node.ID] = append(byLeader[node.ID], b)
+		nodes[node.ID] = node
+	}
+	for id, group := range byLeader {
+		w.inFlight.Add(1)
+		go func() {
+			defer w.inFlight.Done()
+			w.sendToLeader(ctx, nodes[id], group)
+		}()
+	}
+}
+
+// sendToLeader encodes the batches that are not yet encoded (in parallel)
+// and sends them in requests of at most the maximum request size.
+func (w *writerCore) sendToLeader(ctx context.Context, node ServerNode, group []*writeBatch) {
+	var wg sync.WaitGroup
+	encoded := make([]error, len(group))
+	for i, b := range group {
+		if b.data != nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.data, encoded[i] = b.content.seal()
+		}()
+	}
+	wg.Wait()
+	var ok []*writeBatch
+	for i, b := range group {
+		if encoded[i] != nil {
+			w.complete(b, &permanentError{fmt.Errorf("encoding the batch: %w", encoded[i])})
+			continue
+		}
+		if b.writerID >= 0 {
+			if err := b.content.setWriterState(b.data, b.writerID, b.seq); err != nil {
+				w.complete(b, &permanentError{err})
+				continue
+			}
+		}
+		ok = append(ok, b)
+	}
+	for len(ok) > 0 {
+		n, size := 0, 0
+		for n < len(ok) && (n == 0 || size+len(ok[n].data) <= w.cfg.maxRequest) {
+			size += len(ok[n].data)
+			n++
+		}
+		w.request(ctx, node, ok[:n])
+		ok = ok[n:]
+	}
+}
+
+// request sends one write request and completes its batches.
+func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*writeBatch) {
+	for _, b := range batches {
+		b.attempts++
+	}
+	req := w.proto.request(w.tableID, w.cfg.acks, w.cfg.timeout, batches)
+	resp := w.proto.response()
+	rctx, cancel := context.WithTimeout(ctx, w.cfg.timeout+5*time.Second)
+	err := w.c.callNode(rctx, node, w.proto.api(), req, resp)
+	cancel()
+	if err != nil {
+		for _, b := range batches {
+			w.complete(b, err)
+		}
+		return
+	}
+	byKey := make(map[bucketKey]*writeBatch, len(batches))
+	for _, b := range batches {
+		byKey[b.target.key()] = b
+	}
+	for _, r := range w.proto.results(resp) {
+		b := byKey[r.key]
+		if b == nil {
+			continue
+		}
+		delete(byKey, r.key)
+		w.complete(b, errorFromCode(r.code, r.msg))
+	}
+	for _, b := range byKey {
+		w.complete(b, &Error{Code: CodeUnknownTableOrBucketException, Message: "the server's answer did not mention the bucket"})
+	}
+}
+
+// permanentError marks a failure that no retry can fix.
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
+// complete records the outcome of one send of b: done, retried later, or
+// failed.
+func (w *writerCore) complete(b *writeBatch, err error) {
+	var fe *Error
+	isFluss := errors.As(err, &fe)
+	if isFluss && fe.Code == CodeDuplicateSequenceException {
+		err = nil // the server already has this batch
+	}
+	retriable := err != nil && w.retriable(err, b)
+	if retriable && isFluss && (fe.InvalidMetadata() || fe.Code == CodeNetworkException) {
+		w.c.invalidateTable(w.path)
+	}
+	w.mu.Lock()
+	q := w.buckets[b.target.key()]
+	if q.inflight == b {
+		q.inflight = nil
+	}
+	switch {
+	case err == nil:
+		if b.writerID >= 0 && b.writerID == q.writerID {
+			q.nextSeq = nextSequence(q.nextSeq)
+		}
+		w.finishLocked(b)
+	case retriable:
+		if isFluss && fe.Code == CodeUnknownWriterIDException {
+			// The server forgot the writer: start over with a new id; the
+			// batch was not appended.
+			w.newWriterID = true
+			b.writerID, b.seq = -1, -1
+		}
+		b.retryAt = time.Now().Add(w.backoff(b.attempts))
+		q.ready = append([]*writeBatch{b}, q.ready...)
+	default:
+		if w.writerID >= 0 {
+			// The server may or may not hold this batch: later batches must
+			// not reuse its sequence under this writer id.
+			w.newWriterID = true
+		}
+		w.errs = append(w.errs, fmt.Errorf("fluss: writing %d rows to %s failed after %d attempts: %w",
+			b.rows, b.target.describe(w.path), b.attempts, err))
+		w.finishLocked(b)
+	}
+	w.mu.Unlock()
+	w.signal()
+}
+
+// retriable reports whether b should be sent again after err.
+func (w *writerCore) retriable(err error, b *writeBatch) bool {
+	var pe *permanentError
+	if errors.As(err, &pe) || w.sendCtx.Err() != nil || b.attempts > w.cfg.retries {
+		return false
+	}
+	var fe *Error
+	if !errors.As(err, &fe) {
+		return false
+	}
+	return fe.Retriable() || fe.Code == CodeNetworkException || fe.Code == CodeRequestTimeOut ||
+		fe.Code == CodeUnknownWriterIDException
+}
+
+func (w *writerCore) backoff(attempts int) time.Duration {
+	d := w.cfg.backoff
+	for i := 1; i < attempts && d < 20*w.cfg.backoff; i++ {
+		d *= 2
+	}
+	return min(d, 20*w.cfg.backoff)
+}
+
+// finishLocked releases a completed batch.
+func (w *writerCore) finishLocked(b *writeBatch) {
+	b.content.release()
+	b.data = nil
+	w.releaseLocked(b.size)
+	w.pending--
+	if w.pending == 0 {
+		close(w.idle)
+	}
+}

@@ -1,0 +1,421 @@
+package flussql.interop;
+
+import org.apache.fluss.bucketing.BucketingFunction;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.admin.OffsetSpec;
+import org.apache.fluss.client.lookup.LookupResult;
+import org.apache.fluss.client.lookup.Lookuper;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.scanner.ScanRecord;
+import org.apache.fluss.client.table.scanner.log.LogScanner;
+import org.apache.fluss.client.table.scanner.log.ScanRecords;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.row.encode.KeyEncoder;
+import org.apache.fluss.utils.MathUtils;
+import org.apache.fluss.utils.MurmurHashUtils;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Drives the official Fluss Java client (0.9.1-incubating) for flussql's interop tests. Each
+ * command prints one JSON object on stdout; failures go to stderr with a non-zero exit code.
+ *
+ * <pre>
+ * append DB TABLE START COUNT PREFIX   rows (id INT, name STRING, value BIGINT): PREFIX-id, id*3
+ * scan   DB TABLE                      the whole log (or changelog) up to the end offsets at start
+ * upsert DB TABLE START COUNT PREFIX   rows (id INT, name STRING, score BIGINT): PREFIX-id, id*7
+ * lookup DB TABLE START COUNT PREFIX   looks every id up and checks name and score
+ * </pre>
+ *
+ * <p>The bootstrap servers come from FLUSS_BOOTSTRAP_SERVERS.
+ */
+public final class Interop {
+
+    private static final int MAX_LISTED = 20;
+
+    private Interop() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 3) {
+            usage();
+        }
+        String servers = System.getenv("FLUSS_BOOTSTRAP_SERVERS");
+        if (servers == null || servers.isEmpty()) {
+            throw new IllegalStateException("FLUSS_BOOTSTRAP_SERVERS is unset");
+        }
+        Configuration conf = new Configuration();
+        conf.setString("bootstrap.servers", servers);
+        // Client options may be given as system properties, e.g. -Dclient.writer.batch-size=16kb.
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith("client.")) {
+                conf.setString(name, System.getProperty(name));
+            }
+        }
+        TablePath path = TablePath.of(args[1], args[2]);
+        String out;
+        try (Connection conn = ConnectionFactory.createConnection(conf);
+                Table table = conn.getTable(path)) {
+            switch (args[0]) {
+                case "append":
+                    need(args, 6);
+                    out =
+                            append(
+                                    conn.getAdmin(),
+                                    table,
+                                    path,
+                                    intArg(args[3]),
+                                    intArg(args[4]),
+                                    args[5]);
+                    break;
+                case "upsert":
+                    need(args, 6);
+                    out = upsert(table, intArg(args[3]), intArg(args[4]), args[5]);
+                    break;
+                case "lookup":
+                    need(args, 6);
+                    out = lookup(table, intArg(args[3]), intArg(args[4]), args[5]);
+                    break;
+                case "scan":
+                    out = scan(conn.getAdmin(), table, path);
+                    break;
+                default:
+                    usage();
+                    return;
+            }
+        }
+        System.out.println(out);
+        System.out.flush();
+        // The client leaves non-daemon threads behind on some paths; the answer is out.
+        System.exit(0);
+    }
+
+    /**
+     * Appends the rows and prints how many were written and the latest offset of every bucket
+     * afterwards (on a fresh table: how the client spread the rows).
+     */
+    private static String append(
+            Admin admin, Table table, TablePath path, int start, int count, String prefix)
+            throws Exception {
+        AppendWriter writer = table.newAppend().createWriter();
+        List<CompletableFuture<?>> acks = new ArrayList<>(count);
+        for (int id = start; id < start + count; id++) {
+            acks.add(
+                    writer.append(
+                            GenericRow.of(
+                                    id, BinaryString.fromString(prefix + "-" + id), id * 3L)));
+        }
+        writer.flush();
+        CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).join();
+        return "{\"written\":" + count + ",\"end_offsets\":" + str(endOffsets(admin, table, path)) + "}";
+    }
+
+    private static String upsert(Table table, int start, int count, String prefix) {
+        UpsertWriter writer = table.newUpsert().createWriter();
+        List<CompletableFuture<?>> acks = new ArrayList<>(count);
+        for (int id = start; id < start + count; id++) {
+            acks.add(
+                    writer.upsert(
+                            GenericRow.of(
+                                    id, BinaryString.fromString(prefix + "-" + id), id * 7L)));
+        }
+        writer.flush();
+        CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).join();
+        return "{\"written\":" + count + "}";
+    }
+
+    /**
+     * Looks every id up with the client's Lookuper and checks the row. For every key it also
+     * notes the bucket the Java client chose and whether a Murmur hash that zero-extends the tail
+     * bytes (fluss-rust's variant) would choose another one, so a run shows how many keys tell
+     * the two apart.
+     */
+    private static String lookup(Table table, int start, int count, String prefix) {
+        TableInfo info = table.getTableInfo();
+        Lookuper lookuper = table.newLookup().createLookuper();
+        List<CompletableFuture<LookupResult>> results = new ArrayList<>(count);
+        for (int id = start; id < start + count; id++) {
+            results.add(lookuper.lookup(GenericRow.of(id)));
+        }
+        // The same encoder and bucketing function PrimaryKeyLookuper and UpsertWriterImpl use.
+        KeyEncoder keyEncoder =
+                KeyEncoder.ofPrimaryKeyEncoder(
+                        info.getRowType().project(info.getPrimaryKeys()),
+                        info.getPhysicalPrimaryKeys(),
+                        info.getTableConfig(),
+                        info.isDefaultBucketKey());
+        BucketingFunction bucketing =
+                BucketingFunction.of(info.getTableConfig().getDataLakeFormat().orElse(null));
+        int buckets = info.getNumBuckets();
+
+        int found = 0, missing = 0, wrong = 0, signSensitive = 0, zeroExtDiffers = 0;
+        int[] perBucket = new int[buckets];
+        StringBuilder missingList = new StringBuilder();
+        StringBuilder wrongList = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            int id = start + i;
+            byte[] key = keyEncoder.encodeKey(GenericRow.of(id));
+            int bucket = bucketing.bucketing(key, buckets);
+            perBucket[bucket]++;
+            if (MathUtils.murmurHash(murmur(key, true)) % buckets != bucket) {
+                throw new IllegalStateException("own bucketing differs from the client's");
+            }
+            int zeroExtBucket = MathUtils.murmurHash(murmur(key, false)) % buckets;
+            if (tailHasHighByte(key)) {
+                signSensitive++;
+            }
+            if (zeroExtBucket != bucket) {
+                zeroExtDiffers++;
+            }
+            InternalRow row = results.get(i).join().getSingletonRow();
+            if (row == null) {
+                if (missing++ < MAX_LISTED) {
+                    sep(missingList)
+                            .append("{\"id\":")
+                            .append(id)
+                            .append(",\"java_bucket\":")
+                            .append(bucket)
+                            .append(",\"zero_extended_bucket\":")
+                            .append(zeroExtBucket)
+                            .append(",\"key_hex\":\"")
+                            .append(hex(key))
+                            .append("\"}");
+                }
+                continue;
+            }
+            String name = row.getString(1).toString();
+            long score = row.getLong(2);
+            if (row.getInt(0) != id || !name.equals(prefix + "-" + id) || score != id * 7L) {
+                if (wrong++ < MAX_LISTED) {
+                    sep(wrongList)
+                            .append("{\"id\":")
+                            .append(id)
+                            .append(",\"got\":[")
+                            .append(row.getInt(0))
+                            .append(',')
+                            .append(quote(name))
+                            .append(',')
+                            .append(score)
+                            .append("]}");
+                }
+                continue;
+            }
+            found++;
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\"found\":").append(found);
+        sb.append(",\"missing\":").append(missing);
+        sb.append(",\"wrong\":").append(wrong);
+        sb.append(",\"first_missing\":[").append(missingList).append(']');
+        sb.append(",\"first_wrong\":[").append(wrongList).append(']');
+        sb.append(",\"buckets\":").append(buckets);
+        sb.append(",\"keys_per_bucket\":[");
+        for (int b = 0; b < buckets; b++) {
+            sb.append(b == 0 ? "" : ",").append(perBucket[b]);
+        }
+        sb.append("],\"keys_with_tail_byte_ge_0x80\":").append(signSensitive);
+        sb.append(",\"keys_zero_extension_would_move\":").append(zeroExtDiffers);
+        sb.append('}');
+        return sb.toString();
+    }
+
+    /**
+     * Reads the whole table from the beginning of every bucket up to the latest offsets listed
+     * when the command starts (LogScanner has no bounded mode in 0.9.1). Rows are printed as
+     * [id, name, value, bucket, offset]; change types are counted.
+     */
+    private static String scan(Admin admin, Table table, TablePath path) throws Exception {
+        int buckets = table.getTableInfo().getNumBuckets();
+        long[] end = endOffsets(admin, table, path);
+        long[] next = new long[buckets];
+        StringBuilder rows = new StringBuilder();
+        Map<String, Integer> changeTypes = new TreeMap<>();
+        int count = 0;
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        try (LogScanner scanner = table.newScan().createLogScanner()) {
+            for (int b = 0; b < buckets; b++) {
+                if (end[b] > 0) {
+                    scanner.subscribeFromBeginning(b);
+                }
+            }
+            while (!reached(next, end)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            "scan did not reach the end offsets "
+                                    + str(end)
+                                    + " in 120 s; at "
+                                    + str(next));
+                }
+                ScanRecords records = scanner.poll(Duration.ofMillis(500));
+                for (TableBucket tb : records.buckets()) {
+                    int b = tb.getBucket();
+                    for (ScanRecord r : records.records(tb)) {
+                        if (r.logOffset() >= end[b]) {
+                            continue; // written after the scan started
+                        }
+                        next[b] = Math.max(next[b], r.logOffset() + 1);
+                        InternalRow row = r.getRow();
+                        sep(rows)
+                                .append('[')
+                                .append(row.getInt(0))
+                                .append(',')
+                                .append(quote(row.getString(1).toString()))
+                                .append(',')
+                                .append(row.getLong(2))
+                                .append(',')
+                                .append(b)
+                                .append(',')
+                                .append(r.logOffset())
+                                .append(']');
+                        changeTypes.merge(r.getChangeType().shortString(), 1, Integer::sum);
+                        count++;
+                    }
+                }
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\"count\":").append(count);
+        sb.append(",\"end_offsets\":").append(str(end));
+        sb.append(",\"change_types\":{");
+        boolean first = true;
+        for (Map.Entry<String, Integer> e : changeTypes.entrySet()) {
+            sb.append(first ? "" : ",").append(quote(e.getKey())).append(':').append(e.getValue());
+            first = false;
+        }
+        sb.append("},\"rows\":[").append(rows).append("]}");
+        return sb.toString();
+    }
+
+    /** The latest offset of every bucket (ListOffsets with OffsetSpec.LatestSpec). */
+    private static long[] endOffsets(Admin admin, Table table, TablePath path) throws Exception {
+        int buckets = table.getTableInfo().getNumBuckets();
+        List<Integer> all = new ArrayList<>();
+        for (int b = 0; b < buckets; b++) {
+            all.add(b);
+        }
+        Map<Integer, Long> latest =
+                admin.listOffsets(path, all, new OffsetSpec.LatestSpec()).all().get();
+        long[] end = new long[buckets];
+        for (int b = 0; b < buckets; b++) {
+            end[b] = latest.get(b);
+        }
+        return end;
+    }
+
+    private static boolean reached(long[] next, long[] end) {
+        for (int b = 0; b < next.length; b++) {
+            if (next[b] < end[b]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Murmur3 x86_32 with seed 42 over the key, as MurmurHashUtils.hashBytes does: little-endian
+     * 4-byte words, then each tail byte on its own, sign-extended (Java's byte) when signed is
+     * true, zero-extended otherwise. Checked against MurmurHashUtils for the signed case.
+     */
+    private static int murmur(byte[] key, boolean signed) {
+        int h = 42;
+        int aligned = key.length - key.length % 4;
+        for (int i = 0; i < aligned; i += 4) {
+            int word =
+                    (key[i] & 0xff)
+                            | (key[i + 1] & 0xff) << 8
+                            | (key[i + 2] & 0xff) << 16
+                            | (key[i + 3] & 0xff) << 24;
+            h = mix(h, word);
+        }
+        for (int i = aligned; i < key.length; i++) {
+            h = mix(h, signed ? key[i] : key[i] & 0xff);
+        }
+        int result = MurmurHashUtils.fmix(h ^ key.length);
+        if (signed && result != MurmurHashUtils.hashBytes(key)) {
+            throw new IllegalStateException("own Murmur differs from MurmurHashUtils for " + hex(key));
+        }
+        return result;
+    }
+
+    private static int mix(int h, int k) {
+        k *= 0xcc9e2d51;
+        k = Integer.rotateLeft(k, 15);
+        k *= 0x1b873593;
+        h ^= k;
+        h = Integer.rotateLeft(h, 13);
+        return h * 5 + 0xe6546b64;
+    }
+
+    private static boolean tailHasHighByte(byte[] key) {
+        for (int i = key.length - key.length % 4; i < key.length; i++) {
+            if (key[i] < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static StringBuilder sep(StringBuilder sb) {
+        return sb.length() == 0 ? sb : sb.append(',');
+    }
+
+    private static String quote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                sb.append('\\').append(c);
+            } else if (c < 0x20) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    private static String hex(byte[] b) {
+        StringBuilder sb = new StringBuilder();
+        for (byte x : b) {
+            sb.append(String.format("%02x", x & 0xff));
+        }
+        return sb.toString();
+    }
+
+    private static String str(long[] v) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < v.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(v[i]);
+        }
+        return sb.append(']').toString();
+    }
+
+    private static int intArg(String s) {
+        return Integer.parseInt(s);
+    }
+
+    private static void need(String[] args, int n) {
+        if (args.length != n) {
+            usage();
+        }
+    }
+
+    private static void usage() {
+        System.err.println(
+                "usage: Interop append|upsert|lookup DB TABLE START COUNT PREFIX | scan DB TABLE");
+        System.exit(2);
+    }
+}
