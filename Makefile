@@ -60,7 +60,7 @@ bench:
 
 ## demo: the shell runs the seed's flow (testdata/demo/partitioned-tables.sql) on a local cluster.
 demo:
-	$(CLUSTER) run -- $(GO) run ./cmd/flussql -f testdata/demo/partitioned-tables.sql
+	$(CLUSTER) run -- $(GO) run ./cmd/flussql --echo -f testdata/demo/partitioned-tables.sql
 
 tidy:
 	$(GO) mod tidy

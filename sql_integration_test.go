@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -270,4 +271,89 @@ func TestQueryArrow(t *testing.T) {
 		return err
 	})
 	assert.ErrorIs(t, err, flussql.ErrNotSupported)
+}
+
+// TestCatalogStatements runs the statements that manage and describe the catalog through
+// database/sql: USE, SHOW DATABASES/TABLES/PARTITIONS, SHOW CREATE TABLE, DESCRIBE, EXPLAIN,
+// DROP TABLE/PARTITION, and Ping.
+func TestCatalogStatements(t *testing.T) {
+	db, dbName := openTestDB(t)
+	ctx := context.Background()
+	require.NoError(t, db.PingContext(ctx))
+
+	conn, err := db.Conn(ctx) // USE is per connection
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(ctx, "USE "+dbName)
+	require.NoError(t, err)
+	_, err = conn.ExecContext(ctx, `CREATE TABLE orders (id BIGINT NOT NULL COMMENT 'order id', day DATE, amount DECIMAL(12, 2),
+		PRIMARY KEY (id, day) NOT ENFORCED) COMMENT 'all orders' PARTITIONED BY (day) WITH ('bucket.num' = '2', 'table.log.arrow.compression.type' = 'LZ4_FRAME', 'owner' = 'sales')`)
+	require.NoError(t, err)
+	_, err = conn.ExecContext(ctx, `ALTER TABLE orders ADD PARTITION (day = '2024-05-01')`)
+	require.NoError(t, err)
+
+	str := func(q string) [][]string {
+		t.Helper()
+		rows, err := conn.QueryContext(ctx, q)
+		require.NoError(t, err, q)
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		var out [][]string
+		for rows.Next() {
+			vals := make([]sql.NullString, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			require.NoError(t, rows.Scan(ptrs...))
+			row := make([]string, len(cols))
+			for i, v := range vals {
+				row[i] = v.String
+			}
+			out = append(out, row)
+		}
+		require.NoError(t, rows.Err())
+		return out
+	}
+	assert.Contains(t, firstColumn(str("SHOW DATABASES")), []string{dbName})
+	assert.Equal(t, [][]string{{"orders"}}, str("SHOW TABLES"))
+	assert.Equal(t, [][]string{{"orders"}}, str("SHOW TABLES FROM "+dbName+" LIKE 'ord%'"))
+	assert.Empty(t, str("SHOW TABLES LIKE 'x%'"))
+	assert.Equal(t, [][]string{{"day=2024-05-01"}}, firstColumn(str("SHOW PARTITIONS orders")))
+
+	desc := str("DESCRIBE orders")
+	require.Len(t, desc, 3)
+	assert.Equal(t, "id", desc[0][0])
+	assert.Contains(t, desc[0][1], "BIGINT")
+	assert.Equal(t, "DECIMAL(12, 2)", desc[2][1])
+
+	create := str("SHOW CREATE TABLE orders")
+	require.Len(t, create, 1)
+	ddl := create[0][1]
+	for _, want := range []string{"PRIMARY KEY (id, day) NOT ENFORCED", "PARTITIONED BY (day)", "'bucket.num' = '2'", "COMMENT 'order id'", "'owner' = 'sales'"} {
+		assert.Contains(t, ddl, want)
+	}
+	// The DDL SHOW CREATE TABLE prints creates the same table again.
+	_, err = conn.ExecContext(ctx, strings.Replace(ddl, "orders", "orders_copy", 1))
+	require.NoError(t, err, ddl)
+	copyDDL := str("SHOW CREATE TABLE orders_copy")[0][1]
+	assert.Equal(t, strings.Replace(ddl, "orders", "orders_copy", 1), copyDDL)
+
+	plan := str("EXPLAIN SELECT amount FROM orders WHERE id = 7 AND day = '2024-05-01'")
+	require.NotEmpty(t, plan)
+	assert.Contains(t, strings.ToLower(plan[0][0]), "lookup")
+
+	_, err = conn.ExecContext(ctx, `ALTER TABLE orders DROP PARTITION (day = '2024-05-01')`)
+	require.NoError(t, err)
+	assert.Empty(t, str("SHOW PARTITIONS orders"))
+	_, err = conn.ExecContext(ctx, `DROP TABLE orders_copy`)
+	require.NoError(t, err)
+	_, err = conn.ExecContext(ctx, `DROP TABLE orders_copy`)
+	assert.ErrorIs(t, err, fluss.ErrTableNotExist)
+	_, err = conn.ExecContext(ctx, `DROP TABLE IF EXISTS orders_copy`)
+	require.NoError(t, err)
+	_, err = conn.ExecContext(ctx, "USE no_such_db_here")
+	assert.ErrorIs(t, err, fluss.ErrDatabaseNotExist)
+	_, err = conn.ExecContext(ctx, "SELECT * FROM orders WHERE id = 1 AND day = '2024-05-01'")
+	assert.ErrorContains(t, err, "run it with Query")
 }
