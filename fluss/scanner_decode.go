@@ -168,8 +168,14 @@ func (s *LogScanner) decodeRecords(dec batchDecoder, f *bucketFetch, records []b
 	}
 	next := f.offset
 	it := logbatch.NewIterator(records, logbatch.DecodeOptions{SkipCRC: s.proj.pushdown})
+	prev := int64(-1)
 	for it.Next() {
 		b := it.Batch()
+		if b.BaseOffset < 0 || b.LastOffsetDelta < 0 || b.BaseOffset < prev || int64(b.RecordCount) > int64(b.LastOffsetDelta)+1 {
+			return fail(fmt.Errorf("%w: batch at offset %d (last offset delta %d, %d records) is out of order or inconsistent",
+				logbatch.ErrCorrupt, b.BaseOffset, b.LastOffsetDelta, b.RecordCount))
+		}
+		prev = b.NextOffset()
 		if f.offset >= 0 && b.NextOffset() <= f.offset {
 			continue // wholly before the fetch offset
 		}

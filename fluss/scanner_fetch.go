@@ -140,8 +140,9 @@ func (s *LogScanner) fetchFrom(ctx context.Context, node ServerNode, group []*bu
 	for _, f := range group {
 		byKey[f.tb] = f
 	}
-	dec := s.decs.get()
-	defer s.decs.put(dec)
+	// Buckets are decoded concurrently, each with its own decoder.
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	for _, t := range resp.GetTablesResp() {
 		for _, b := range t.GetBucketsResp() {
 			tb := TableBucket{PartitionID: NoPartition, Bucket: b.GetBucketId()}
@@ -161,7 +162,13 @@ func (s *LogScanner) fetchFrom(ctx context.Context, node ServerNode, group []*bu
 				f.err = fmt.Errorf("fluss: offset %d of %s lies in remote (tiered) log storage, which this client cannot read", f.offset, f.tb)
 				continue
 			}
-			f.batches, f.next, f.err = s.decodeRecords(dec, f, b.GetRecords(), b.GetHighWatermark())
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				dec := s.decs.get()
+				defer s.decs.put(dec)
+				f.batches, f.next, f.err = s.decodeRecords(dec, f, b.GetRecords(), b.GetHighWatermark())
+			}()
 		}
 	}
 	for _, f := range byKey {

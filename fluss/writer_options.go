@@ -28,6 +28,9 @@ const (
 	DefaultMaxRequest   = 10 << 20 // client.writer.request-max-size
 	DefaultRetries      = 20       // Java retries forever; we give up
 	DefaultRetryBackoff = 100 * time.Millisecond
+	// DefaultDeliveryTimeout bounds the time from a batch's creation to
+	// its acknowledgement, retries included.
+	DefaultDeliveryTimeout = 2 * time.Minute
 	// DefaultMissingPartitionTimeout bounds the wait for a partition that
 	// does not exist (Java waits forever).
 	DefaultMissingPartitionTimeout = 10 * time.Second
@@ -61,6 +64,10 @@ type WriterOptions struct {
 	// RetryBackoff is the first wait before a resend; it doubles up to 20
 	// times this. Default 100 ms.
 	RetryBackoff time.Duration
+	// DeliveryTimeout bounds the time from the first row of a batch to its
+	// acknowledgement, retries included; a batch not acknowledged by then
+	// fails. Default 2 minutes.
+	DeliveryTimeout time.Duration
 	// RequestTimeout is the server-side timeout of a write request and the
 	// client's wait for its answer. Default: the client's RequestTimeout.
 	RequestTimeout time.Duration
@@ -81,6 +88,7 @@ type WriterOptions struct {
 type writerConfig struct {
 	batchSize, bufferMemory, maxRequest        int
 	linger, backoff, timeout, missingPartition time.Duration
+	delivery                                   time.Duration
 	acks                                       Acks
 	retries                                    int
 	idempotent, autoCreate                     bool
@@ -115,6 +123,9 @@ func (o WriterOptions) resolve(clientTimeout time.Duration) (writerConfig, error
 	}
 	if c.timeout <= 0 {
 		c.timeout = clientTimeout
+	}
+	if c.delivery = o.DeliveryTimeout; c.delivery <= 0 {
+		c.delivery = DefaultDeliveryTimeout
 	}
 	if c.missingPartition == 0 {
 		c.missingPartition = DefaultMissingPartitionTimeout

@@ -27,8 +27,6 @@ type partitionRouter struct {
 
 	mu    sync.RWMutex
 	known map[string]int64
-
-	values []any // scratch, guarded by mu only in resolve's slow path
 }
 
 func newPartitionRouter(t *Table, cfg writerConfig) (*partitionRouter, error) {
@@ -78,13 +76,6 @@ func (r *partitionRouter) resolve(ctx context.Context, values []any) (string, in
 	r.known[name] = id
 	r.mu.Unlock()
 	return name, id, nil
-}
-
-// forget drops a partition from the cache (e.g. after it was dropped).
-func (r *partitionRouter) forget(name string) {
-	r.mu.Lock()
-	delete(r.known, name)
-	r.mu.Unlock()
 }
 
 // lookup finds a partition's id, creating the partition or waiting for it.

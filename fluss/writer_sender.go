@@ -185,7 +185,11 @@ func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*wr
 	}
 	req := w.proto.request(w.tableID, w.cfg.acks, w.cfg.timeout, batches)
 	resp := w.proto.response()
-	rctx, cancel := context.WithTimeout(ctx, w.cfg.timeout+5*time.Second)
+	wait := w.cfg.timeout + 5*time.Second
+	for _, b := range batches {
+		wait = min(wait, max(time.Until(b.created.Add(w.cfg.delivery)), time.Second))
+	}
+	rctx, cancel := context.WithTimeout(ctx, wait)
 	err := w.c.callNode(rctx, node, w.proto.api(), req, resp)
 	cancel()
 	if err != nil {
@@ -266,7 +270,8 @@ func (w *writerCore) complete(b *writeBatch, err error) {
 // retriable reports whether b should be sent again after err.
 func (w *writerCore) retriable(err error, b *writeBatch) bool {
 	var pe *permanentError
-	if errors.As(err, &pe) || w.sendCtx.Err() != nil || b.attempts > w.cfg.retries {
+	if errors.As(err, &pe) || w.sendCtx.Err() != nil || b.attempts > w.cfg.retries ||
+		time.Since(b.created)+w.backoff(b.attempts) > w.cfg.delivery {
 		return false
 	}
 	var fe *Error
