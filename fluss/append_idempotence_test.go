@@ -87,6 +87,17 @@ func TestIdempotentResend(t *testing.T) {
 
 	id := w.core.writerID
 	first := batch(0, id, 0)
+	// A new table's bucket leader may not serve yet (NOT_LEADER_OR_FOLLOWER for a moment
+	// after creation): retry the first send until it does. Resending sequence 0 is what
+	// the test is about anyway.
+	deadline := time.Now().Add(15 * time.Second)
+	for err := produce(first); err != nil; err = produce(first) {
+		require.True(t, errors.Is(err, ErrNotLeaderOrFollower) && time.Now().Before(deadline), "first send: %v", err)
+		time.Sleep(200 * time.Millisecond)
+		c.invalidateTable(path)
+		leader, err = c.bucketLeader(ctx, path, "", 0)
+		require.NoError(t, err)
+	}
 	for i := 0; i < 3; i++ {
 		require.NoError(t, produce(first), "resend %d of sequence 0", i)
 	}

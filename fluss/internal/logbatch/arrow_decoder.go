@@ -172,6 +172,9 @@ func newMessage(meta, rest []byte) (m *ipc.Message, err error) {
 			m, err = nil, errCorruptf("arrow metadata: %v", r)
 		}
 	}()
+	if err := checkMessageVectors(meta); err != nil {
+		return nil, err
+	}
 	probe := ipc.NewMessage(memory.NewBufferBytes(meta), memory.NewBufferBytes(nil))
 	typ, bodyLen, version := probe.Type(), probe.BodyLen(), probe.Version()
 	probe.Release()
