@@ -3,8 +3,10 @@ package flussql
 import (
 	"context"
 	"database/sql/driver"
+	"sync"
 
 	"github.com/flussql/flussql/parser"
+	"github.com/flussql/flussql/planner"
 )
 
 // stmt is a parsed statement. It is planned at each execution, so it sees schema and
@@ -14,6 +16,13 @@ type stmt struct {
 	query  string
 	parsed parser.Statement
 	params parser.Params
+
+	// write is the unbound plan of a prepared INSERT/UPSERT/DELETE/UPDATE, kept while the
+	// catalog returns the same table metadata, so that executing it many times (the bulk
+	// path) binds arguments without planning again.
+	mu      sync.Mutex
+	write   *planner.Write
+	writeDB string
 }
 
 var (
@@ -44,7 +53,55 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if err := s.conn.usable(); err != nil {
 		return nil, err
 	}
+	if res, ok, err := s.execCached(ctx, args); ok {
+		return res, err
+	}
 	return s.conn.exec(ctx, s.parsed, args)
+}
+
+// execCached runs a write through the cached plan; ok is false when there is none (yet),
+// or when the table's metadata changed since it was planned.
+func (s *stmt) execCached(ctx context.Context, args []driver.NamedValue) (driver.Result, bool, error) {
+	switch s.parsed.(type) {
+	case *parser.Insert, *parser.Delete, *parser.Update:
+	default:
+		return nil, false, nil
+	}
+	c := s.conn
+	ctx, cancel := c.connector.requestContext(ctx)
+	defer cancel()
+	db := c.session().Database
+	s.mu.Lock()
+	w := s.write
+	if s.writeDB != db {
+		w = nil
+	}
+	s.mu.Unlock()
+	if w != nil {
+		if info, err := c.catalog.Table(ctx, w.Table.Path); err != nil || info != w.Table {
+			w = nil
+		}
+	}
+	if w == nil {
+		p, err := planner.Build(ctx, s.parsed, c.catalog, c.session())
+		if err != nil {
+			return nil, true, err
+		}
+		built, ok := p.(*planner.Write)
+		if !ok {
+			return nil, false, nil
+		}
+		w = built
+		s.mu.Lock()
+		s.write, s.writeDB = w, db
+		s.mu.Unlock()
+	}
+	bound, err := planner.Bind(w, plannerArgs(args))
+	if err != nil {
+		return nil, true, err
+	}
+	res, err := c.execPlan(ctx, bound)
+	return res, true, err
 }
 
 // QueryContext runs the statement with args and returns its rows.

@@ -64,9 +64,9 @@ type Cluster struct {
 
 // Proc is one server process of the cluster.
 type Proc struct {
-	Name string // "zookeeper", "coordinator", "tablet-server-0", …
-	PID  int
-	Log  string // path of its log file
+	Name string `json:"name"` // "zookeeper", "coordinator", "tablet-server-0", …
+	PID  int    `json:"pid"`
+	Log  string `json:"log"` // path of its log file
 }
 
 // Start fetches the jars if needed and starts ZooKeeper, the coordinator and the tablet
