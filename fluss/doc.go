@@ -1,20 +1,34 @@
-// Package fluss is a Go client for Apache Fluss: connection and metadata
-// management and the admin API (databases, tables, partitions, offsets,
-// servers), speaking Fluss's RPC protocol directly over TCP.
+// Package fluss is a Go client for Apache Fluss, speaking Fluss's RPC protocol directly over
+// TCP: connection and metadata management, the admin API (databases, tables, partitions,
+// offsets, servers), writers, log scanners and lookups. It knows nothing of SQL.
 //
-// Connect with a Config naming one or more bootstrap servers; the client
-// learns the coordinator and the tablet servers from them and keeps one
-// connection per server, safe for concurrent use. DDL goes to the
-// coordinator, reads to any server, bucket operations to the bucket's
-// leader. Every request has a deadline: the context's, or
-// Config.RequestTimeout.
+// Connect with a Config naming one or more bootstrap servers; the client learns the
+// coordinator and the tablet servers from them and keeps one connection per server, safe for
+// concurrent use. DDL goes to the coordinator, reads to any server, bucket operations to the
+// bucket's leader. Every request has a deadline: the context's, or Config.RequestTimeout.
 //
-// Errors reported by the server are *Error values; test them with
-// errors.Is against the sentinels (ErrTableNotExist, ErrDatabaseNotExist,
-// ErrPartitionAlreadyExists, ErrAuthentication, …). The server's message is
-// kept in the error text.
+// Data goes through a *Table (Client.Table or Client.TableOf):
 //
-// The client targets Fluss 0.9.1 and negotiates API versions with each
-// server; a server that does not serve an API the client needs is refused
-// with ErrUnsupportedVersion rather than sent a request it would ignore.
+//   - NewAppendWriter appends rows ([]any in the value model, see value_types.go) or Arrow
+//     record batches to a log table in the table's log format and compression, batched per
+//     bucket, idempotent by default; Flush waits for every acknowledgement.
+//   - NewLogScanner reads buckets (of partitions) from earliest, latest, a timestamp or an
+//     offset, with the projection pushed to the server, as Arrow record batches with change
+//     types; bounded (to the end offsets seen at subscribe time) or unbounded.
+//   - NewUpsertWriter upserts, deletes and partially updates rows of a primary-key table.
+//   - NewLookuper and NewPrefixLookuper look keys up, batched per bucket leader; LimitScan
+//     reads the first rows of a bucket. Keys and buckets are computed exactly as the Java
+//     client computes them.
+//
+// Writing to a partition that does not exist fails after WriterOptions.MissingPartitionTimeout
+// with an error wrapping ErrPartitionNotExists that names the ALTER TABLE statement to run, or
+// creates the partition with WriterOptions.AutoCreatePartitions.
+//
+// Errors reported by the server are *Error values; test them with errors.Is against the
+// sentinels (ErrTableNotExist, ErrDatabaseNotExist, ErrPartitionAlreadyExists,
+// ErrAuthentication, …). The server's message is kept in the error text.
+//
+// The client targets Fluss 0.9.1 and negotiates API versions with each server; a server that
+// does not serve an API the client needs is refused with ErrUnsupportedVersion rather than
+// sent a request it would ignore.
 package fluss
