@@ -111,7 +111,7 @@ func (c *conn) Ping(ctx context.Context) error {
 	ctx, cancel := c.connector.requestContext(ctx)
 	defer cancel()
 	if _, err := c.client.ServerNodes(ctx); err != nil {
-		return c.classify(err, true)
+		return c.classify(err)
 	}
 	return nil
 }
@@ -166,18 +166,23 @@ func (c *conn) session() planner.Session {
 	return planner.Session{Database: c.database}
 }
 
-// classify turns a wire error into what database/sql needs: driver.ErrBadConn only when
-// the request never reached the server and the connection is unusable, so that
-// database/sql may retry on another connection without running the statement twice.
-func (c *conn) classify(err error, idempotent bool) error {
+// classify turns a wire error into what database/sql needs: an error that matches
+// driver.ErrBadConn only when the request provably never reached the server over a
+// connection that failed, so that database/sql may retry it on another connection without
+// running the statement twice. The connection is then dropped from the pool; the message of
+// the cause is kept.
+func (c *conn) classify(err error) error {
 	var fe *fluss.Error
-	if errors.As(err, &fe) && fe.NotSent && errors.Is(err, fluss.ErrClosed) {
-		c.mu.Lock()
-		c.bad = true
-		c.mu.Unlock()
-		return driver.ErrBadConn
+	if err == nil || !errors.As(err, &fe) || !fe.NotSent {
+		return err
 	}
-	return err
+	if fe.Code != fluss.CodeNetworkException && !errors.Is(err, fluss.ErrClosed) {
+		return err
+	}
+	c.mu.Lock()
+	c.bad = true
+	c.mu.Unlock()
+	return fmt.Errorf("%w (%w)", err, driver.ErrBadConn)
 }
 
 // ExecContext runs a statement that returns no rows.
@@ -189,7 +194,8 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if err != nil {
 		return nil, err
 	}
-	return c.exec(ctx, st, args)
+	res, err := c.exec(ctx, st, args)
+	return res, c.classify(err)
 }
 
 // QueryContext runs a statement that returns rows.
@@ -201,7 +207,8 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if err != nil {
 		return nil, err
 	}
-	return c.query(ctx, st, args)
+	rows, err := c.query(ctx, st, args)
+	return rows, c.classify(err)
 }
 
 // plannerArgs converts database/sql arguments for planner.Bind.

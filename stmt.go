@@ -54,9 +54,10 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		return nil, err
 	}
 	if res, ok, err := s.execCached(ctx, args); ok {
-		return res, err
+		return res, s.conn.classify(err)
 	}
-	return s.conn.exec(ctx, s.parsed, args)
+	res, err := s.conn.exec(ctx, s.parsed, args)
+	return res, s.conn.classify(err)
 }
 
 // execCached runs a write through the cached plan; ok is false when there is none (yet),
@@ -109,7 +110,8 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 	if err := s.conn.usable(); err != nil {
 		return nil, err
 	}
-	return s.conn.query(ctx, s.parsed, args)
+	rows, err := s.conn.query(ctx, s.parsed, args)
+	return rows, s.conn.classify(err)
 }
 
 func valuesToNamed(args []driver.Value) []driver.NamedValue {
