@@ -16,6 +16,7 @@ for lookups, p50_ms and p99_ms. The database it creates is dropped at the end.
 import argparse
 import asyncio
 import json
+import sys
 import os
 import random
 import time
@@ -86,3 +87,7 @@ async def main():
 
 if __name__ == "__main__":
     asyncio.run(main())
+    sys.stdout.flush()
+    # pyfluss 1.0.0 can abort (SIGABRT, "PyGILState_Release … finalizing") at interpreter
+    # exit after the work is done: leave at once, as the other interop scripts do.
+    os._exit(0)

@@ -137,3 +137,7 @@ async def main():
 
 if __name__ == "__main__":
     asyncio.run(main())
+    sys.stdout.flush()
+    # pyfluss 1.0.0 can abort (SIGABRT, "PyGILState_Release … finalizing") at interpreter
+    # exit after the work is done: leave at once, as the other interop scripts do.
+    os._exit(0)
