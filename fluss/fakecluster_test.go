@@ -179,6 +179,8 @@ func TestListOffsetsWaitsForLeader(t *testing.T) {
 }
 
 func TestListOffsetsGivesUpOnPersistentStaleness(t *testing.T) {
+	defer func(old time.Duration) { staleRetryBudget = old }(staleRetryBudget)
+	staleRetryBudget = 2 * time.Second
 	f := newFakeCluster(t)
 	f.notLeader.Store(1000)
 	c := f.connect(t)

@@ -48,19 +48,23 @@ func (s OffsetSpec) String() string {
 	return fmt.Sprintf("timestamp(%d)", s.ts)
 }
 
-// maxStaleRetries bounds the refresh-and-retry rounds on stale metadata.
-const maxStaleRetries = 6
+// staleRetryBudget bounds how long ListOffsets keeps refreshing and retrying on stale
+// metadata (a bucket without a leader yet, a moved leader) when the context allows longer:
+// the buckets of a table created a moment ago get their leaders within a few seconds, more
+// on a loaded machine.
+var staleRetryBudget = 15 * time.Second
 
 // ListOffsets returns the offset chosen by spec for each bucket of a table,
 // or of one partition of a partitioned table (partition is the partition
 // name, see PartitionName; "" for non-partitioned tables). With no buckets
 // it covers every bucket. Requests go to each bucket's leader; stale
-// leaders are refreshed and retried until ctx ends.
+// leaders are refreshed and retried until ctx ends, for at most 15 s.
 func (a *Admin) ListOffsets(ctx context.Context, path TablePath, partition string, buckets []int32, spec OffsetSpec) (map[int32]int64, error) {
 	c := a.c
 	out := make(map[int32]int64)
 	todo := buckets
 	backoff := 50 * time.Millisecond
+	giveUp := time.Now().Add(staleRetryBudget)
 	var lastErr error
 	for round := 0; ; round++ {
 		tm, err := c.tableMetadata(ctx, path)
@@ -88,7 +92,7 @@ func (a *Admin) ListOffsets(ctx context.Context, path TablePath, partition strin
 		if len(retry) == 0 && lastErr == nil {
 			return out, nil
 		}
-		if round >= maxStaleRetries {
+		if time.Now().After(giveUp) {
 			return nil, lastErr
 		}
 		c.invalidateTable(path)
