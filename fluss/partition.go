@@ -1,7 +1,10 @@
 package fluss
 
 import (
+	"errors"
 	"fmt"
+	"github.com/flussql/flussql/fluss/internal/bucketing"
+	"github.com/flussql/flussql/fluss/types"
 	"sort"
 	"strings"
 
@@ -107,4 +110,18 @@ func partitionFromPb(p *protocol.PbPartitionInfo) PartitionInfo {
 	}
 	info.Name = strings.Join(info.Values, PartitionSeparator)
 	return info
+}
+
+// PartitionValueString renders a partition column value (in the value model, of type t)
+// as Fluss names partitions — Java's PartitionUtils.convertValueOfType: strings as they
+// are, booleans true/false, integers in decimal, bytes as lower-case hex, DATE yyyy-MM-dd,
+// TIME HH-mm-ss_SSS, FLOAT/DOUBLE Java's toString with '.' as '_', TIMESTAMP[_LTZ]
+// yyyy-MM-dd-HH-mm-ss_<nanos without trailing zeros> in UTC. Writers route rows with it,
+// so a partition spec built from it names the partition rows go to.
+func PartitionValueString(t types.DataType, v any) (string, error) {
+	s, err := bucketing.PartitionValueString(t, v)
+	if err != nil {
+		return "", errors.New(strings.TrimPrefix(err.Error(), "bucketing: "))
+	}
+	return s, nil
 }

@@ -131,6 +131,9 @@ func TestPartitionString(t *testing.T) {
 		{types.NewDouble(), -2.5e-10, "-2_5E-10"},
 		{types.NewDouble(), 0.0, "0_0"},
 		{types.NewDouble(), math.Inf(-1), "-Inf"},
+		// Java prints Double.MIN_VALUE with two digits, not the shortest form "5E-324"
+		// (the planner once had its own copy of these rules and got this one wrong).
+		{types.NewDouble(), math.SmallestNonzeroFloat64, "4_9E-324"},
 		{types.NewFloat(), float32(0.1), "0_1"},
 		{types.NewTimestamp(6), fluss.TimestampNTZOf(time.Date(2024, 1, 2, 3, 4, 5, 120000000, time.UTC)), "2024-01-02-03-04-05_12"},
 		{types.NewTimestamp(6), fluss.TimestampNTZOf(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)), "2024-01-02-03-04-05_"},
