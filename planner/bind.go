@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -190,15 +191,24 @@ func rowError(n, i int, err error) error {
 	return fmt.Errorf("row %d: %w", i+1, err)
 }
 
+// bindSpec binds the values of a partition spec and renders it (create: the value rules
+// of partition creation apply).
+func bindSpec(bd *binder, values []Value, create bool) ([]Value, fluss.PartitionSpec, error) {
+	vs, err := bd.values(values)
+	if err != nil {
+		return nil, nil, err
+	}
+	spec, err := renderSpec(vs, create)
+	if err != nil {
+		return nil, nil, err
+	}
+	return vs, spec, nil
+}
+
 func (p *AddPartition) bind(bd *binder) (Plan, error) {
 	out := *p
-	vs, err := bd.values(p.Values)
-	if err != nil {
-		return nil, err
-	}
-	out.Values = vs
-	out.Spec, err = renderSpec(vs, true)
-	if err != nil {
+	var err error
+	if out.Values, out.Spec, err = bindSpec(bd, p.Values, true); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -206,13 +216,8 @@ func (p *AddPartition) bind(bd *binder) (Plan, error) {
 
 func (p *DropPartition) bind(bd *binder) (Plan, error) {
 	out := *p
-	vs, err := bd.values(p.Values)
-	if err != nil {
-		return nil, err
-	}
-	out.Values = vs
-	out.Spec, err = renderSpec(vs, false)
-	if err != nil {
+	var err error
+	if out.Values, out.Spec, err = bindSpec(bd, p.Values, false); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -220,13 +225,8 @@ func (p *DropPartition) bind(bd *binder) (Plan, error) {
 
 func (p *ShowPartitions) bind(bd *binder) (Plan, error) {
 	out := *p
-	vs, err := bd.values(p.Values)
-	if err != nil {
-		return nil, err
-	}
-	out.Values = vs
-	out.Spec, err = renderSpec(vs, false)
-	if err != nil {
+	var err error
+	if out.Values, out.Spec, err = bindSpec(bd, p.Values, false); err != nil {
 		return nil, err
 	}
 	return &out, nil
