@@ -29,6 +29,8 @@ type conn struct {
 	// writers are the connection's table writers, reused across statements.
 	writers     map[writerKey]closableWriter
 	writerPaths map[writerKey]fluss.TablePath
+	// lookupers are the connection's (prefix) lookupers, reused across queries.
+	lookupers map[lookupKey]any
 }
 
 var (
@@ -69,6 +71,7 @@ func (c *conn) Close() error {
 	c.mu.Lock()
 	c.closed = true
 	c.tx = nil
+	c.lookupers = nil
 	c.mu.Unlock()
 	c.closeWriters()
 	return nil

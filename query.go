@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/flussql/flussql/fluss"
@@ -83,10 +84,6 @@ func (c *conn) readAll(ctx context.Context, p planner.QueryPlan) ([][]any, error
 // lookup looks every key of ks up (batched per bucket leader by the Lookuper) and applies
 // the plan's output (filter, projection, LIMIT, COUNT).
 func (c *conn) lookup(ctx context.Context, info *fluss.TableInfo, ks *planner.KeySet, out *planner.Output, prefix bool) ([][]any, error) {
-	tbl, err := c.client.TableOf(info)
-	if err != nil {
-		return nil, err
-	}
 	// Key values come in KeyColumns order: the primary key (lookup), or the bucket key and
 	// the partition keys (prefix lookup) — the order the fluss lookupers take.
 	keys := make([][]any, len(ks.Keys))
@@ -95,7 +92,7 @@ func (c *conn) lookup(ctx context.Context, info *fluss.TableInfo, ks *planner.Ke
 	}
 	var found [][]any
 	if prefix {
-		pl, err := tbl.NewPrefixLookuper(ks.KeyColumns)
+		pl, err := c.prefixLookuper(info, ks.KeyColumns)
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +104,7 @@ func (c *conn) lookup(ctx context.Context, info *fluss.TableInfo, ks *planner.Ke
 			found = append(found, g...)
 		}
 	} else {
-		lk, err := tbl.NewLookuper()
+		lk, err := c.lookuper(info)
 		if err != nil {
 			return nil, err
 		}
@@ -122,6 +119,64 @@ func (c *conn) lookup(ctx context.Context, info *fluss.TableInfo, ks *planner.Ke
 		}
 	}
 	return applyOutput(out, found)
+}
+
+// lookupKey identifies a cached lookuper: the table's id and schema, and for prefix
+// lookups the looked-up columns.
+type lookupKey struct {
+	tableID  int64
+	schemaID int32
+	prefix   string
+}
+
+// lookuper returns the connection's Lookuper for the table, made once per table schema
+// (a Lookuper holds the key encoders and is safe for concurrent use).
+func (c *conn) lookuper(info *fluss.TableInfo) (*fluss.Lookuper, error) {
+	key := lookupKey{tableID: info.TableID, schemaID: info.SchemaID}
+	c.mu.Lock()
+	lk, ok := c.lookupers[key].(*fluss.Lookuper)
+	c.mu.Unlock()
+	if ok {
+		return lk, nil
+	}
+	tbl, err := c.client.TableOf(info)
+	if err != nil {
+		return nil, err
+	}
+	if lk, err = tbl.NewLookuper(); err != nil {
+		return nil, err
+	}
+	c.storeLookuper(key, lk)
+	return lk, nil
+}
+
+// prefixLookuper returns the connection's PrefixLookuper for the table and columns.
+func (c *conn) prefixLookuper(info *fluss.TableInfo, cols []string) (*fluss.PrefixLookuper, error) {
+	key := lookupKey{tableID: info.TableID, schemaID: info.SchemaID, prefix: strings.Join(cols, "\x00")}
+	c.mu.Lock()
+	pl, ok := c.lookupers[key].(*fluss.PrefixLookuper)
+	c.mu.Unlock()
+	if ok {
+		return pl, nil
+	}
+	tbl, err := c.client.TableOf(info)
+	if err != nil {
+		return nil, err
+	}
+	if pl, err = tbl.NewPrefixLookuper(cols); err != nil {
+		return nil, err
+	}
+	c.storeLookuper(key, pl)
+	return pl, nil
+}
+
+func (c *conn) storeLookuper(key lookupKey, l any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lookupers == nil {
+		c.lookupers = map[lookupKey]any{}
+	}
+	c.lookupers[key] = l
 }
 
 // limitScan reads up to the LIMIT from each bucket of each partition left after pruning.
