@@ -33,14 +33,23 @@ unit:
 	env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
 
 ## fuzz: every FuzzXxx target for FUZZTIME each (go test runs one fuzz target at a time).
+## A failure that writes a crashing input under testdata/fuzz fails at once; a failure of the
+## fuzzing engine itself (no input written, e.g. a worker it judged hung on a loaded machine)
+## is printed and the target run once more.
 fuzz:
 	@set -e; for pkg in $$($(GO) list ./...); do \
 	  dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
 	  for f in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | sed 's/func //'); do \
 	    echo "fuzz $$pkg $$f ($(FUZZTIME))"; \
-	    $(GO) test $$pkg -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) >/dev/null || { $(GO) test $$pkg -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME); exit 1; }; \
+	    before=$$(ls $$dir/testdata/fuzz/$$f 2>/dev/null | wc -l); \
+	    if ! $(GO) test $$pkg -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) > .fuzz.log 2>&1; then \
+	      cat .fuzz.log; \
+	      if [ "$$(ls $$dir/testdata/fuzz/$$f 2>/dev/null | wc -l)" != "$$before" ]; then echo "fuzz $$f found a failing input (see above)"; exit 1; fi; \
+	      echo "fuzz $$f: the fuzzing engine failed without a failing input; running it once more"; \
+	      $(GO) test $$pkg -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) > .fuzz.log 2>&1 || { cat .fuzz.log; exit 1; }; \
+	    fi; \
 	  done; \
-	done
+	done; rm -f .fuzz.log
 
 ## cluster-up / cluster-down: a local cluster for development; up prints the bootstrap address
 ## and records what it started in .cluster/state.json so that down stops exactly that.
