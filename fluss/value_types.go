@@ -12,7 +12,9 @@ import (
 //	BOOLEAN bool · TINYINT int8 · SMALLINT int16 · INT int32 · BIGINT int64 ·
 //	FLOAT float32 · DOUBLE float64 · DECIMAL(p,s) Decimal · CHAR/STRING string ·
 //	BINARY/BYTES []byte · DATE Date · TIME(p) Time · TIMESTAMP(p) TimestampNTZ ·
-//	TIMESTAMP_LTZ(p) TimestampLTZ · ROW<…> []any
+//	TIMESTAMP_LTZ(p) TimestampLTZ · ROW<…> []any (the fields in order) ·
+//	ARRAY<T> []any (the elements, nil meaning a NULL element) ·
+//	MAP<K, V> []MapEntry (the entries in stored order)
 //
 // Writers accept exactly these types; scanners and lookups return them.
 type (
@@ -28,6 +30,8 @@ type (
 	// TimestampLTZ is a TIMESTAMP_LTZ(p): an instant as epoch milliseconds plus the
 	// nanoseconds within the millisecond.
 	TimestampLTZ = row.TimestampLTZ
+	// MapEntry is one key/value pair of a MAP value; a MAP value is a []MapEntry.
+	MapEntry = row.MapEntry
 )
 
 // NewDecimal returns unscaled × 10^-scale.

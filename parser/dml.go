@@ -49,6 +49,9 @@ func (l *lexed) dml(s int) (Statement, error) {
 		lits = append(lits, typedLit{kind: kind, value: next.val})
 		k++
 	}
+	if err := l.rewriteConstructors(s, rw); err != nil {
+		return nil, err
+	}
 	// Two trailing blanks make an error at the end of the text distinguishable
 	// from one at its last token (see translate).
 	text := rw.text() + "  "

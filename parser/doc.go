@@ -31,7 +31,11 @@
 // Conditions combine =, <>, !=, <, <=, >, >=, IN (…), BETWEEN, IS [NOT]
 // NULL, LIKE, AND, OR and NOT over columns, literals (numbers, 'strings',
 // TRUE, FALSE, NULL, X'hex', DATE '…', TIME '…', TIMESTAMP '…') and
-// placeholders. A statement uses either '?' placeholders (numbered from 1)
+// placeholders. VALUES and SET also take the value constructors of Flink
+// SQL: ARRAY['a', 'b'], MAP['k', 1, 'j', 2] (keys and values alternate) and
+// ROW('Oslo', 150), nested at will, over literals (a placeholder inside one
+// is refused by the planner: pass the whole value as one argument).
+// Brackets appear nowhere else. A statement uses either '?' placeholders (numbered from 1)
 // or ':name' ones, never both; Placeholders reports which.
 //
 // Identifiers keep the case they are written in (Fluss names are

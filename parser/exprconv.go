@@ -223,6 +223,9 @@ func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
 		}
 		return nil, c.nodeErr(n, "the operator "+strings.TrimSpace(n.Operator)+" is not supported")
 	case *sqlparser.FuncExpr:
+		if con, err := c.constructor(n); con != nil || err != nil {
+			return con, err
+		}
 		name := n.Name.String()
 		if strings.HasPrefix(name, litFunc) {
 			k, err := strconv.Atoi(strings.TrimPrefix(name, litFunc))

@@ -44,6 +44,7 @@ func lex(src string) (l *lexed, err error) {
 	tk := sqlparser.NewStringTokenizer(src)
 	out := &lexed{src: src}
 	prev := 0
+	base := 0 // offset of the tokenizer's input in src (it restarts after a bracket)
 	for {
 		// The tokenizer re-lexes the inside of /*! … */ and panics on some
 		// of them; such comments are rejected before it sees them.
@@ -62,7 +63,7 @@ func lex(src string) (l *lexed, err error) {
 				"MySQL-specific comments /*! … */ are not supported")
 		}
 		typ, val := tk.Scan()
-		end := tk.Position - 1
+		end := base + tk.Position - 1
 		if end > len(src) {
 			end = len(src)
 		}
@@ -75,6 +76,15 @@ func lex(src string) (l *lexed, err error) {
 		}
 		if typ == 0 {
 			return out, nil
+		}
+		if typ == sqlparser.LEX_ERROR && start < len(src) && (src[start] == '[' || src[start] == ']') {
+			// sqlparser has no brackets; ARRAY[…] and MAP[…] need them (see
+			// constructor.go). Keep the bracket and lex on after it.
+			out.toks = append(out.toks, token{typ: int(src[start]), val: src[start : start+1], start: start, end: start + 1})
+			prev = start + 1
+			tk = sqlparser.NewStringTokenizer(src[prev:])
+			base = prev
+			continue
 		}
 		if typ == sqlparser.LEX_ERROR {
 			return nil, lexError(src, start, end)

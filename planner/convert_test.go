@@ -76,7 +76,7 @@ func TestConvertArg(t *testing.T) {
 		{"date to DATE", types.NewDate(), fluss.Date(3), fluss.Date(3), ""},
 		{"date to TIMESTAMP", types.NewTimestamp(3), fluss.Date(3), nil, "got row.Date"},
 		{"struct", types.NewInt(), struct{}{}, nil, "cannot use a Go struct {} value"},
-		{"string to ARRAY", types.NewArray(types.NewInt()), "[1]", nil, "values of this type cannot be given in SQL"},
+		{"string to ARRAY", types.NewArray(types.NewInt()), "[1]", nil, `column "c" is ARRAY<INT>; got string; pass a slice`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,8 +15,12 @@ import (
 // convertArg converts a Go argument for column col of type t. It accepts
 // nil, string, []byte, bool, every int and uint type, float32, float64,
 // time.Time and the fluss value types (Decimal, Date, Time, TimestampNTZ,
-// TimestampLTZ). driver.Valuer values are the driver's business.
+// TimestampLTZ); for ARRAY, MAP and ROW columns see convertComplexArg.
+// driver.Valuer values are the driver's business.
 func convertArg(col string, t types.DataType, x any, loc *time.Location) (any, error) {
+	if isComplex(t) {
+		return convertComplexArg(col, t, x, loc)
+	}
 	switch v := x.(type) {
 	case nil:
 		return nil, nil

@@ -95,5 +95,11 @@ func testCatalog() *memCatalog {
 		col("dt", types.NewDate()), col("tm", types.NewTime(3)), col("ts", types.NewTimestamp(6)), col("ltz", types.NewTimestampLTZ(3)),
 		col("arr", types.NewArray(types.NewInt())),
 	}, nil, nil, nil, 1)
+	add("nested", []types.Column{
+		col("id", nn(types.NewInt())), col("tags", types.NewArray(types.NewString())),
+		col("attrs", types.NewMap(nn(types.NewString()), types.NewInt())),
+		col("addr", types.NewRow(types.Field{Name: "city", Type: types.NewString()}, types.Field{Name: "zip", Type: types.NewInt()})),
+		col("grid", types.NewArray(types.NewArray(nn(types.NewInt())))),
+	}, []string{"id"}, nil, nil, 1)
 	return c
 }

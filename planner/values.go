@@ -50,7 +50,40 @@ func (v Value) String() string {
 	if v.Param != nil {
 		return v.Param.String()
 	}
-	return FormatValue(v.Const)
+	return formatTyped(v.Type, v.Const)
+}
+
+// formatTyped renders v, a value of type t, as SQL; unlike FormatValue it
+// tells ARRAY values from ROW values.
+func formatTyped(t types.DataType, v any) string {
+	switch x := v.(type) {
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			switch {
+			case t.Kind == types.Array && t.Elem != nil:
+				parts[i] = formatTyped(*t.Elem, e)
+			case t.Kind == types.Row && i < len(t.Fields):
+				parts[i] = formatTyped(t.Fields[i].Type, e)
+			default:
+				parts[i] = FormatValue(e)
+			}
+		}
+		if t.Kind == types.Array {
+			return "ARRAY[" + strings.Join(parts, ", ") + "]"
+		}
+		return "ROW(" + strings.Join(parts, ", ") + ")"
+	case []fluss.MapEntry:
+		if t.Kind != types.Map || t.Key == nil || t.Value == nil {
+			return FormatValue(v)
+		}
+		parts := make([]string, 0, 2*len(x))
+		for _, e := range x {
+			parts = append(parts, formatTyped(*t.Key, e.Key), formatTyped(*t.Value, e.Value))
+		}
+		return "MAP[" + strings.Join(parts, ", ") + "]"
+	}
+	return FormatValue(v)
 }
 
 // newValue makes a Value for column col from a literal or placeholder.
@@ -61,7 +94,18 @@ func newValue(col string, t types.DataType, e parser.Expr, loc *time.Location) (
 		v.Param = &Param{Ordinal: n.Ordinal, Name: n.Name}
 		return v, nil
 	case *parser.Literal:
+		if isComplex(t) && n.Kind != parser.LitNull {
+			return Value{}, fmt.Errorf("column %q is %s; write %s or pass a Go %s as an argument, not %s",
+				col, typeName(t), constructorHint(t), goHint(t), n)
+		}
 		c, err := convertLiteral(col, t, n, loc)
+		if err != nil {
+			return Value{}, err
+		}
+		v.Const = c
+		return v, nil
+	case *parser.Constructor:
+		c, err := convertConstructor(col, t, n, loc)
 		if err != nil {
 			return Value{}, err
 		}
@@ -69,6 +113,28 @@ func newValue(col string, t types.DataType, e parser.Expr, loc *time.Location) (
 		return v, nil
 	}
 	return Value{}, fmt.Errorf("column %q needs a literal or a placeholder, not %s", col, e)
+}
+
+// constructorHint shows how to write a value of the ARRAY, MAP or ROW type t.
+func constructorHint(t types.DataType) string {
+	switch t.Kind {
+	case types.Array:
+		return "ARRAY[…]"
+	case types.Map:
+		return "MAP[key, value, …]"
+	}
+	return "ROW(…)"
+}
+
+// goHint names the Go argument types for the ARRAY, MAP or ROW type t.
+func goHint(t types.DataType) string {
+	switch t.Kind {
+	case types.Array:
+		return "slice"
+	case types.Map:
+		return "map"
+	}
+	return "struct or slice"
 }
 
 // FormatValue renders a value of the value model as a SQL literal, e.g.
@@ -97,12 +163,18 @@ func FormatValue(v any) string {
 		return "TIMESTAMP '" + x.String() + "'"
 	case fluss.TimestampLTZ:
 		return "TIMESTAMP_LTZ '" + x.String() + "'"
-	case []any:
+	case []any: // ROW and ARRAY values look alike; ROW(…) is the safe reading
 		parts := make([]string, len(x))
 		for i, e := range x {
 			parts[i] = FormatValue(e)
 		}
 		return "ROW(" + strings.Join(parts, ", ") + ")"
+	case []fluss.MapEntry:
+		parts := make([]string, 0, 2*len(x))
+		for _, e := range x {
+			parts = append(parts, FormatValue(e.Key), FormatValue(e.Value))
+		}
+		return "MAP[" + strings.Join(parts, ", ") + "]"
 	}
 	return fmt.Sprint(v)
 }

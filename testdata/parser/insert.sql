@@ -55,3 +55,21 @@ INSERT INTO t VALUES
 INSERT INTO t (a) VALUES (1,
 ====
 UPSERT users VALUES (1)
+====
+INSERT INTO t (id, tags, attrs, addr) VALUES (1, ARRAY['a', NULL], MAP['k', 1, 'j', -2], ROW('Oslo', ARRAY[ARRAY[1], ARRAY[]], ?))
+====
+insert into t values (array [ :a, :b ], map[], row (DATE '2024-01-01'))
+====
+INSERT INTO t VALUES (ARRAY[1)
+====
+INSERT INTO t VALUES (ARRAY 1])
+====
+INSERT INTO t VALUES (MAP['k'])
+====
+INSERT INTO t VALUES (ROW())
+====
+INSERT INTO t VALUES (array(1, 2))
+====
+INSERT INTO t VALUES (ARRAY[col])
+====
+INSERT INTO t VALUES (`row`(1))

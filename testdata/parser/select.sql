@@ -162,3 +162,5 @@ SELECT * FROM t WHERE a = CAST(b AS CHAR)
 SELECT * FROM t WHERE a = @x
 ====
 INSERT INTO t SET a = 1
+====
+SELECT tags[1] FROM t

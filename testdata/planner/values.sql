@@ -51,3 +51,35 @@ INSERT INTO alltypes (i, bi, f, d, dec, s, bs, dt, tm, ts, ltz, b) VALUES (?, ?,
 -- bind: 7, 8, 1e300, 2, 3, 'text', 'raw', NULL, NULL, NULL, NULL, NULL
 -- bind: 7, 8, 1, 2, 3, 4, 'raw', NULL, NULL, NULL, NULL, NULL
 -- bind: 7, 8, 1, 2, 3, 'x', 'raw', 'soon', NULL, NULL, NULL, NULL
+====
+INSERT INTO nested VALUES (1, ARRAY['a', NULL, 'c'], MAP['x', 1, 'y', NULL], ROW('Oslo', 150), ARRAY[ARRAY[1, 2], ARRAY[]])
+====
+INSERT INTO nested (id, tags, attrs, addr, grid) VALUES (2, NULL, MAP[], ROW(NULL, NULL), NULL)
+====
+INSERT INTO nested (id, tags) VALUES (?, ?)
+====
+INSERT INTO nested (id, tags) VALUES (3, ARRAY[1, 'b'])
+====
+INSERT INTO nested (id, tags) VALUES (3, ARRAY[?])
+====
+INSERT INTO nested (id, attrs) VALUES (3, MAP[NULL, 1])
+====
+INSERT INTO nested (id, attrs) VALUES (3, MAP['k', 'v'])
+====
+INSERT INTO nested (id, addr) VALUES (3, ROW('Oslo'))
+====
+INSERT INTO nested (id, grid) VALUES (3, ARRAY[ARRAY[1, NULL]])
+====
+INSERT INTO nested (id, tags) VALUES (3, MAP['k', 1])
+====
+INSERT INTO nested (id, tags) VALUES (3, 'a,b')
+====
+INSERT INTO nested (id, grid) VALUES (3, ARRAY[1])
+====
+UPSERT INTO nested (id, tags) VALUES (4, ARRAY['z'])
+====
+UPDATE nested SET tags = ARRAY['u'], addr = ROW('Rome', NULL) WHERE id = 5
+====
+SELECT id FROM nested WHERE tags = ARRAY['a']
+====
+SELECT id FROM nested WHERE tags IS NULL

@@ -1,0 +1,144 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// Value constructors, as in Flink SQL: ARRAY[1, 2], MAP['k', 1, 'j', 2] (keys and
+// values alternate), ROW(1, 'x'). sqlparser reads neither brackets nor these
+// forms, so before it sees the text, `ARRAY [` and `MAP [` become calls of
+// reserved functions (`__flussql_array(`, with the matching `]` a `)`), and
+// `ROW (` becomes `__flussql_row(`; the converter turns those calls back into
+// Constructor nodes.
+
+// ConstructorKind tells the value constructors apart.
+type ConstructorKind int
+
+// Constructor kinds.
+const (
+	// ArrayOf is ARRAY[e, …].
+	ArrayOf ConstructorKind = iota
+	// MapOf is MAP[k, v, …].
+	MapOf
+	// RowOf is ROW(e, …).
+	RowOf
+)
+
+var constructorNames = [...]string{ArrayOf: "array", MapOf: "map", RowOf: "row"}
+
+// String names the kind: "array", "map" or "row".
+func (k ConstructorKind) String() string {
+	if k >= 0 && int(k) < len(constructorNames) {
+		return constructorNames[k]
+	}
+	return "invalid"
+}
+
+// Constructor is an ARRAY, MAP or ROW value built from literals, placeholders
+// and nested constructors. For MAP, Elems alternate key, value, key, value.
+type Constructor struct {
+	Kind  ConstructorKind
+	Elems []Expr
+}
+
+func (*Constructor) expr() {}
+
+// String renders the constructor as SQL.
+func (c *Constructor) String() string {
+	parts := make([]string, len(c.Elems))
+	for i, e := range c.Elems {
+		parts[i] = e.String()
+	}
+	list := strings.Join(parts, ", ")
+	switch c.Kind {
+	case ArrayOf:
+		return "ARRAY[" + list + "]"
+	case MapOf:
+		return "MAP[" + list + "]"
+	}
+	return "ROW(" + list + ")"
+}
+
+// constructorFunc names the stand-in function of each constructor.
+func constructorFunc(k ConstructorKind) string { return reservedPrefix + constructorNames[k] }
+
+// rewriteConstructors adds to rw the edits that hide the constructors of
+// toks[s:] from sqlparser. A '[' that does not follow ARRAY or MAP, and an
+// unbalanced bracket, are errors at the bracket.
+func (l *lexed) rewriteConstructors(s int, rw *rewrite) error {
+	var open []token // the '[' of the constructors being read
+	for k := s; k < len(l.toks); k++ {
+		t := l.toks[k]
+		switch {
+		case t.typ == '[':
+			if k == s || !(l.isWord(l.toks[k-1], "array") || l.isWord(l.toks[k-1], "map")) {
+				return newError(l.src, t.start, "[", "", "brackets are only supported in ARRAY[…] and MAP[…]")
+			}
+			w := l.toks[k-1]
+			kind := ArrayOf
+			if l.isWord(w, "map") {
+				kind = MapOf
+			}
+			rw.add(w.start, t.end, constructorFunc(kind)+"(")
+			open = append(open, t)
+		case t.typ == ']':
+			if len(open) == 0 {
+				return newError(l.src, t.start, "]", "", "this ] closes no ARRAY[ or MAP[")
+			}
+			open = open[:len(open)-1]
+			rw.add(t.start, t.end, ")")
+		case t.typ == '(' && k > s && l.isWord(l.toks[k-1], "row") && !l.toks[k-1].quoted:
+			w := l.toks[k-1]
+			rw.add(w.start, t.end, constructorFunc(RowOf)+"(")
+		}
+	}
+	if len(open) > 0 {
+		t := open[len(open)-1]
+		return newError(l.src, t.start, "[", "", "this [ is never closed; want ]")
+	}
+	return nil
+}
+
+// constructor converts a call of a constructor's stand-in function, or
+// returns nil when fn is not one.
+func (c *converter) constructor(fn *sqlparser.FuncExpr) (Expr, error) {
+	name := strings.ToLower(fn.Name.String())
+	kind := -1
+	for k := range constructorNames {
+		if name == constructorFunc(ConstructorKind(k)) {
+			kind = k
+		}
+	}
+	if kind < 0 {
+		return nil, nil
+	}
+	out := &Constructor{Kind: ConstructorKind(kind)}
+	word := strings.ToUpper(out.Kind.String())
+	fail := func(msg string) error {
+		t := c.locate(word)
+		return newError(c.l.src, t.start, t.text(c.l.src), "", msg)
+	}
+	if fn.Distinct {
+		return nil, fail("DISTINCT is not allowed in " + word)
+	}
+	for _, se := range fn.Exprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok || !ae.As.IsEmpty() {
+			return nil, fail("want values in " + word)
+		}
+		e, err := c.value(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		out.Elems = append(out.Elems, e)
+	}
+	if out.Kind == MapOf && len(out.Elems)%2 != 0 {
+		return nil, fail("MAP[…] wants keys and values in pairs; it has an odd number of elements")
+	}
+	if out.Kind == RowOf && len(out.Elems) == 0 {
+		return nil, fail("ROW(…) wants at least one field")
+	}
+	return out, nil
+}
