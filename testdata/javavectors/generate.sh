@@ -16,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 mvn -q -f pom.xml dependency:build-classpath -Dmdep.outputFile="$work/cp.txt"
 cp="$(cat "$work/cp.txt")"
 mkdir -p "$work/classes"
-"${bin}javac" -encoding UTF-8 -d "$work/classes" -cp "$cp" src/main/java/flussql/vectors/GenerateVectors.java
+"${bin}javac" -encoding UTF-8 -d "$work/classes" -cp "$cp" src/main/java/flussql/vectors/*.java
 "${bin}java" -cp "$work/classes:$cp" flussql.vectors.GenerateVectors > "$work/vectors.json"
 mv "$work/vectors.json" vectors.json
 echo "wrote $(pwd)/vectors.json"

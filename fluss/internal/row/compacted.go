@@ -174,6 +174,13 @@ func appendCompactedValue(dst []byte, t *types.DataType, v any) ([]byte, error) 
 		}
 		dst = appendVarint32(dst, int32(len(nested)))
 		return append(dst, nested...), nil
+	case types.Array, types.Map:
+		nested, err := appendNested(nil, Compacted, t, v)
+		if err != nil {
+			return dst, err
+		}
+		dst = appendVarint32(dst, int32(len(nested)))
+		return append(dst, nested...), nil
 	}
 	return dst, fmt.Errorf("%w: %s", ErrUnsupportedType, t)
 }
@@ -301,6 +308,18 @@ func readCompactedValue(r *reader, t *types.DataType, depth int) (any, error) {
 			return nil, err
 		}
 		return decodeCompactedRow(b, rowFieldTypes(t), depth+1)
+	case types.Array:
+		b, err := r.lengthPrefixed()
+		if err != nil {
+			return nil, err
+		}
+		return decodeBinaryArray(b, Compacted, t.Elem, false, depth+1)
+	case types.Map:
+		b, err := r.lengthPrefixed()
+		if err != nil {
+			return nil, err
+		}
+		return decodeBinaryMap(b, Compacted, t, depth+1)
 	}
 	return nil, fmt.Errorf("%w: %s", ErrUnsupportedType, t)
 }

@@ -24,7 +24,8 @@
 //	TIMESTAMP(p)         TimestampNTZ (wall-clock millis since 1970-01-01 00:00 + nano of milli)
 //	TIMESTAMP_LTZ(p)     TimestampLTZ (epoch millis of the instant + nano of milli)
 //	ROW<...>             []any (the nested row's fields)
-//	ARRAY, MAP           not supported yet (ErrUnsupportedType)
+//	ARRAY<T>             []any (one element each, nil = NULL element)
+//	MAP<K, V>            []MapEntry in stored order (Key never nil, Value nil = NULL)
 //
 // Helpers convert between these and time.Time (DateOf, TimestampNTZOf, …) and
 // parse or print decimals (ParseDecimal, Decimal.String).
@@ -41,9 +42,20 @@
 // value, FLOAT/DOUBLE IEEE LE, strings/bytes varint length + bytes, compact DECIMAL
 // varint64, big DECIMAL varint length + big-endian two's complement, timestamps
 // varint64 millis (+ varint32 nano-of-milli when p > 3), ROW varint length + nested
-// CompactedRow. A key is the same field encoding without the null bitset.
+// CompactedRow, ARRAY/MAP varint length + BinaryArray/BinaryMap. A key is the same
+// field encoding without the null bitset; ARRAY, MAP and ROW cannot be key columns
+// (the server refuses them in primary and bucket keys).
 //
 // IndexedRow: null bitset, one int32 LE length slot per variable-length column
-// (STRING, BYTES, DECIMAL p > 18, ROW), then the non-null values with fixed widths
-// (CHAR(n)/BINARY(n) zero-padded to n bytes, all integers LE).
+// (STRING, BYTES, DECIMAL p > 18, ROW, ARRAY, MAP), then the non-null values with
+// fixed widths (CHAR(n)/BINARY(n) zero-padded to n bytes, all integers LE).
+//
+// BinaryArray (both formats; see array.go): int32 LE count, null bits in 4-byte
+// words, fixed-width little-endian slots (1 byte BOOLEAN/TINYINT, 2 SMALLINT, 4 INT/
+// FLOAT/DATE/TIME, 8 everything else) padded to 8 bytes, then the variable-length
+// regions, each padded to 8 bytes; an 8-byte slot holds offset<<32 | size, or a
+// string/bytes value of at most 7 bytes inline with 0x80|length in its last byte.
+// CHAR/BINARY elements are not padded. ROW elements are CompactedRows inside a
+// CompactedRow and IndexedRows inside an IndexedRow. BinaryMap (binarymap.go): int32
+// LE size of the key array, the key BinaryArray, the value BinaryArray.
 package row

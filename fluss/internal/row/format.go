@@ -8,7 +8,7 @@ import (
 	"github.com/flussql/flussql/fluss/types"
 )
 
-// ErrUnsupportedType is returned for types the codecs do not handle yet (ARRAY, MAP).
+// ErrUnsupportedType is returned for a type the codecs do not know (an unknown Kind).
 var ErrUnsupportedType = errors.New("row: type not supported yet")
 
 // Format is a Fluss binary row format.
@@ -127,8 +127,25 @@ func checkType(t *types.DataType, needLengths bool) error {
 			}
 		}
 		return nil
-	case types.Array, types.Map:
-		return fmt.Errorf("%w: %s", ErrUnsupportedType, t)
+	case types.Array:
+		if t.Elem == nil {
+			return fmt.Errorf("row: ARRAY without an element type")
+		}
+		if err := checkType(t.Elem, needLengths); err != nil {
+			return fmt.Errorf("array element: %w", err)
+		}
+		return nil
+	case types.Map:
+		if t.Key == nil || t.Value == nil {
+			return fmt.Errorf("row: MAP without a key or value type")
+		}
+		if err := checkType(t.Key, needLengths); err != nil {
+			return fmt.Errorf("map key: %w", err)
+		}
+		if err := checkType(t.Value, needLengths); err != nil {
+			return fmt.Errorf("map value: %w", err)
+		}
+		return nil
 	}
 	return fmt.Errorf("%w: %s", ErrUnsupportedType, t)
 }

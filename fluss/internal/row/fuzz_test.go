@@ -10,8 +10,10 @@ import (
 	"github.com/flussql/flussql/fluss/types"
 )
 
-// fuzzTypes covers every scalar type plus a nested ROW and a NOT NULL column.
+// fuzzTypes covers every scalar type plus a nested ROW, a NOT NULL column, and ARRAY
+// and MAP columns whose elements use every kind of array slot.
 func fuzzTypes() []types.DataType {
+	rowAB := types.NewRow(types.Field{Name: "a", Type: types.NewInt()}, types.Field{Name: "b", Type: types.NewString()})
 	return []types.DataType{
 		types.NewBoolean(), types.NewTinyInt(), types.NewSmallInt(), types.NewInt().AsNotNull(), types.NewBigInt(),
 		types.NewFloat(), types.NewDouble(), types.NewDecimal(10, 2), types.NewDecimal(38, 6), types.NewChar(4),
@@ -19,6 +21,10 @@ func fuzzTypes() []types.DataType {
 		types.NewTimestamp(3), types.NewTimestamp(9), types.NewTimestampLTZ(0), types.NewTimestampLTZ(6),
 		types.NewRow(types.Field{Name: "x", Type: types.NewInt()},
 			types.Field{Name: "r", Type: types.NewRow(types.Field{Name: "s", Type: types.NewString()})}),
+		types.NewArray(types.NewInt()), types.NewArray(types.NewString()), types.NewArray(types.NewBoolean()),
+		types.NewArray(types.NewDecimal(30, 5)), types.NewArray(types.NewTimestamp(6)),
+		types.NewArray(types.NewArray(types.NewBigInt())), types.NewArray(rowAB),
+		types.NewMap(types.NewString(), types.NewArray(types.NewSmallInt())),
 	}
 }
 
@@ -37,9 +43,14 @@ func addRowSeeds(f *testing.F, pick func(compacted, indexed string) string) {
 		[]byte{0xde, 0xad}, row.Date(19000), row.Time(3600000), row.TimestampNTZ{Millis: -5},
 		row.TimestampNTZ{Millis: 1700000000000, NanoOfMilli: 999}, row.TimestampLTZ{EpochMillis: 1},
 		row.TimestampLTZ{EpochMillis: 2, NanoOfMilli: 3000}, []any{int32(7), []any{"in"}},
+		[]any{int32(1), nil, int32(-3)}, []any{"", "seven77", "eight888", nil}, []any{true, nil, false},
+		[]any{row.NewDecimal(-123456789, 5), nil}, []any{row.TimestampNTZ{Millis: 1, NanoOfMilli: 2}, nil},
+		[]any{[]any{int64(1)}, nil, []any{}}, []any{[]any{int32(1), "a string longer than 7"}, nil},
+		[]row.MapEntry{{Key: "k", Value: []any{int16(1), nil}}, {Key: "key number two", Value: nil}},
 	}
 	sparse := make([]any, len(full))
 	sparse[3], sparse[10], sparse[19] = int32(1), "", []any{nil, nil}
+	sparse[20], sparse[25], sparse[27] = []any{}, []any{nil}, []row.MapEntry{}
 	for _, format := range []row.Format{row.Compacted, row.Indexed} {
 		if pick("c", "i") != map[row.Format]string{row.Compacted: "c", row.Indexed: "i"}[format] {
 			continue

@@ -175,6 +175,8 @@ func appendIndexedValue(dst []byte, t *types.DataType, v any) ([]byte, error) {
 			return dst, typeError(t, "[]any", v)
 		}
 		return appendIndexedRow(dst, rowFieldTypes(t), fields)
+	case types.Array, types.Map:
+		return appendNested(dst, Indexed, t, v)
 	}
 	return dst, fmt.Errorf("%w: %s", ErrUnsupportedType, t)
 }
@@ -277,6 +279,10 @@ func indexedVariable(raw []byte, t *types.DataType, depth int) (any, error) {
 		return checkedDecimal(d, t)
 	case types.Row:
 		return decodeIndexedRow(raw, rowFieldTypes(t), depth+1)
+	case types.Array:
+		return decodeBinaryArray(raw, Indexed, t.Elem, false, depth+1)
+	case types.Map:
+		return decodeBinaryMap(raw, Indexed, t, depth+1)
 	}
 	return nil, fmt.Errorf("%w: %s", ErrUnsupportedType, t)
 }

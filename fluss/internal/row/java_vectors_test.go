@@ -14,19 +14,32 @@ import (
 )
 
 // normalize makes decoded and expected values comparable with require.Equal
-// (Decimal holds a *big.Int for large values; floats are compared by their bits).
+// (Decimal holds a *big.Int for large values; floats are compared by their bits, except
+// that all NaNs are equal: ARRAY elements store every NaN as Java's canonical NaN).
 func normalize(v any) any {
 	switch x := v.(type) {
 	case row.Decimal:
 		return "decimal:" + x.String()
 	case float32: // compare bits: NaN != NaN
+		if x != x {
+			return "float32:NaN"
+		}
 		return fmt.Sprintf("float32:%08x", math.Float32bits(x))
 	case float64:
+		if x != x {
+			return "float64:NaN"
+		}
 		return fmt.Sprintf("float64:%016x", math.Float64bits(x))
 	case []any:
 		out := make([]any, len(x))
 		for i := range x {
 			out[i] = normalize(x[i])
+		}
+		return out
+	case []row.MapEntry:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = [2]any{normalize(e.Key), normalize(e.Value)}
 		}
 		return out
 	}
@@ -57,7 +70,8 @@ func TestRowsMatchJava(t *testing.T) {
 				require.NoError(t, err)
 				got, err := enc.Append(nil, values)
 				require.NoError(t, err, f.format)
-				require.Equal(t, f.want, hex.EncodeToString(got), "%s encoding", f.format)
+				want := javaWithoutStaleSlots(t, rc.Name, f.format, javavectors.Hex(f.want))
+				require.Equal(t, hex.EncodeToString(want), hex.EncodeToString(got), "%s encoding", f.format)
 
 				dec, err := row.NewDecoder(f.format, ts)
 				require.NoError(t, err)
@@ -67,6 +81,26 @@ func TestRowsMatchJava(t *testing.T) {
 			}
 		})
 	}
+}
+
+// javaStaleSlots lists, per vector and format, the 8-byte array slots of NULL elements in
+// which Java leaves the bytes of an earlier array: ArraySerializer reuses its
+// BinaryArrayWriter for arrays of the same size, and reset() clears the null bits but not
+// the slots. Readers ignore a NULL element's slot; we write zeros there.
+var javaStaleSlots = map[string]map[row.Format][]int{
+	"array_java_stale_null_slots": {row.Compacted: {91, 123}, row.Indexed: {93, 125}},
+}
+
+// javaWithoutStaleSlots returns Java's bytes with its stale NULL slots zeroed, after
+// checking that they are indeed not zero (so the list stays true).
+func javaWithoutStaleSlots(t *testing.T, name string, f row.Format, b []byte) []byte {
+	t.Helper()
+	out := append([]byte(nil), b...)
+	for _, off := range javaStaleSlots[name][f] {
+		require.NotEqual(t, make([]byte, 8), out[off:off+8], "stale slot at %d", off)
+		clear(out[off : off+8])
+	}
+	return out
 }
 
 func TestKeysMatchJava(t *testing.T) {

@@ -32,8 +32,9 @@ func NewKeyEncoder(rowTypes []types.DataType, keyIndexes []int) (*KeyEncoder, er
 			return nil, fmt.Errorf("row: key column index %d out of range [0, %d)", idx, len(rowTypes))
 		}
 		t := rowTypes[idx]
-		if t.Kind == types.Map {
-			return nil, fmt.Errorf("row: %s cannot be a key column", t)
+		if t.Kind == types.Array || t.Kind == types.Map || t.Kind == types.Row {
+			// as the server's TableDescriptorValidation (KEY_UNSUPPORTED_TYPES)
+			return nil, fmt.Errorf("row: key column %d is %s; Fluss does not allow ARRAY, MAP or ROW in primary or bucket keys", idx, t)
 		}
 		if err := checkType(&t, false); err != nil {
 			return nil, fmt.Errorf("key column %d: %w", idx, err)

@@ -27,6 +27,9 @@ type Type struct {
 	Scale     int     `json:"scale"`
 	Nullable  bool    `json:"nullable"`
 	Fields    []Field `json:"fields"`
+	Element   *Type   `json:"element"` // ARRAY
+	Key       *Type   `json:"key"`     // MAP
+	Value     *Type   `json:"value"`   // MAP
 }
 
 // Field is a ROW field as the generator writes it.
@@ -142,7 +145,7 @@ var roots = map[string]types.Kind{
 	"DECIMAL": types.Decimal, "CHAR": types.Char, "STRING": types.String, "BINARY": types.Binary,
 	"BYTES": types.Bytes, "DATE": types.Date, "TIME_WITHOUT_TIME_ZONE": types.Time,
 	"TIMESTAMP_WITHOUT_TIME_ZONE": types.Timestamp, "TIMESTAMP_WITH_LOCAL_TIME_ZONE": types.TimestampLTZ,
-	"ROW": types.Row,
+	"ROW": types.Row, "ARRAY": types.Array, "MAP": types.Map,
 }
 
 // DataType converts a generator type into a types.DataType.
@@ -154,6 +157,15 @@ func (t Type) DataType() types.DataType {
 	dt := types.DataType{Kind: k, NotNull: !t.Nullable, Length: t.Length, Precision: t.Precision, Scale: t.Scale}
 	for _, f := range t.Fields {
 		dt.Fields = append(dt.Fields, types.Field{Name: f.Name, Type: f.Type.DataType()})
+	}
+	for _, p := range []struct {
+		from *Type
+		to   **types.DataType
+	}{{t.Element, &dt.Elem}, {t.Key, &dt.Key}, {t.Value, &dt.Value}} {
+		if p.from != nil {
+			sub := p.from.DataType()
+			*p.to = &sub
+		}
 	}
 	return dt
 }
@@ -188,7 +200,8 @@ func Value(t types.DataType, raw json.RawMessage) (any, error) {
 	if string(raw) == "null" {
 		return nil, nil
 	}
-	if t.Kind == types.Row {
+	switch t.Kind {
+	case types.Row:
 		var parts []json.RawMessage
 		if err := json.Unmarshal(raw, &parts); err != nil {
 			return nil, err
@@ -198,6 +211,38 @@ func Value(t types.DataType, raw json.RawMessage) (any, error) {
 			ft[i] = f.Type
 		}
 		return Values(ft, parts)
+	case types.Array:
+		var parts []json.RawMessage
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return nil, err
+		}
+		out := make([]any, len(parts))
+		for i, p := range parts {
+			v, err := Value(*t.Elem, p)
+			if err != nil {
+				return nil, fmt.Errorf("element %d: %w", i, err)
+			}
+			out[i] = v
+		}
+		return out, nil
+	case types.Map:
+		var pairs [][2]json.RawMessage
+		if err := json.Unmarshal(raw, &pairs); err != nil {
+			return nil, err
+		}
+		out := make([]row.MapEntry, len(pairs))
+		for i, p := range pairs {
+			k, err := Value(*t.Key, p[0])
+			if err != nil {
+				return nil, fmt.Errorf("key %d: %w", i, err)
+			}
+			v, err := Value(*t.Value, p[1])
+			if err != nil {
+				return nil, fmt.Errorf("value %d: %w", i, err)
+			}
+			out[i] = row.MapEntry{Key: k, Value: v}
+		}
+		return out, nil
 	}
 	var s string
 	if raw[0] == '"' {

@@ -20,6 +20,8 @@ import org.apache.fluss.row.BinaryRow;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.Decimal;
 import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.InternalArray;
+import org.apache.fluss.row.InternalMap;
 import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.row.TimestampLtz;
 import org.apache.fluss.row.TimestampNtz;
@@ -27,10 +29,12 @@ import org.apache.fluss.row.encode.CompactedKeyEncoder;
 import org.apache.fluss.row.encode.KeyEncoder;
 import org.apache.fluss.row.encode.RowEncoder;
 import org.apache.fluss.row.encode.ValueEncoder;
+import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.DataTypeChecks;
 import org.apache.fluss.types.DataTypes;
+import org.apache.fluss.types.MapType;
 import org.apache.fluss.types.RowType;
 import org.apache.fluss.utils.MurmurHashUtils;
 import org.apache.fluss.utils.PartitionUtils;
@@ -103,7 +107,7 @@ public final class GenerateVectors {
 
     // ------------------------------------------------------------------ keys
 
-    private static final class Case {
+    static final class Case {
         final String name;
         final DataType[] types;
         final Object[] values;
@@ -115,7 +119,7 @@ public final class GenerateVectors {
         }
     }
 
-    private static DataType[] t(DataType... types) {
+    static DataType[] t(DataType... types) {
         return types;
     }
 
@@ -276,6 +280,7 @@ public final class GenerateVectors {
                         DataTypes.FIELD("z", DataTypes.ROW(DataTypes.FIELD("w", DataTypes.BIGINT()))));
         c.add(new Case("nested_row", t(DataTypes.INT(), nested, nested),
                 42, GenericRow.of(-1, s("in"), GenericRow.of(5L)), GenericRow.of(null, null, null)));
+        ComplexCases.addRowCases(c);
         return c;
     }
 
@@ -588,15 +593,15 @@ public final class GenerateVectors {
 
     // ------------------------------------------------------------------ JSON helpers
 
-    private static Decimal dec(String v, int p, int s) {
+    static Decimal dec(String v, int p, int s) {
         return Decimal.fromBigDecimal(new BigDecimal(v), p, s);
     }
 
-    private static BinaryString s(String v) {
+    static BinaryString s(String v) {
         return BinaryString.fromString(v);
     }
 
-    private static String repeat(String s, int n) {
+    static String repeat(String s, int n) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < n; i++) {
             b.append(s);
@@ -632,6 +637,13 @@ public final class GenerateVectors {
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 s.append(", \"precision\": ").append(DataTypeChecks.getPrecision(type));
                 break;
+            case ARRAY:
+                s.append(", \"element\": ").append(typeJson(((ArrayType) type).getElementType()));
+                break;
+            case MAP:
+                s.append(", \"key\": ").append(typeJson(((MapType) type).getKeyType()));
+                s.append(", \"value\": ").append(typeJson(((MapType) type).getValueType()));
+                break;
             case ROW:
                 s.append(", \"fields\": [");
                 List<DataField> fields = ((RowType) type).getFields();
@@ -665,7 +677,8 @@ public final class GenerateVectors {
      * Value text per type: JSON bool / number for BOOLEAN, TINYINT, SMALLINT, INT, DATE, TIME; a
      * decimal string for BIGINT; raw IEEE bits as hex for FLOAT/DOUBLE; the unscaled value as a
      * decimal string for DECIMAL; a JSON string for CHAR/STRING; hex for BINARY/BYTES;
-     * "millis:nanoOfMilli" for timestamps; a JSON array for ROW.
+     * "millis:nanoOfMilli" for timestamps; a JSON array for ROW and ARRAY; a JSON array of [key,
+     * value] pairs in stored order for MAP.
      */
     private static String valueJson(DataType type, Object v) {
         if (v == null) {
@@ -708,9 +721,41 @@ public final class GenerateVectors {
                     nested[i] = InternalRow.createFieldGetter(fts.get(i), i).getFieldOrNull(row);
                 }
                 return valuesJson(fts.toArray(new DataType[0]), nested);
+            case ARRAY:
+                return arrayJson(((ArrayType) type).getElementType(), (InternalArray) v);
+            case MAP:
+                MapType mt = (MapType) type;
+                InternalMap map = (InternalMap) v;
+                InternalArray keys = map.keyArray();
+                InternalArray vals = map.valueArray();
+                InternalArray.ElementGetter kg = InternalArray.createElementGetter(mt.getKeyType());
+                InternalArray.ElementGetter vg = InternalArray.createElementGetter(mt.getValueType());
+                StringBuilder m = new StringBuilder("[");
+                for (int i = 0; i < map.size(); i++) {
+                    if (i > 0) {
+                        m.append(", ");
+                    }
+                    m.append("[").append(valueJson(mt.getKeyType(), kg.getElementOrNull(keys, i)));
+                    m.append(", ").append(valueJson(mt.getValueType(), vg.getElementOrNull(vals, i)));
+                    m.append("]");
+                }
+                return m.append("]").toString();
             default:
                 throw new IllegalArgumentException("no JSON form for " + type);
         }
+    }
+
+    /** An ARRAY as a JSON array of its elements (null for NULL elements). */
+    private static String arrayJson(DataType elementType, InternalArray a) {
+        InternalArray.ElementGetter g = InternalArray.createElementGetter(elementType);
+        StringBuilder s = new StringBuilder("[");
+        for (int i = 0; i < a.size(); i++) {
+            if (i > 0) {
+                s.append(", ");
+            }
+            s.append(valueJson(elementType, g.getElementOrNull(a, i)));
+        }
+        return s.append("]").toString();
     }
 
     private static String strList(List<String> l) {
