@@ -18,6 +18,7 @@ import (
 // seconds (p 0, truncated), millis (p 1–3), micros (p 4–6) or nanos (p 7–9);
 // TIMESTAMP(p)/TIMESTAMP_LTZ(p) the same from millis + nano-of-milli; DECIMAL
 // is Decimal128 at the column's scale; BINARY(n) is FixedSizeBinary(n).
+// ROW, ARRAY and MAP (recursive) are in arrow_nested.go.
 
 // columnCodec writes and reads one column's values.
 type columnCodec struct {
@@ -212,6 +213,10 @@ func newColumnCodec(t types.DataType) (columnCodec, error) {
 		return timestampCodec(t)
 	case types.Row:
 		return structCodec(t)
+	case types.Array:
+		return listCodec(t)
+	case types.Map:
+		return mapCodec(t)
 	default:
 		return cc, fmt.Errorf("%s columns are not supported by the Arrow row conversion yet", t.Kind)
 	}
@@ -373,66 +378,6 @@ func timestampCodec(t types.DataType) (columnCodec, error) {
 		}
 	}
 	return cc, nil
-}
-
-func structCodec(t types.DataType) (columnCodec, error) {
-	fields := make([]columnCodec, len(t.Fields))
-	for i, f := range t.Fields {
-		fc, err := newColumnCodec(f.Type)
-		if err != nil {
-			return columnCodec{}, fmt.Errorf("field %q: %w", f.Name, err)
-		}
-		fields[i] = fc
-	}
-	return columnCodec{
-		t: t,
-		check: func(v any) (int, error) {
-			vals, ok := v.([]any)
-			if !ok {
-				return 0, badType(t, "[]any", v)
-			}
-			if len(vals) != len(fields) {
-				return 0, fmt.Errorf("%s has %d fields, got %d values", t, len(fields), len(vals))
-			}
-			size := 0
-			for i, fv := range vals {
-				if fv == nil {
-					if fields[i].t.NotNull {
-						return 0, fmt.Errorf("field %q is NOT NULL", t.Fields[i].Name)
-					}
-					continue
-				}
-				n, err := fields[i].check(fv)
-				if err != nil {
-					return 0, fmt.Errorf("field %q: %w", t.Fields[i].Name, err)
-				}
-				size += n
-			}
-			return size, nil
-		},
-		put: func(b array.Builder, v any) {
-			sb := b.(*array.StructBuilder)
-			sb.Append(true)
-			for i, fv := range v.([]any) {
-				if fv == nil {
-					sb.FieldBuilder(i).AppendNull()
-				} else {
-					fields[i].put(sb.FieldBuilder(i), fv)
-				}
-			}
-		},
-		get: func(a arrow.Array, i int) any {
-			sa := a.(*array.Struct)
-			out := make([]any, len(fields))
-			for f := range fields {
-				fa := sa.Field(f)
-				if !fa.IsNull(i) {
-					out[f] = fields[f].get(fa, i)
-				}
-			}
-			return out
-		},
-	}, nil
 }
 
 func floorDiv64(a, b int64) int64 {
