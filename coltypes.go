@@ -31,8 +31,14 @@ import (
 //	TIMESTAMP(p)     time.Time, wall clock as UTC      time.Time / sql.NullTime TIMESTAMP
 //	TIMESTAMP_LTZ(p) time.Time, the instant in UTC     time.Time / sql.NullTime TIMESTAMP_LTZ
 //
+//	ARRAY<T>         []any of T's values           []any                    ARRAY
+//	MAP<K, V>        []fluss.MapEntry              []fluss.MapEntry         MAP
+//	ROW<…>           []any, the fields in order    []any                    ROW
+//
 // DECIMAL is returned as text so that no digit is lost; scan it into a string, or into a
-// float64 when rounding is acceptable.
+// float64 when rounding is acceptable. Elements of ARRAY, MAP and ROW values are what
+// Next returns for their type (int64 for an INT element, …); scan them into typed Go
+// slices, maps and structs with Array, Map and Row (complex.go).
 
 var (
 	typeBool        = reflect.TypeFor[bool]()
@@ -51,6 +57,8 @@ var (
 	typeNullString  = reflect.TypeFor[sql.NullString]()
 	typeNullTime    = reflect.TypeFor[sql.NullTime]()
 	typeAny         = reflect.TypeFor[any]()
+	typeAnySlice    = reflect.TypeFor[[]any]()
+	typeMapEntries  = reflect.TypeFor[[]fluss.MapEntry]()
 )
 
 // scanType is the Go type a value of t scans into without loss.
@@ -83,6 +91,10 @@ func scanType(t types.DataType) reflect.Type {
 		return typeBytes
 	case types.Date, types.Timestamp, types.TimestampLTZ:
 		return pick(typeTime, typeNullTime)
+	case types.Array, types.Row:
+		return typeAnySlice
+	case types.Map:
+		return typeMapEntries
 	}
 	return typeAny
 }
@@ -118,6 +130,9 @@ type cellFunc func(i int) driver.Value
 // arrowCell builds, once per batch and column, the converter from an Arrow column of
 // Fluss type t to driver values. Strings and bytes are copied out of the Arrow buffers.
 func arrowCell(t types.DataType, arr arrow.Array) (cellFunc, error) {
+	if isNested(t) {
+		return nestedArrowCell(t, arr)
+	}
 	switch a := arr.(type) {
 	case *array.Boolean:
 		return func(i int) driver.Value { return a.Value(i) }, nil
@@ -201,6 +216,8 @@ func valueCell(t types.DataType, v any) (driver.Value, error) {
 		return x.Time(), nil
 	case fluss.TimestampLTZ:
 		return x.Time(), nil
+	case []any, []fluss.MapEntry:
+		return nestedValue(t, x)
 	}
 	return nil, fmt.Errorf("flussql: value %T of column type %s is %w", v, t, ErrNotSupported)
 }

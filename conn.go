@@ -140,12 +140,16 @@ func (c *conn) IsValid() bool {
 }
 
 // CheckNamedValue accepts every argument type the planner converts (Go integers of every
-// size, floats, strings, []byte, bool, time.Time, nil and the fluss value types) and lets
-// database/sql handle driver.Valuer values.
+// size, floats, strings, []byte, bool, time.Time, nil, the fluss value types, and slices,
+// maps and structs for ARRAY, MAP and ROW columns) and lets database/sql handle
+// driver.Valuer values.
 func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
 	switch nv.Value.(type) {
 	case nil, bool, string, []byte, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
 		float32, float64, time.Time, fluss.Decimal, fluss.Date, fluss.Time, fluss.TimestampNTZ, fluss.TimestampLTZ:
+		return nil
+	}
+	if isNestedArg(nv.Value) { // ARRAY, MAP and ROW values; the planner converts them per column
 		return nil
 	}
 	return driver.ErrSkip

@@ -109,3 +109,28 @@ func ExampleArrowConn() {
 		log.Fatal(err)
 	}
 }
+
+// Write and read ARRAY and MAP columns with Go slices and maps.
+func ExampleArray() {
+	db, err := sql.Open("fluss", flussql.DSNFromEnv())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS user_prefs (id INT, tags ARRAY<STRING>, prefs MAP<STRING, INT>,
+		PRIMARY KEY (id) NOT ENFORCED)`); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO user_prefs VALUES (?, ?, ?)`,
+		1, []string{"admin", "ops"}, map[string]int32{"theme": 2}); err != nil {
+		log.Fatal(err)
+	}
+	var tags []string
+	var prefs map[string]int32
+	err = db.QueryRow(`SELECT tags, prefs FROM user_prefs WHERE id = ?`, 1).
+		Scan(flussql.Array(&tags), flussql.Map(&prefs))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(tags, prefs)
+}

@@ -44,7 +44,7 @@ func convertConstructor(col string, t types.DataType, c *parser.Constructor, loc
 			}
 			out = append(out, fluss.MapEntry{Key: k, Value: v})
 		}
-		return out, nil
+		return out, checkDuplicateKeys(col, out)
 	}
 	if len(c.Elems) != len(t.Fields) {
 		return nil, fmt.Errorf("column %q is %s with %d fields; ROW(…) has %d", col, typeName(t), len(t.Fields), len(c.Elems))

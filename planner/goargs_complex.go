@@ -122,7 +122,7 @@ func mapArg(col string, t types.DataType, rv reflect.Value, loc *time.Location) 
 			}
 			out[i] = fluss.MapEntry{Key: k, Value: v}
 		}
-		return out, nil
+		return out, checkDuplicateKeys(col, out)
 	}
 	if rv.Kind() != reflect.Map {
 		return nil, mismatch(col, t, fmt.Sprintf("%T; pass a Go map or []fluss.MapEntry", rv.Interface()))
@@ -154,6 +154,20 @@ func mapKeyArg(col string, t types.DataType, x any, loc *time.Location) (any, er
 		return nil, fmt.Errorf("column %q: a MAP key must not be NULL", col)
 	}
 	return k, nil
+}
+
+// checkDuplicateKeys refuses a MAP value with a key twice: Fluss stores it,
+// but the Java client keeps only the last entry of such a key when it reads.
+func checkDuplicateKeys(col string, entries []fluss.MapEntry) error {
+	seen := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		k := FormatValue(e.Key)
+		if seen[k] {
+			return fmt.Errorf("column %q: the MAP key %s appears twice", col, k)
+		}
+		seen[k] = true
+	}
+	return nil
 }
 
 // compareKeys orders converted map keys: numbers and strings naturally, the

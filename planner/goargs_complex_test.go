@@ -58,6 +58,7 @@ func TestConvertComplexArg(t *testing.T) {
 		{"map with NULL value", mapSI, map[string]*int{"a": nil}, []fluss.MapEntry{{Key: "a", Value: nil}}, ""},
 		{"entries keep order", mapSI, []fluss.MapEntry{{Key: "z", Value: 1}, {Key: "a", Value: nil}},
 			[]fluss.MapEntry{{Key: "z", Value: int32(1)}, {Key: "a", Value: nil}}, ""},
+		{"duplicate map key", mapSI, []fluss.MapEntry{{Key: "k", Value: 1}, {Key: "k", Value: 2}}, nil, `column "c": the MAP key 'k' appears twice`},
 		{"NULL map key", mapSI, []fluss.MapEntry{{Key: nil, Value: 1}}, nil, "a MAP key must not be NULL"},
 		{"int keys sorted numerically", mapIA, map[int][]string{10: {"x"}, 9: nil},
 			[]fluss.MapEntry{{Key: int32(9), Value: nil}, {Key: int32(10), Value: []any{"x"}}}, ""},

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/flussql/flussql/fluss"
 )
 
 // column is what the output formats know about one result column: its name and how its
@@ -124,6 +126,22 @@ func render(v any, c *column) (string, valueKind) {
 		return formatFloat(float64(x), 32), kindNumber
 	case time.Time:
 		return formatTime(x, c), kindText
+	case []any:
+		open, end := "[", "]" // ARRAY, as Flink prints it
+		if c != nil && c.base == "ROW" {
+			open, end = "(", ")"
+		}
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = renderNested(e)
+		}
+		return open + strings.Join(parts, ", ") + end, kindText
+	case []fluss.MapEntry:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = renderNested(e.Key) + "=" + renderNested(e.Value)
+		}
+		return "{" + strings.Join(parts, ", ") + "}", kindText
 	case fmt.Stringer:
 		s := x.String()
 		if c != nil && (c.base == "DECIMAL" || c.base == "NUMERIC") {
@@ -152,6 +170,16 @@ func render(v any, c *column) (string, valueKind) {
 		return render(rv.Elem().Interface(), c)
 	}
 	return fmt.Sprint(v), kindText
+}
+
+// renderNested renders an element of an ARRAY, MAP or ROW value; NULL is NULL.
+// (Nested ROWs and ARRAYs both print in brackets: the element types are not known here.)
+func renderNested(v any) string {
+	s, k := render(v, nil)
+	if k == kindNull {
+		return "NULL"
+	}
+	return s
 }
 
 // formatFloat prints f like JavaScript and encoding/json do: plain decimals between 1e-6 and

@@ -83,3 +83,5 @@ UPDATE nested SET tags = ARRAY['u'], addr = ROW('Rome', NULL) WHERE id = 5
 SELECT id FROM nested WHERE tags = ARRAY['a']
 ====
 SELECT id FROM nested WHERE tags IS NULL
+====
+INSERT INTO nested (id, attrs) VALUES (3, MAP['k', 1, 'k', 2])

@@ -18,7 +18,11 @@ import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericArray;
+import org.apache.fluss.row.GenericMap;
 import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.InternalArray;
+import org.apache.fluss.row.InternalMap;
 import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.row.encode.KeyEncoder;
 import org.apache.fluss.utils.MathUtils;
@@ -26,6 +30,7 @@ import org.apache.fluss.utils.MurmurHashUtils;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -40,7 +45,12 @@ import java.util.concurrent.CompletableFuture;
  * scan   DB TABLE                      the whole log (or changelog) up to the end offsets at start
  * upsert DB TABLE START COUNT PREFIX   rows (id INT, name STRING, score BIGINT): PREFIX-id, id*7
  * lookup DB TABLE START COUNT PREFIX   looks every id up and checks name and score
+ * nested-write DB TABLE                the three rows of NESTED (below), appended or upserted
+ * nested-read  DB TABLE                rows 1..3 of a NESTED table (scan or lookups) as JSON
  * </pre>
+ *
+ * <p>NESTED tables are (id INT, tags ARRAY&lt;STRING&gt;, scores MAP&lt;STRING, INT&gt;,
+ * addr ROW&lt;city STRING, zip INT&gt;, grid ARRAY&lt;ARRAY&lt;BIGINT&gt;&gt;).
  *
  * <p>The bootstrap servers come from FLUSS_BOOTSTRAP_SERVERS.
  */
@@ -92,6 +102,12 @@ public final class Interop {
                     break;
                 case "scan":
                     out = scan(conn.getAdmin(), table, path);
+                    break;
+                case "nested-write":
+                    out = nestedWrite(table);
+                    break;
+                case "nested-read":
+                    out = nestedRead(conn.getAdmin(), table, path);
                     break;
                 default:
                     usage();
@@ -300,6 +316,168 @@ public final class Interop {
         return sb.toString();
     }
 
+    /** The rows of a NESTED table: values of every shape, NULLs inside and out, empty ones. */
+    private static List<GenericRow> nestedRows() {
+        LinkedHashMap<Object, Object> scores = new LinkedHashMap<>();
+        scores.put(BinaryString.fromString("x"), 1);
+        scores.put(BinaryString.fromString("y"), null);
+        List<GenericRow> rows = new ArrayList<>();
+        rows.add(
+                GenericRow.of(
+                        1,
+                        new GenericArray(
+                                new Object[] {
+                                    BinaryString.fromString("a"),
+                                    null,
+                                    BinaryString.fromString("a string longer than seven")
+                                }),
+                        new GenericMap(scores),
+                        GenericRow.of(BinaryString.fromString("Paris"), 75001),
+                        new GenericArray(
+                                new Object[] {
+                                    new GenericArray(new long[] {1, 2}),
+                                    new GenericArray(new long[] {})
+                                })));
+        rows.add(GenericRow.of(2, null, null, null, null));
+        rows.add(
+                GenericRow.of(
+                        3,
+                        new GenericArray(new Object[] {}),
+                        new GenericMap(new LinkedHashMap<>()),
+                        GenericRow.of(null, null),
+                        new GenericArray(new Object[] {null})));
+        return rows;
+    }
+
+    private static String nestedWrite(Table table) {
+        List<CompletableFuture<?>> acks = new ArrayList<>();
+        if (table.getTableInfo().hasPrimaryKey()) {
+            UpsertWriter writer = table.newUpsert().createWriter();
+            for (GenericRow row : nestedRows()) {
+                acks.add(writer.upsert(row));
+            }
+            writer.flush();
+        } else {
+            AppendWriter writer = table.newAppend().createWriter();
+            for (GenericRow row : nestedRows()) {
+                acks.add(writer.append(row));
+            }
+            writer.flush();
+        }
+        CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).join();
+        return "{\"written\":" + acks.size() + "}";
+    }
+
+    /** Rows 1..3 of a NESTED table as JSON, by lookups (PK table) or a scan (log table). */
+    private static String nestedRead(Admin admin, Table table, TablePath path) throws Exception {
+        Map<Integer, String> byId = new TreeMap<>();
+        if (table.getTableInfo().hasPrimaryKey()) {
+            Lookuper lookuper = table.newLookup().createLookuper();
+            for (int id = 1; id <= 3; id++) {
+                InternalRow row = lookuper.lookup(GenericRow.of(id)).get().getSingletonRow();
+                if (row != null) {
+                    byId.put(id, nestedJson(row));
+                }
+            }
+        } else {
+            int buckets = table.getTableInfo().getNumBuckets();
+            long[] end = endOffsets(admin, table, path);
+            long[] next = new long[buckets];
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            try (LogScanner scanner = table.newScan().createLogScanner()) {
+                for (int b = 0; b < buckets; b++) {
+                    if (end[b] > 0) {
+                        scanner.subscribeFromBeginning(b);
+                    }
+                }
+                while (!reached(next, end)) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("nested scan did not reach " + str(end));
+                    }
+                    ScanRecords records = scanner.poll(Duration.ofMillis(500));
+                    for (TableBucket tb : records.buckets()) {
+                        for (ScanRecord r : records.records(tb)) {
+                            int b = tb.getBucket();
+                            next[b] = Math.max(next[b], r.logOffset() + 1);
+                            byId.put(r.getRow().getInt(0), nestedJson(r.getRow()));
+                        }
+                    }
+                }
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String row : byId.values()) {
+            sep(sb).append(row);
+        }
+        return "{\"rows\":[" + sb + "]}";
+    }
+
+    /** [id, tags, scores, addr, grid] with JSON arrays, objects (maps) and nulls. */
+    private static String nestedJson(InternalRow row) {
+        StringBuilder sb = new StringBuilder("[").append(row.getInt(0)).append(',');
+        if (row.isNullAt(1)) {
+            sb.append("null");
+        } else {
+            InternalArray tags = row.getArray(1);
+            sb.append('[');
+            for (int i = 0; i < tags.size(); i++) {
+                sb.append(i == 0 ? "" : ",")
+                        .append(tags.isNullAt(i) ? "null" : quote(tags.getString(i).toString()));
+            }
+            sb.append(']');
+        }
+        sb.append(',');
+        if (row.isNullAt(2)) {
+            sb.append("null");
+        } else {
+            InternalMap scores = row.getMap(2);
+            InternalArray keys = scores.keyArray();
+            InternalArray values = scores.valueArray();
+            sb.append('{');
+            for (int i = 0; i < scores.size(); i++) {
+                sb.append(i == 0 ? "" : ",")
+                        .append(quote(keys.getString(i).toString()))
+                        .append(':')
+                        .append(values.isNullAt(i) ? "null" : String.valueOf(values.getInt(i)));
+            }
+            sb.append('}');
+        }
+        sb.append(',');
+        if (row.isNullAt(3)) {
+            sb.append("null");
+        } else {
+            InternalRow addr = row.getRow(3, 2);
+            sb.append('[')
+                    .append(addr.isNullAt(0) ? "null" : quote(addr.getString(0).toString()))
+                    .append(',')
+                    .append(addr.isNullAt(1) ? "null" : String.valueOf(addr.getInt(1)))
+                    .append(']');
+        }
+        sb.append(',');
+        if (row.isNullAt(4)) {
+            sb.append("null");
+        } else {
+            InternalArray grid = row.getArray(4);
+            sb.append('[');
+            for (int i = 0; i < grid.size(); i++) {
+                sb.append(i == 0 ? "" : ",");
+                if (grid.isNullAt(i)) {
+                    sb.append("null");
+                    continue;
+                }
+                InternalArray inner = grid.getArray(i);
+                sb.append('[');
+                for (int j = 0; j < inner.size(); j++) {
+                    sb.append(j == 0 ? "" : ",")
+                            .append(inner.isNullAt(j) ? "null" : String.valueOf(inner.getLong(j)));
+                }
+                sb.append(']');
+            }
+            sb.append(']');
+        }
+        return sb.append(']').toString();
+    }
+
     /** The latest offset of every bucket (ListOffsets with OffsetSpec.LatestSpec). */
     private static long[] endOffsets(Admin admin, Table table, TablePath path) throws Exception {
         int buckets = table.getTableInfo().getNumBuckets();
@@ -415,7 +593,7 @@ public final class Interop {
 
     private static void usage() {
         System.err.println(
-                "usage: Interop append|upsert|lookup DB TABLE START COUNT PREFIX | scan DB TABLE");
+                "usage: Interop append|upsert|lookup DB TABLE START COUNT PREFIX | scan|nested-write|nested-read DB TABLE");
         System.exit(2);
     }
 }

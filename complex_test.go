@@ -1,0 +1,121 @@
+package flussql
+
+import (
+	"database/sql"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
+)
+
+func TestNestedValueToDriver(t *testing.T) {
+	arr := types.NewArray(types.NewInt())
+	got, err := valueCell(arr, []any{int32(1), nil, int32(3)})
+	require.NoError(t, err)
+	assert.Equal(t, []any{int64(1), nil, int64(3)}, got)
+
+	m := types.NewMap(types.NewString().AsNotNull(), types.NewDecimal(5, 2))
+	got, err = valueCell(m, []fluss.MapEntry{{Key: "a", Value: fluss.NewDecimal(150, 2)}, {Key: "b", Value: nil}})
+	require.NoError(t, err)
+	assert.Equal(t, []fluss.MapEntry{{Key: "a", Value: "1.50"}, {Key: "b", Value: nil}}, got)
+
+	row := types.NewRow(types.Field{Name: "d", Type: types.NewDate()}, types.Field{Name: "xs", Type: types.NewArray(types.NewString())})
+	got, err = valueCell(row, []any{fluss.Date(1), []any{"x"}})
+	require.NoError(t, err)
+	assert.Equal(t, []any{time.Date(1970, 1, 2, 0, 0, 0, 0, time.UTC), []any{"x"}}, got)
+
+	_, err = valueCell(types.NewInt(), []any{int32(1)})
+	require.ErrorIs(t, err, ErrNotSupported)
+}
+
+func TestIsNestedArg(t *testing.T) {
+	s := []string{"a"}
+	tests := []struct {
+		arg  any
+		want bool
+	}{
+		{[]string{"a"}, true},
+		{&s, true},
+		{[2]int{1, 2}, true},
+		{map[string]int{}, true},
+		{struct{ A int }{}, true},
+		{[]fluss.MapEntry{}, true},
+		{[]byte("x"), false},
+		{json.RawMessage(`{}`), false},
+		{time.Now(), false},
+		{sql.NullString{}, false}, // a driver.Valuer: database/sql converts it
+		{"x", false},
+		{(*[]string)(nil), false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, isNestedArg(tt.arg), "%T", tt.arg)
+	}
+}
+
+func TestArrayMapRowScanners(t *testing.T) {
+	var tags []string
+	require.NoError(t, Array(&tags).Scan([]any{"a", "b"}))
+	assert.Equal(t, []string{"a", "b"}, tags)
+
+	require.NoError(t, Array(&tags).Scan(nil))
+	assert.Nil(t, tags)
+
+	var ints []int32
+	require.NoError(t, Array(&ints).Scan([]any{int64(1), int64(-2)}))
+	assert.Equal(t, []int32{1, -2}, ints)
+	var small []int8
+	err := Array(&small).Scan([]any{int64(300)})
+	require.ErrorContains(t, err, "cannot store value[1] (int64 300) into int8")
+
+	err = Array(&tags).Scan([]any{"a", nil})
+	require.ErrorContains(t, err, "value[2] is NULL; scan into a pointer element type")
+	var ptrs []*string
+	require.NoError(t, Array(&ptrs).Scan([]any{"a", nil}))
+	require.Len(t, ptrs, 2)
+	assert.Equal(t, "a", *ptrs[0])
+	assert.Nil(t, ptrs[1])
+	var nulls []sql.NullInt64
+	require.NoError(t, Array(&nulls).Scan([]any{int64(7), nil}))
+	assert.Equal(t, []sql.NullInt64{{Int64: 7, Valid: true}, {}}, nulls)
+
+	var nested [][]float64
+	require.NoError(t, Array(&nested).Scan([]any{[]any{1.5}, []any{}, nil}))
+	assert.Equal(t, [][]float64{{1.5}, {}, nil}, nested)
+
+	var decs []float64
+	require.NoError(t, Array(&decs).Scan([]any{"1.25"}))
+	assert.Equal(t, []float64{1.25}, decs)
+
+	var m map[string]int64
+	require.NoError(t, Map(&m).Scan([]fluss.MapEntry{{Key: "a", Value: int64(1)}, {Key: "b", Value: int64(2)}}))
+	assert.Equal(t, map[string]int64{"a": 1, "b": 2}, m)
+	var mp map[int32]*string
+	require.NoError(t, Map(&mp).Scan([]fluss.MapEntry{{Key: int64(1), Value: nil}}))
+	assert.Equal(t, map[int32]*string{1: nil}, mp)
+
+	type addr struct {
+		City string
+		Zip  *int32
+		note string //nolint:unused // unexported fields are skipped
+	}
+	var a addr
+	require.NoError(t, Row(&a).Scan([]any{"Oslo", int64(150)}))
+	assert.Equal(t, "Oslo", a.City)
+	require.NotNil(t, a.Zip)
+	assert.Equal(t, int32(150), *a.Zip)
+	err = Row(&a).Scan([]any{"Oslo"})
+	require.ErrorContains(t, err, "value has 1 fields; flussql.addr has 2 exported fields")
+
+	var anyVals []any
+	require.NoError(t, Array(&anyVals).Scan([]any{int64(1), "x", nil}))
+	assert.Equal(t, []any{int64(1), "x", nil}, anyVals)
+
+	require.ErrorContains(t, Array(tags).Scan([]any{}), "destination must be a non-nil pointer")
+	require.ErrorContains(t, Array(&m).Scan([]any{}), "destination must point to a slice")
+	require.ErrorContains(t, Map(&m).Scan([]any{"x"}), "cannot store value ([]interface {}) into map[string]int64")
+}
