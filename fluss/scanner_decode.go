@@ -143,9 +143,25 @@ func (dp *decoderPool) newDecoder() (batchDecoder, error) {
 	case "ARROW":
 		return logbatch.NewArrowDecoder(dp.p.decoded, opt)
 	case "INDEXED":
-		return logbatch.NewIndexedDecoder(dp.p.schema, dp.p.output, opt)
+		if !hasNestedColumns(dp.p.schema) {
+			return logbatch.NewIndexedDecoder(dp.p.schema, dp.p.output, opt)
+		}
+		// logbatch's column-wise INDEXED decoder has no ARRAY/MAP/ROW; the row
+		// decoder has.
+		return newRowLogDecoder(dp.p, dp.mem, row.Indexed)
 	}
-	return newCompactedLogDecoder(dp.p, dp.mem)
+	return newRowLogDecoder(dp.p, dp.mem, row.Compacted)
+}
+
+// hasNestedColumns reports whether s has an ARRAY, MAP or ROW column.
+func hasNestedColumns(s types.Schema) bool {
+	for _, c := range s.Columns {
+		switch c.Type.Kind {
+		case types.Array, types.Map, types.Row:
+			return true
+		}
+	}
+	return false
 }
 
 type errDecoder struct{ err error }
@@ -254,18 +270,18 @@ func (s *LogScanner) scanBatch(f *bucketFetch, recs *logbatch.Records, hw int64)
 	return sb, nil
 }
 
-// compactedLogDecoder decodes COMPACTED log batches (each record an int32
-// length, a change-type byte and a CompactedRow) into Arrow records of the
-// projected columns.
-type compactedLogDecoder struct {
+// rowLogDecoder decodes COMPACTED log batches, and INDEXED ones with nested
+// columns (each record an int32 length, a change-type byte and a
+// CompactedRow or IndexedRow), into Arrow records of the projected columns.
+type rowLogDecoder struct {
 	p     *projection
 	mem   memory.Allocator
 	rows  row.Decoder
 	codec *rowCodec
 }
 
-func newCompactedLogDecoder(p *projection, mem memory.Allocator) (*compactedLogDecoder, error) {
-	rd, err := row.NewCompactedDecoder(row.FieldTypes(p.schema.Columns))
+func newRowLogDecoder(p *projection, mem memory.Allocator, format row.Format) (*rowLogDecoder, error) {
+	rd, err := row.NewDecoder(format, row.FieldTypes(p.schema.Columns))
 	if err != nil {
 		return nil, err
 	}
@@ -277,11 +293,11 @@ func newCompactedLogDecoder(p *projection, mem memory.Allocator) (*compactedLogD
 	if err != nil {
 		return nil, err
 	}
-	return &compactedLogDecoder{p: p, mem: mem, rows: rd, codec: codec}, nil
+	return &rowLogDecoder{p: p, mem: mem, rows: rd, codec: codec}, nil
 }
 
 // Decode implements batchDecoder.
-func (d *compactedLogDecoder) Decode(b logbatch.Batch) (recs *logbatch.Records, err error) {
+func (d *rowLogDecoder) Decode(b logbatch.Batch) (recs *logbatch.Records, err error) {
 	data := b.Records()
 	n := int(b.RecordCount)
 	rb := array.NewRecordBuilder(d.mem, d.p.out)

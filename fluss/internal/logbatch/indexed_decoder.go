@@ -22,7 +22,8 @@ import (
 // length, a change-type byte and an IndexedRow (null bitset, one int32 length
 // per variable-length column, then the non-null values). The server never
 // projects INDEXED batches, so the decoder reads full rows and keeps the
-// selected columns. ARRAY, MAP and ROW columns are not supported yet.
+// selected columns. It has no ARRAY, MAP or ROW columns (package fluss reads
+// INDEXED tables with such columns through the row decoder instead).
 // It is not safe for concurrent use.
 type IndexedDecoder struct {
 	cols     []types.DataType
