@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -185,10 +186,39 @@ func run(args []string) (int, error) {
 	err = cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
+		// What the servers complained about is often the explanation of a failed test
+		// run, and the run folders go with the clusters.
+		for _, c := range clusters {
+			printServerWarnings(c, 30)
+		}
 		return exit.ExitCode(), nil
 	}
 	if err != nil {
 		return 0, err
 	}
 	return 0, nil
+}
+
+// printServerWarnings prints the last n WARN and ERROR lines of each server log of c.
+func printServerWarnings(c *localcluster.Cluster, n int) {
+	logs, _ := filepath.Glob(filepath.Join(c.Dir, "log", "*.log"))
+	for _, path := range logs {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		var lines []string
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, " WARN ") || strings.Contains(line, " ERROR ") {
+				lines = append(lines, line)
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		logf("last %d of %d WARN/ERROR lines of %s (cluster %s):", min(n, len(lines)), len(lines), filepath.Base(path), c.BootstrapServers)
+		for _, line := range lines[max(0, len(lines)-n):] {
+			fmt.Fprintln(os.Stderr, "  "+line)
+		}
+	}
 }
