@@ -64,6 +64,7 @@ type writeBatch struct {
 	size     int // estimated bytes, held from the buffer memory
 	created  time.Time
 	data     []byte // encoded batch, once sealed
+	lastErr  error  // why the last send failed, when it is retried
 	writerID int64  // -1 until first sent idempotently
 	seq      int32
 	attempts int
@@ -274,9 +275,43 @@ func (w *writerCore) flush(ctx context.Context) error {
 	select {
 	case <-idle:
 	case <-ctx.Done():
-		return ctx.Err()
+		return w.unfinishedError(ctx.Err())
 	}
 	return w.takeErrors()
+}
+
+// unfinishedError wraps cause (the end of a Flush's context) with what is still
+// unacknowledged and the last error a retried batch got, so that a Flush that
+// runs out of time says why.
+func (w *writerCore) unfinishedError(cause error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	batches, rows := 0, 0
+	var worst *writeBatch
+	for _, q := range w.buckets {
+		all := q.ready
+		if q.inflight != nil {
+			all = append([]*writeBatch{q.inflight}, all...)
+		}
+		if q.open != nil {
+			all = append(all, q.open)
+		}
+		for _, b := range all {
+			batches++
+			rows += b.rows
+			if b.lastErr != nil && (worst == nil || b.attempts > worst.attempts) {
+				worst = b
+			}
+		}
+	}
+	if batches == 0 {
+		return cause
+	}
+	msg := fmt.Sprintf("fluss: %d batches (%d rows) of %s not yet acknowledged", batches, rows, w.path)
+	if worst != nil {
+		msg += fmt.Sprintf("; last error for %s (sent %d times): %v", worst.target.describe(w.path), worst.attempts, worst.lastErr)
+	}
+	return fmt.Errorf("%s: %w", msg, cause)
 }
 
 // takeErrors returns and clears the recorded batch failures.

@@ -252,6 +252,7 @@ func (w *writerCore) complete(b *writeBatch, err error) {
 			b.writerID, b.seq = -1, -1
 		}
 		b.retryAt = time.Now().Add(w.backoff(b.attempts))
+		b.lastErr = err
 		q.ready = append([]*writeBatch{b}, q.ready...)
 	default:
 		if w.writerID >= 0 {

@@ -1,0 +1,38 @@
+package fluss
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// A Flush that runs out of time says what is still unacknowledged and why.
+func TestFlushTimeoutSaysWhy(t *testing.T) {
+	f := newFakeCluster(t)
+	f.leaderAfter = 1 << 30 // the buckets never get a leader
+	c := f.connect(t)
+	info := &TableInfo{Path: TablePath{Database: "db", Table: "t"}, TableID: 77, SchemaID: 1,
+		Descriptor: TableDescriptor{Schema: types.Schema{Columns: []types.Column{{Name: "id", Type: types.NewBigInt()}}}, BucketCount: 2}}
+	tbl, err := c.TableOf(info)
+	require.NoError(t, err)
+	w, err := tbl.NewAppendWriter(context.Background(), AppendWriterOptions{WriterOptions: WriterOptions{DisableIdempotence: true, Acks: AcksLeader}})
+	require.NoError(t, err)
+	for i := int64(0); i < 3; i++ {
+		require.NoError(t, w.Append(context.Background(), []any{i}))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	err = w.Flush(ctx)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "(3 rows) of db.t not yet acknowledged")
+	assert.Contains(t, err.Error(), "has no known leader yet")
+
+	closeCtx, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel2()
+	_ = w.Close(closeCtx)
+}
