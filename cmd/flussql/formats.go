@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/flussql/flussql/fluss"
 )
 
 // Output formats (--format).
@@ -105,7 +107,8 @@ func tsvField(v any, c *column) string {
 // jsonWriter writes JSON Lines: one object per row, keys in column order, written as the row
 // arrives. NULL is null, numbers and booleans are bare (DECIMAL too, digits kept exactly),
 // everything else is a string rendered as in the other formats. Non-finite floats are
-// the strings "NaN", "Infinity" and "-Infinity".
+// the strings "NaN", "Infinity" and "-Infinity". ARRAY and ROW values are JSON arrays, MAP
+// values JSON objects (keys as text), their elements rendered by the same rules.
 type jsonWriter struct {
 	w    io.Writer
 	cols []column
@@ -134,6 +137,10 @@ func (j *jsonWriter) row(vals []any) error {
 		}
 		b.WriteString(key)
 		b.WriteByte(':')
+		if isNestedValue(v) {
+			writeJSONValue(&b, v)
+			continue
+		}
 		s, kind := render(v, c)
 		switch {
 		case kind == kindNull:
@@ -160,4 +167,52 @@ func jsonString(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// isNestedValue reports whether v is an ARRAY, ROW ([]any) or MAP ([]fluss.MapEntry) value.
+func isNestedValue(v any) bool {
+	switch v.(type) {
+	case []any, []fluss.MapEntry:
+		return true
+	}
+	return false
+}
+
+// writeJSONValue writes a value nested in an ARRAY, MAP or ROW (or such a value itself) as
+// JSON: arrays, objects, and scalars as in jsonWriter.row.
+func writeJSONValue(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONValue(b, e)
+		}
+		b.WriteByte(']')
+		return
+	case []fluss.MapEntry:
+		b.WriteByte('{')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := render(e.Key, nil)
+			b.WriteString(jsonString(k))
+			b.WriteByte(':')
+			writeJSONValue(b, e.Value)
+		}
+		b.WriteByte('}')
+		return
+	}
+	s, kind := render(v, nil)
+	switch {
+	case kind == kindNull:
+		b.WriteString("null")
+	case kind == kindBool, kind == kindNumber && isNumericText(s):
+		b.WriteString(s)
+	default:
+		b.WriteString(jsonString(s))
+	}
 }

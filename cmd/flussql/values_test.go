@@ -77,10 +77,10 @@ func TestRenderAndCells(t *testing.T) {
 		{"timestamp unknown precision", ts, "", "2025-03-05T10:04:05.12Z", false, "2025-03-05T10:04:05.12Z", "2025-03-05T10:04:05.12Z", `"2025-03-05T10:04:05.12Z"`},
 		{"date", ts, "DATE", "2025-03-05", false, "2025-03-05", "2025-03-05", `"2025-03-05"`},
 		{"time(3)", ts, "TIME(3)", "10:04:05.120", false, "10:04:05.120", "10:04:05.120", `"10:04:05.120"`},
-		{"array", []any{"a", nil, int64(3)}, "ARRAY", "[a, NULL, 3]", false, "\"[a, NULL, 3]\"", "[a, NULL, 3]", `"[a, NULL, 3]"`},
-		{"nested array", []any{[]any{int64(1)}, []any{}}, "ARRAY", "[[1], []]", false, "\"[[1], []]\"", "[[1], []]", `"[[1], []]"`},
-		{"map", []fluss.MapEntry{{Key: "k", Value: int64(1)}, {Key: "j", Value: nil}}, "MAP", "{k=1, j=NULL}", false, "\"{k=1, j=NULL}\"", "{k=1, j=NULL}", `"{k=1, j=NULL}"`},
-		{"row", []any{"Oslo", int64(150)}, "ROW", "(Oslo, 150)", false, "\"(Oslo, 150)\"", "(Oslo, 150)", `"(Oslo, 150)"`},
+		{"array", []any{"a", nil, int64(3)}, "ARRAY", "[a, NULL, 3]", false, "\"[a, NULL, 3]\"", "[a, NULL, 3]", `["a",null,3]`},
+		{"nested array", []any{[]any{int64(1)}, []any{}}, "ARRAY", "[[1], []]", false, "\"[[1], []]\"", "[[1], []]", `[[1],[]]`},
+		{"map", []fluss.MapEntry{{Key: "k", Value: int64(1)}, {Key: "j", Value: nil}}, "MAP", "{k=1, j=NULL}", false, "\"{k=1, j=NULL}\"", "{k=1, j=NULL}", `{"k":1,"j":null}`},
+		{"row", []any{"Oslo", int64(150)}, "ROW", "(Oslo, 150)", false, "\"(Oslo, 150)\"", "(Oslo, 150)", `["Oslo",150]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newColumn("c", tc.typ)
