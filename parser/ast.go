@@ -105,6 +105,29 @@ type AlterTableDropPartition struct {
 	Partition []PartitionValue
 }
 
+// AlterTableSet is ALTER TABLE [IF EXISTS] t SET ('k' = 'v', …): table properties.
+type AlterTableSet struct {
+	Table      TableName
+	IfExists   bool
+	Properties map[string]string
+}
+
+// AlterTableReset is ALTER TABLE [IF EXISTS] t RESET ('k', …): properties back to
+// their defaults.
+type AlterTableReset struct {
+	Table    TableName
+	IfExists bool
+	Keys     []string
+}
+
+// AlterTableAddColumns is ALTER TABLE [IF EXISTS] t ADD [COLUMN] col TYPE [COMMENT '…'], or
+// ADD (col TYPE …, …). Fluss appends the columns last.
+type AlterTableAddColumns struct {
+	Table    TableName
+	IfExists bool
+	Columns  []types.Column
+}
+
 // ShowPartitions is SHOW PARTITIONS t [PARTITION (k = 'v', …)]; the spec,
 // when given, may name a subset of the partition keys.
 type ShowPartitions struct {
@@ -174,6 +197,9 @@ func (*DropTable) statement()               {}
 func (*ShowCreateTable) statement()         {}
 func (*Describe) statement()                {}
 func (*AlterTableAddPartition) statement()  {}
+func (*AlterTableSet) statement()           {}
+func (*AlterTableReset) statement()         {}
+func (*AlterTableAddColumns) statement()    {}
 func (*AlterTableDropPartition) statement() {}
 func (*ShowPartitions) statement()          {}
 func (*Insert) statement()                  {}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/flussql/flussql/fluss/types"
 )
 
 // ddlParser is a recursive-descent parser over the token slice for the
@@ -289,9 +291,35 @@ func (p *ddlParser) alterTable() (Statement, error) {
 	if err := p.expectWords("table"); err != nil {
 		return nil, err
 	}
+	ifTok := p.peek()
+	ifExists := p.ifExists()
 	name, err := p.tableName()
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case p.word("set"):
+		props, err := p.properties()
+		if err != nil {
+			return nil, err
+		}
+		return &AlterTableSet{Table: name, IfExists: ifExists, Properties: props}, p.end()
+	case p.word("reset"):
+		keys, err := p.keyList()
+		if err != nil {
+			return nil, err
+		}
+		return &AlterTableReset{Table: name, IfExists: ifExists, Keys: keys}, p.end()
+	case p.l.isWord(p.peek(), "add") && !p.l.isWord(p.peekAt(1), "partition") && !p.l.isWord(p.peekAt(1), "if"):
+		p.i++
+		cols, err := p.addColumns()
+		if err != nil {
+			return nil, err
+		}
+		return &AlterTableAddColumns{Table: name, IfExists: ifExists, Columns: cols}, p.end()
+	}
+	if ifExists {
+		return nil, p.errAt(ifTok, "IF EXISTS before the table name goes with SET, RESET and ADD columns; for partitions write ADD IF NOT EXISTS PARTITION or DROP IF EXISTS PARTITION")
 	}
 	switch {
 	case p.word("add"):
@@ -319,7 +347,75 @@ func (p *ddlParser) alterTable() (Statement, error) {
 		}
 		return s, p.end()
 	}
-	return nil, p.fail("ADD PARTITION", "DROP PARTITION")
+	return nil, p.fail("ADD PARTITION", "DROP PARTITION", "ADD", "SET", "RESET")
+}
+
+// addColumns consumes, after ADD, [COLUMN] col TYPE … or (col TYPE …, …).
+func (p *ddlParser) addColumns() ([]types.Column, error) {
+	known := map[string]bool{}
+	one := func() (types.Column, error) {
+		col, pk, err := p.column(known)
+		if err != nil {
+			return col, err
+		}
+		if pk {
+			return col, p.errAt(p.l.toks[p.i-1], "ALTER TABLE … ADD cannot add a primary key; Fluss fixes the key at CREATE TABLE")
+		}
+		if t := p.peek(); p.l.isWord(t, "first") || p.l.isWord(t, "after") {
+			return col, p.errAt(t, "Fluss adds columns last only; leave out "+strings.ToUpper(t.text(p.l.src)))
+		}
+		known[col.Name] = true
+		return col, nil
+	}
+	if !p.punct('(') {
+		p.word("column")
+		col, err := one()
+		if err != nil {
+			return nil, err
+		}
+		return []types.Column{col}, nil
+	}
+	var cols []types.Column
+	for {
+		col, err := one()
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, col)
+		if p.punct(')') {
+			return cols, nil
+		}
+		if !p.punct(',') {
+			return nil, p.fail(append(p.columnRest(col, false), "','", "')'")...)
+		}
+	}
+}
+
+// keyList consumes ('key', …) after RESET.
+func (p *ddlParser) keyList() ([]string, error) {
+	if err := p.expectPunct('('); err != nil {
+		return nil, err
+	}
+	var keys []string
+	seen := map[string]bool{}
+	for {
+		kt := p.peek()
+		key, err := p.str("an option key string")
+		if err != nil {
+			return nil, err
+		}
+		if seen[key] {
+			return nil, p.errAt(kt, "option "+QuoteString(key)+" is given twice")
+		}
+		seen[key] = true
+		keys = append(keys, key)
+		if p.punct(')') {
+			return keys, nil
+		}
+		if !p.punct(',') {
+			return nil, p.fail("','", "')'")
+		}
+	}
 }
 
 // partitionSpec consumes (key = value, …) after PARTITION.

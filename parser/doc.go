@@ -14,6 +14,8 @@
 //	SHOW TABLES [FROM db] [LIKE '…'];  SHOW CREATE TABLE t;  DESCRIBE t
 //	ALTER TABLE t ADD [IF NOT EXISTS] PARTITION (k = 'v', …)
 //	ALTER TABLE t DROP [IF EXISTS] PARTITION (k = 'v', …)
+//	ALTER TABLE [IF EXISTS] t ADD [COLUMN] col TYPE [COMMENT '…']  |  ADD (col TYPE …, …)
+//	ALTER TABLE [IF EXISTS] t SET ('k' = 'v', …)  |  RESET ('k', …)
 //	SHOW PARTITIONS t [PARTITION (k = 'v', …)]
 //	INSERT INTO t [(cols)] VALUES (…), …;  UPSERT INTO t [(cols)] VALUES …
 //	DELETE FROM t WHERE …;  UPDATE t SET col = value, … WHERE …

@@ -209,6 +209,29 @@ func (s *AlterTableDropPartition) String() string {
 }
 
 // String renders the statement as canonical SQL.
+func (s *AlterTableSet) String() string {
+	return "ALTER TABLE " + ifClause(s.IfExists, "IF EXISTS ") + s.Table.String() + " SET " + properties(s.Properties)
+}
+
+// String renders the statement as canonical SQL.
+func (s *AlterTableReset) String() string {
+	keys := make([]string, len(s.Keys))
+	for i, k := range s.Keys {
+		keys[i] = QuoteString(k)
+	}
+	return "ALTER TABLE " + ifClause(s.IfExists, "IF EXISTS ") + s.Table.String() + " RESET (" + strings.Join(keys, ", ") + ")"
+}
+
+// String renders the statement as canonical SQL.
+func (s *AlterTableAddColumns) String() string {
+	cols := make([]string, len(s.Columns))
+	for i, c := range s.Columns {
+		cols[i] = QuoteIdent(c.Name) + " " + FormatType(c.Type) + commentClause(c.Comment)
+	}
+	return "ALTER TABLE " + ifClause(s.IfExists, "IF EXISTS ") + s.Table.String() + " ADD (" + strings.Join(cols, ", ") + ")"
+}
+
+// String renders the statement as canonical SQL.
 func (s *ShowPartitions) String() string {
 	out := "SHOW PARTITIONS " + s.Table.String()
 	if len(s.Partition) > 0 {

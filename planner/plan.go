@@ -90,6 +90,12 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		return b.addPartition(s)
 	case *parser.AlterTableDropPartition:
 		return b.dropPartition(s)
+	case *parser.AlterTableSet:
+		return b.alterTableSet(s)
+	case *parser.AlterTableReset:
+		return b.alterTableReset(s)
+	case *parser.AlterTableAddColumns:
+		return b.alterTableAdd(s)
 	case *parser.ShowDatabases:
 		return &ShowDatabases{Like: s.Like}, nil
 	case *parser.ShowTables:

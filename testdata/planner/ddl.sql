@@ -76,3 +76,17 @@ ALTER TABLE partitioned_users DROP PARTITION (region = :r)
 -- bind: :r='US'
 -- bind: 'EU'
 -- bind: :x='US'
+====
+ALTER TABLE events SET ('table.log.ttl' = '7d', 'owner' = 'ops')
+====
+ALTER TABLE IF EXISTS nosuch RESET ('owner')
+====
+ALTER TABLE nosuch RESET ('owner')
+====
+ALTER TABLE users ADD (phone STRING COMMENT 'contact', tags ARRAY<STRING>)
+====
+ALTER TABLE users ADD name STRING
+====
+ALTER TABLE users ADD phone STRING NOT NULL
+====
+EXPLAIN ALTER TABLE users ADD COLUMN phone STRING

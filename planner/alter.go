@@ -1,0 +1,107 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/parser"
+)
+
+// AlterTable is ALTER TABLE … SET (…), RESET (…) or ADD columns: call
+// Admin.AlterTable(Path, IgnoreIfNotExists, changes…) with one change per
+// property set or reset and per added column, then invalidate the table in
+// the catalog. Fluss 0.9 appends added columns last and requires them
+// nullable; rows written before read NULL in them.
+type AlterTable struct {
+	Path              fluss.TablePath
+	IgnoreIfNotExists bool
+	Set               map[string]string
+	Reset             []string
+	AddColumns        []types.Column
+}
+
+func (b *builder) alterTable(t parser.TableName, ifExists bool) (*AlterTable, *fluss.TableInfo, error) {
+	path, err := b.path(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &AlterTable{Path: path, IgnoreIfNotExists: ifExists}
+	info, err := b.table(t)
+	if err != nil {
+		var missing *TableNotExistError
+		if ifExists && errors.As(err, &missing) {
+			return p, nil, nil // nothing to check; the server ignores it too
+		}
+		return nil, nil, err
+	}
+	return p, info, nil
+}
+
+func (b *builder) alterTableSet(s *parser.AlterTableSet) (Plan, error) {
+	p, _, err := b.alterTable(s.Table, s.IfExists)
+	if err != nil {
+		return nil, err
+	}
+	p.Set = maps.Clone(s.Properties)
+	return p, nil
+}
+
+func (b *builder) alterTableReset(s *parser.AlterTableReset) (Plan, error) {
+	p, _, err := b.alterTable(s.Table, s.IfExists)
+	if err != nil {
+		return nil, err
+	}
+	p.Reset = append([]string(nil), s.Keys...)
+	return p, nil
+}
+
+func (b *builder) alterTableAdd(s *parser.AlterTableAddColumns) (Plan, error) {
+	p, info, err := b.alterTable(s.Table, s.IfExists)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range s.Columns {
+		if c.Type.NotNull {
+			return nil, fmt.Errorf("column %q: Fluss adds only nullable columns (rows written before have no value); leave out NOT NULL", c.Name)
+		}
+		if info != nil && info.Schema().Index(c.Name) >= 0 {
+			return nil, fmt.Errorf("column %q already exists in %s; its columns: %s", c.Name, info.Path, strings.Join(columnNames(info), ", "))
+		}
+	}
+	p.AddColumns = append([]types.Column(nil), s.Columns...)
+	return p, nil
+}
+
+// columnNames lists the table's columns in order.
+func columnNames(info *fluss.TableInfo) []string {
+	cols := info.Schema().Columns
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// String describes the plan for EXPLAIN.
+func (p *AlterTable) String() string {
+	d := describe("AlterTable %s", p.Path).
+		lineIf(len(p.Set) > 0, "set", "%s", props(p.Set)).
+		lineIf(len(p.Reset) > 0, "reset", "%s", strings.Join(p.Reset, ", "))
+	for _, c := range p.AddColumns {
+		d.line("add column", "%s %s%s", parser.QuoteIdent(c.Name), parser.FormatType(c.Type), commentText(c.Comment))
+	}
+	return d.lineIf(p.IgnoreIfNotExists, "if exists", "true").String()
+}
+
+func commentText(c string) string {
+	if c == "" {
+		return ""
+	}
+	return " COMMENT " + parser.QuoteString(c)
+}
+
+func (*AlterTable) plan() {}
