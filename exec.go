@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -73,6 +74,13 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 		return noRows(err)
 	case *planner.DropTable:
 		err := admin.DropTable(ctx, p.Path, p.IgnoreIfNotExists)
+		c.catalog.Invalidate(p.Path)
+		c.dropWriters(p.Path)
+		return noRows(err)
+	case *planner.AlterTable:
+		err := admin.AlterTable(ctx, p.Path, p.IgnoreIfNotExists, alterChanges(p)...)
+		// The schema id changes with ADD: plans, writers and lookupers are keyed by it and
+		// are made again from the new table metadata.
 		c.catalog.Invalidate(p.Path)
 		c.dropWriters(p.Path)
 		return noRows(err)
@@ -313,6 +321,21 @@ func (c *conn) storeWriter(key writerKey, path fluss.TablePath, w closableWriter
 }
 
 // dropWriters closes the writers of a dropped table.
+// alterChanges lists the changes of an ALTER TABLE plan, properties in key order.
+func alterChanges(p *planner.AlterTable) []fluss.TableChange {
+	var out []fluss.TableChange
+	for _, k := range slices.Sorted(maps.Keys(p.Set)) {
+		out = append(out, fluss.SetTableProperty(k, p.Set[k]))
+	}
+	for _, k := range p.Reset {
+		out = append(out, fluss.ResetTableProperty(k))
+	}
+	for _, col := range p.AddColumns {
+		out = append(out, fluss.AddColumn(col))
+	}
+	return out
+}
+
 func (c *conn) dropWriters(path fluss.TablePath) {
 	c.mu.Lock()
 	var closing []closableWriter

@@ -176,6 +176,11 @@ func (c *conn) storeLookuper(key lookupKey, l any) {
 	if c.lookupers == nil {
 		c.lookupers = map[lookupKey]any{}
 	}
+	for k := range c.lookupers {
+		if k.tableID == key.tableID && k.schemaID != key.schemaID {
+			delete(c.lookupers, k) // made for a schema the table has left (ALTER TABLE … ADD)
+		}
+	}
 	c.lookupers[key] = l
 }
 

@@ -234,12 +234,14 @@ func backoffWait(ctx context.Context, n int) error {
 }
 
 // valueReader decodes stored values (schema id + row) into rows of the
-// table's current schema. Values written under another schema id are
-// decoded with that schema (fetched once) and mapped to the current
-// columns by name; columns the old schema lacks are NULL.
+// table's current schema. Values written under another schema id (before
+// or after an ALTER TABLE … ADD COLUMN) are decoded with that schema,
+// fetched once per client, and mapped to the current columns by column id;
+// columns the value's schema lacks are NULL.
 type valueReader struct {
 	c        *Client
 	path     TablePath
+	tableID  int64
 	current  types.Schema
 	schemaID int16
 	dec      *kvbatch.ValueDecoder
@@ -249,7 +251,7 @@ type valueReader struct {
 }
 
 func newValueReader(c *Client, path TablePath, info *TableInfo, format row.Format) *valueReader {
-	v := &valueReader{c: c, path: path, current: info.Schema(), schemaID: int16(info.SchemaID), mapping: map[int16][]int{}}
+	v := &valueReader{c: c, path: path, tableID: info.TableID, current: info.Schema(), schemaID: int16(info.SchemaID), mapping: map[int16][]int{}}
 	v.dec = kvbatch.NewValueDecoder(format, v.resolve)
 	return v
 }
@@ -260,18 +262,29 @@ func (v *valueReader) resolve(id int16) ([]types.DataType, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), v.c.cfg.RequestTimeout)
 	defer cancel()
-	s, _, err := v.c.Admin().GetTableSchema(ctx, v.path, int32(id))
+	cur, err := v.c.tableSchema(ctx, v.path, v.tableID, v.schemaID)
 	if err != nil {
 		return nil, err
 	}
-	m := make([]int, len(v.current.Columns))
-	for i, col := range v.current.Columns {
-		m[i] = s.Index(col.Name)
+	if len(cur.schema.Columns) != len(v.current.Columns) {
+		return nil, fmt.Errorf("fluss: schema %d of %s has %d columns, the table handle %d", v.schemaID, v.path, len(cur.schema.Columns), len(v.current.Columns))
+	}
+	old, err := v.c.tableSchema(ctx, v.path, v.tableID, id)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]int, len(cur.colIDs))
+	for i := range all {
+		all[i] = i
+	}
+	m, err := columnMapping(old, cur, all)
+	if err != nil {
+		return nil, err
 	}
 	v.mu.Lock()
 	v.mapping[id] = m
 	v.mu.Unlock()
-	return row.FieldTypes(s.Columns), nil
+	return row.FieldTypes(old.schema.Columns), nil
 }
 
 // decode decodes one value with its schema-id prefix.

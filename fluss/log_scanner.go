@@ -124,7 +124,10 @@ func (b *ScanBatch) Release() {
 type ScannerOptions struct {
 	// Projection lists the table columns to read, by index, in the order
 	// wanted; nil reads every column. The server sends only these columns
-	// (ARROW tables); the scanner reorders them.
+	// (ARROW tables); the scanner reorders them. On a table altered with
+	// ADD COLUMN, a projection that includes an added column is read by
+	// fetching whole batches (the server cannot project batches written
+	// before the column existed), and rows written before read it as NULL.
 	Projection []int
 	// Bounded makes the scanner stop at the end of each bucket as it was
 	// when the bucket was subscribed (its high watermark, from
@@ -172,6 +175,7 @@ type LogScanner struct {
 	round   *fetchRound // fetch in flight, if any
 	closed  bool
 	decs    *decoderPool
+	views   schemaViews // batches of other schema ids (scanner_schema.go)
 }
 
 // NewLogScanner returns a scanner of the table's log. It reads log tables
@@ -201,10 +205,18 @@ func (t *Table) NewLogScanner(opts ScannerOptions) (*LogScanner, error) {
 }
 
 // Schema returns the Arrow schema of the records Poll returns.
-func (s *LogScanner) Schema() *arrow.Schema { return s.proj.out }
+func (s *LogScanner) Schema() *arrow.Schema {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.proj.out
+}
 
 // ColumnTypes returns the Fluss types of the returned columns, in order.
-func (s *LogScanner) ColumnTypes() []types.DataType { return slices.Clone(s.proj.outTypes) }
+func (s *LogScanner) ColumnTypes() []types.DataType {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.proj.outTypes)
+}
 
 // Subscribe starts reading bucket of a non-partitioned table at offset: an
 // offset, EarliestOffset or LatestOffset. Subscribing a bucket again moves
@@ -240,6 +252,9 @@ func (s *LogScanner) SubscribeBuckets(ctx context.Context, offsets map[TableBuck
 func (s *LogScanner) subscribe(ctx context.Context, offsets map[TableBucket]int64, spec OffsetSpec, useSpec bool) error {
 	if s.isClosed() {
 		return ErrScannerClosed
+	}
+	if err := s.checkPushdown(ctx); err != nil {
+		return err
 	}
 	byPartition := map[int64][]TableBucket{}
 	for tb, off := range offsets {
@@ -484,5 +499,6 @@ func (s *LogScanner) Close() error {
 		round.release()
 	}
 	s.decs.close()
+	s.views.close()
 	return nil
 }

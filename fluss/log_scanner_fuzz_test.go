@@ -1,6 +1,7 @@
 package fluss
 
 import (
+	"context"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -22,7 +23,11 @@ var fuzzSchema = types.Schema{Columns: []types.Column{
 func fuzzTable(t testing.TB, format string) *Table {
 	info := &TableInfo{Path: TablePath{Database: "db", Table: "t"}, TableID: 1, SchemaID: 1,
 		Descriptor: TableDescriptor{Schema: fuzzSchema, BucketCount: 1, Properties: map[string]string{PropLogFormat: format}}}
-	tbl, err := (&Client{}).TableOf(info)
+	// A closed client: a batch of another schema id fails to fetch its
+	// schema (ErrClosed) instead of reaching the network.
+	closed := make(chan struct{})
+	close(closed)
+	tbl, err := (&Client{meta: newMetadataCache(), closed: closed}).TableOf(info)
 	require.NoError(t, err)
 	return tbl
 }
@@ -102,7 +107,7 @@ func FuzzDecodeFetchedRecords(f *testing.F) {
 		fetch := &bucketFetch{tb: TableBucket{PartitionID: NoPartition}, offset: offset, end: end}
 		dec := s.decs.get()
 		defer s.decs.put(dec)
-		batches, next, err := s.decodeRecords(dec, fetch, records, 0)
+		batches, next, err := s.decodeRecords(context.Background(), dec, fetch, records, 0)
 		if err != nil {
 			require.Empty(t, batches)
 			return

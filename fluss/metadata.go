@@ -75,6 +75,10 @@ type metadataCache struct {
 	cluster    *clusterState
 	tables     map[TablePath]*tableMetadata
 	partitions map[partitionKey]*partitionMetadata
+	// schemas holds the registered schemas of tables by table id and schema
+	// id (see schema_history.go); they never change, so they are never
+	// dropped.
+	schemas map[schemaKey]*schemaVersion
 }
 
 func newMetadataCache() metadataCache {
@@ -82,6 +86,7 @@ func newMetadataCache() metadataCache {
 		cluster:    &clusterState{tablets: map[int32]ServerNode{}, stale: true},
 		tables:     map[TablePath]*tableMetadata{},
 		partitions: map[partitionKey]*partitionMetadata{},
+		schemas:    map[schemaKey]*schemaVersion{},
 	}
 }
 

@@ -1,6 +1,7 @@
 package fluss
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,7 +30,20 @@ type projection struct {
 	schema   types.Schema
 }
 
+// newProjection plans reading columns cols (nil: all) of schema s from a
+// log of the given format, pushing the selection to the server when the
+// format allows it (ARROW).
 func newProjection(s types.Schema, cols []int, format string) (*projection, error) {
+	return planProjection(s, cols, format, true)
+}
+
+// withoutPushdown returns the same selection read by fetching every column
+// and selecting on the client.
+func (p *projection) withoutPushdown() (*projection, error) {
+	return planProjection(p.schema, p.output, p.format, false)
+}
+
+func planProjection(s types.Schema, cols []int, format string, allowPushdown bool) (*projection, error) {
 	p := &projection{format: strings.ToUpper(format), schema: s}
 	n := len(s.Columns)
 	if cols == nil {
@@ -64,6 +78,12 @@ func newProjection(s types.Schema, cols []int, format string) (*projection, erro
 		p.fetch = slices.Clone(p.output)
 		slices.Sort(p.fetch)
 		p.pushdown = len(p.fetch) < n
+		if !allowPushdown && p.pushdown {
+			p.fetch, p.pushdown = nil, false
+			for i := 0; i < n; i++ {
+				p.fetch = append(p.fetch, i)
+			}
+		}
 		if p.decoded, err = types.ProjectedArrowSchema(s, p.fetch); err != nil {
 			return nil, err
 		}
@@ -173,8 +193,10 @@ func (e errDecoder) Decode(logbatch.Batch) (*logbatch.Records, error) { return n
 // at or after the end offset. It returns the next fetch offset. A trailing
 // partial batch is ignored (the next fetch gets it whole). CRCs are checked
 // unless the projection was pushed down (the server keeps the CRC of the
-// unprojected batch).
-func (s *LogScanner) decodeRecords(dec batchDecoder, f *bucketFetch, records []byte, hw int64) ([]*ScanBatch, int64, error) {
+// unprojected batch). Batches written under another schema id than the
+// table handle's are decoded with their own schema (fetched with ctx once)
+// and mapped to the output columns by column id (scanner_schema.go).
+func (s *LogScanner) decodeRecords(ctx context.Context, dec batchDecoder, f *bucketFetch, records []byte, hw int64) ([]*ScanBatch, int64, error) {
 	var out []*ScanBatch
 	fail := func(err error) ([]*ScanBatch, int64, error) {
 		for _, b := range out {
@@ -202,15 +224,18 @@ func (s *LogScanner) decodeRecords(dec batchDecoder, f *bucketFetch, records []b
 		if b.RecordCount == 0 {
 			continue
 		}
-		if int32(b.SchemaID) != s.t.info.SchemaID {
-			return fail(fmt.Errorf("fluss: batch at offset %d has schema id %d, the table's is %d; reading batches of another schema is not supported yet",
-				b.BaseOffset, b.SchemaID, s.t.info.SchemaID))
+		var recs *logbatch.Records
+		var err error
+		mapped := int32(b.SchemaID) != s.t.info.SchemaID
+		if mapped {
+			recs, err = s.decodeOtherSchema(ctx, b)
+		} else {
+			recs, err = dec.Decode(b)
 		}
-		recs, err := dec.Decode(b)
 		if err != nil {
-			return fail(fmt.Errorf("fluss: decoding the batch at offset %d: %w", b.BaseOffset, err))
+			return fail(fmt.Errorf("fluss: decoding the batch at offset %d (schema id %d): %w", b.BaseOffset, b.SchemaID, err))
 		}
-		sb, err := s.scanBatch(f, recs, hw)
+		sb, err := s.scanBatch(f, recs, hw, mapped)
 		if err != nil {
 			return fail(err)
 		}
@@ -225,8 +250,9 @@ func (s *LogScanner) decodeRecords(dec batchDecoder, f *bucketFetch, records []b
 }
 
 // scanBatch trims a decoded batch to [fetch offset, end) and puts its
-// columns in the output order. It returns nil when no row is left.
-func (s *LogScanner) scanBatch(f *bucketFetch, recs *logbatch.Records, hw int64) (*ScanBatch, error) {
+// columns in the output order (unless ordered: they already are). It
+// returns nil when no row is left.
+func (s *LogScanner) scanBatch(f *bucketFetch, recs *logbatch.Records, hw int64, ordered bool) (*ScanBatch, error) {
 	n := int64(recs.NumRows())
 	lo, hi := int64(0), n
 	if f.offset > recs.Header.BaseOffset {
@@ -244,7 +270,7 @@ func (s *LogScanner) scanBatch(f *bucketFetch, recs *logbatch.Records, hw int64)
 		rec = rec.NewSlice(lo, hi)
 		recs.Record.Release()
 	}
-	if s.proj.reorder != nil {
+	if s.proj.reorder != nil && !ordered {
 		cols := make([]arrow.Array, len(s.proj.reorder))
 		for i, c := range s.proj.reorder {
 			cols[i] = rec.Column(c)

@@ -167,7 +167,7 @@ func (s *LogScanner) fetchFrom(ctx context.Context, node ServerNode, group []*bu
 				defer wg.Done()
 				dec := s.decs.get()
 				defer s.decs.put(dec)
-				f.batches, f.next, f.err = s.decodeRecords(dec, f, b.GetRecords(), b.GetHighWatermark())
+				f.batches, f.next, f.err = s.decodeRecords(ctx, dec, f, b.GetRecords(), b.GetHighWatermark())
 			}()
 		}
 	}

@@ -35,6 +35,7 @@ const (
 	CreatePartition      APIKey = 1036
 	DropPartition        APIKey = 1037
 	Authenticate         APIKey = 1038
+	AlterTable           APIKey = 1044
 )
 
 // VersionRange is an inclusive range of API versions.
@@ -78,6 +79,7 @@ var clientAPIs = map[APIKey]apiInfo{
 	CreatePartition:      {"CREATE_PARTITION", VersionRange{0, 0}},
 	DropPartition:        {"DROP_PARTITION", VersionRange{0, 0}},
 	Authenticate:         {"AUTHENTICATE", VersionRange{0, 0}},
+	AlterTable:           {"ALTER_TABLE", VersionRange{0, 0}},
 }
 
 // String returns the Fluss name of the API, e.g. "CREATE_TABLE(1005)".

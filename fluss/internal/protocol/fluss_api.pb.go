@@ -2250,6 +2250,434 @@ func (x *GetTableSchemaResponse) GetSchemaJson() []byte {
 	return nil
 }
 
+// AlterTableRequest (1044) changes a table's properties or its schema. The
+// 0.9 coordinator refuses a request that mixes config_changes with column
+// changes, and supports only add_columns (nullable, position LAST) among the
+// column changes.
+type AlterTableRequest struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	TablePath         *PbTablePath           `protobuf:"bytes,1,req,name=table_path,json=tablePath" json:"table_path,omitempty"`
+	IgnoreIfNotExists *bool                  `protobuf:"varint,2,req,name=ignore_if_not_exists,json=ignoreIfNotExists" json:"ignore_if_not_exists,omitempty"`
+	ConfigChanges     []*PbAlterConfig       `protobuf:"bytes,3,rep,name=config_changes,json=configChanges" json:"config_changes,omitempty"`
+	AddColumns        []*PbAddColumn         `protobuf:"bytes,4,rep,name=add_columns,json=addColumns" json:"add_columns,omitempty"`
+	DropColumns       []*PbDropColumn        `protobuf:"bytes,5,rep,name=drop_columns,json=dropColumns" json:"drop_columns,omitempty"`
+	RenameColumns     []*PbRenameColumn      `protobuf:"bytes,6,rep,name=rename_columns,json=renameColumns" json:"rename_columns,omitempty"`
+	ModifyColumns     []*PbModifyColumn      `protobuf:"bytes,7,rep,name=modify_columns,json=modifyColumns" json:"modify_columns,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *AlterTableRequest) Reset() {
+	*x = AlterTableRequest{}
+	mi := &file_fluss_api_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterTableRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterTableRequest) ProtoMessage() {}
+
+func (x *AlterTableRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterTableRequest.ProtoReflect.Descriptor instead.
+func (*AlterTableRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *AlterTableRequest) GetTablePath() *PbTablePath {
+	if x != nil {
+		return x.TablePath
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetIgnoreIfNotExists() bool {
+	if x != nil && x.IgnoreIfNotExists != nil {
+		return *x.IgnoreIfNotExists
+	}
+	return false
+}
+
+func (x *AlterTableRequest) GetConfigChanges() []*PbAlterConfig {
+	if x != nil {
+		return x.ConfigChanges
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetAddColumns() []*PbAddColumn {
+	if x != nil {
+		return x.AddColumns
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetDropColumns() []*PbDropColumn {
+	if x != nil {
+		return x.DropColumns
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetRenameColumns() []*PbRenameColumn {
+	if x != nil {
+		return x.RenameColumns
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetModifyColumns() []*PbModifyColumn {
+	if x != nil {
+		return x.ModifyColumns
+	}
+	return nil
+}
+
+type AlterTableResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlterTableResponse) Reset() {
+	*x = AlterTableResponse{}
+	mi := &file_fluss_api_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterTableResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterTableResponse) ProtoMessage() {}
+
+func (x *AlterTableResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterTableResponse.ProtoReflect.Descriptor instead.
+func (*AlterTableResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{42}
+}
+
+// PbAlterConfig sets (op_type 0) or resets (1) one table property; 2 APPEND
+// and 3 SUBTRACT exist in the enum but the 0.9 server refuses them.
+type PbAlterConfig struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConfigKey     *string                `protobuf:"bytes,1,req,name=config_key,json=configKey" json:"config_key,omitempty"`
+	ConfigValue   *string                `protobuf:"bytes,2,opt,name=config_value,json=configValue" json:"config_value,omitempty"`
+	OpType        *int32                 `protobuf:"varint,3,req,name=op_type,json=opType" json:"op_type,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbAlterConfig) Reset() {
+	*x = PbAlterConfig{}
+	mi := &file_fluss_api_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAlterConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAlterConfig) ProtoMessage() {}
+
+func (x *PbAlterConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAlterConfig.ProtoReflect.Descriptor instead.
+func (*PbAlterConfig) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *PbAlterConfig) GetConfigKey() string {
+	if x != nil && x.ConfigKey != nil {
+		return *x.ConfigKey
+	}
+	return ""
+}
+
+func (x *PbAlterConfig) GetConfigValue() string {
+	if x != nil && x.ConfigValue != nil {
+		return *x.ConfigValue
+	}
+	return ""
+}
+
+func (x *PbAlterConfig) GetOpType() int32 {
+	if x != nil && x.OpType != nil {
+		return *x.OpType
+	}
+	return 0
+}
+
+// PbAddColumn appends a column; data_type_json is Fluss data type JSON.
+// column_position_type: 0 LAST, 1 FIRST, 3 AFTER (0.9 accepts only LAST).
+type PbAddColumn struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	ColumnName         *string                `protobuf:"bytes,1,req,name=column_name,json=columnName" json:"column_name,omitempty"`
+	DataTypeJson       []byte                 `protobuf:"bytes,2,req,name=data_type_json,json=dataTypeJson" json:"data_type_json,omitempty"`
+	Comment            *string                `protobuf:"bytes,3,opt,name=comment" json:"comment,omitempty"`
+	ColumnPositionType *int32                 `protobuf:"varint,4,req,name=column_position_type,json=columnPositionType" json:"column_position_type,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *PbAddColumn) Reset() {
+	*x = PbAddColumn{}
+	mi := &file_fluss_api_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAddColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAddColumn) ProtoMessage() {}
+
+func (x *PbAddColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAddColumn.ProtoReflect.Descriptor instead.
+func (*PbAddColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *PbAddColumn) GetColumnName() string {
+	if x != nil && x.ColumnName != nil {
+		return *x.ColumnName
+	}
+	return ""
+}
+
+func (x *PbAddColumn) GetDataTypeJson() []byte {
+	if x != nil {
+		return x.DataTypeJson
+	}
+	return nil
+}
+
+func (x *PbAddColumn) GetComment() string {
+	if x != nil && x.Comment != nil {
+		return *x.Comment
+	}
+	return ""
+}
+
+func (x *PbAddColumn) GetColumnPositionType() int32 {
+	if x != nil && x.ColumnPositionType != nil {
+		return *x.ColumnPositionType
+	}
+	return 0
+}
+
+type PbDropColumn struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ColumnName    *string                `protobuf:"bytes,1,req,name=column_name,json=columnName" json:"column_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDropColumn) Reset() {
+	*x = PbDropColumn{}
+	mi := &file_fluss_api_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDropColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDropColumn) ProtoMessage() {}
+
+func (x *PbDropColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDropColumn.ProtoReflect.Descriptor instead.
+func (*PbDropColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *PbDropColumn) GetColumnName() string {
+	if x != nil && x.ColumnName != nil {
+		return *x.ColumnName
+	}
+	return ""
+}
+
+type PbRenameColumn struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	OldColumnName *string                `protobuf:"bytes,1,req,name=old_column_name,json=oldColumnName" json:"old_column_name,omitempty"`
+	NewColumnName *string                `protobuf:"bytes,2,req,name=new_column_name,json=newColumnName" json:"new_column_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbRenameColumn) Reset() {
+	*x = PbRenameColumn{}
+	mi := &file_fluss_api_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbRenameColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbRenameColumn) ProtoMessage() {}
+
+func (x *PbRenameColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbRenameColumn.ProtoReflect.Descriptor instead.
+func (*PbRenameColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *PbRenameColumn) GetOldColumnName() string {
+	if x != nil && x.OldColumnName != nil {
+		return *x.OldColumnName
+	}
+	return ""
+}
+
+func (x *PbRenameColumn) GetNewColumnName() string {
+	if x != nil && x.NewColumnName != nil {
+		return *x.NewColumnName
+	}
+	return ""
+}
+
+type PbModifyColumn struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	ColumnName         *string                `protobuf:"bytes,1,req,name=column_name,json=columnName" json:"column_name,omitempty"`
+	DataTypeJson       []byte                 `protobuf:"bytes,2,opt,name=data_type_json,json=dataTypeJson" json:"data_type_json,omitempty"`
+	Comment            *string                `protobuf:"bytes,3,opt,name=comment" json:"comment,omitempty"`
+	ColumnPositionType *int32                 `protobuf:"varint,4,opt,name=column_position_type,json=columnPositionType" json:"column_position_type,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *PbModifyColumn) Reset() {
+	*x = PbModifyColumn{}
+	mi := &file_fluss_api_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbModifyColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbModifyColumn) ProtoMessage() {}
+
+func (x *PbModifyColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbModifyColumn.ProtoReflect.Descriptor instead.
+func (*PbModifyColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *PbModifyColumn) GetColumnName() string {
+	if x != nil && x.ColumnName != nil {
+		return *x.ColumnName
+	}
+	return ""
+}
+
+func (x *PbModifyColumn) GetDataTypeJson() []byte {
+	if x != nil {
+		return x.DataTypeJson
+	}
+	return nil
+}
+
+func (x *PbModifyColumn) GetComment() string {
+	if x != nil && x.Comment != nil {
+		return *x.Comment
+	}
+	return ""
+}
+
+func (x *PbModifyColumn) GetColumnPositionType() int32 {
+	if x != nil && x.ColumnPositionType != nil {
+		return *x.ColumnPositionType
+	}
+	return 0
+}
+
 type CreatePartitionRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TablePath     *PbTablePath           `protobuf:"bytes,1,req,name=table_path,json=tablePath" json:"table_path,omitempty"`
@@ -2263,7 +2691,7 @@ type CreatePartitionRequest struct {
 
 func (x *CreatePartitionRequest) Reset() {
 	*x = CreatePartitionRequest{}
-	mi := &file_fluss_api_proto_msgTypes[41]
+	mi := &file_fluss_api_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2275,7 +2703,7 @@ func (x *CreatePartitionRequest) String() string {
 func (*CreatePartitionRequest) ProtoMessage() {}
 
 func (x *CreatePartitionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[41]
+	mi := &file_fluss_api_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2288,7 +2716,7 @@ func (x *CreatePartitionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePartitionRequest.ProtoReflect.Descriptor instead.
 func (*CreatePartitionRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{41}
+	return file_fluss_api_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *CreatePartitionRequest) GetTablePath() *PbTablePath {
@@ -2320,7 +2748,7 @@ type CreatePartitionResponse struct {
 
 func (x *CreatePartitionResponse) Reset() {
 	*x = CreatePartitionResponse{}
-	mi := &file_fluss_api_proto_msgTypes[42]
+	mi := &file_fluss_api_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2332,7 +2760,7 @@ func (x *CreatePartitionResponse) String() string {
 func (*CreatePartitionResponse) ProtoMessage() {}
 
 func (x *CreatePartitionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[42]
+	mi := &file_fluss_api_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2345,7 +2773,7 @@ func (x *CreatePartitionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePartitionResponse.ProtoReflect.Descriptor instead.
 func (*CreatePartitionResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{42}
+	return file_fluss_api_proto_rawDescGZIP(), []int{49}
 }
 
 type DropPartitionRequest struct {
@@ -2359,7 +2787,7 @@ type DropPartitionRequest struct {
 
 func (x *DropPartitionRequest) Reset() {
 	*x = DropPartitionRequest{}
-	mi := &file_fluss_api_proto_msgTypes[43]
+	mi := &file_fluss_api_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2371,7 +2799,7 @@ func (x *DropPartitionRequest) String() string {
 func (*DropPartitionRequest) ProtoMessage() {}
 
 func (x *DropPartitionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[43]
+	mi := &file_fluss_api_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2384,7 +2812,7 @@ func (x *DropPartitionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropPartitionRequest.ProtoReflect.Descriptor instead.
 func (*DropPartitionRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{43}
+	return file_fluss_api_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *DropPartitionRequest) GetTablePath() *PbTablePath {
@@ -2416,7 +2844,7 @@ type DropPartitionResponse struct {
 
 func (x *DropPartitionResponse) Reset() {
 	*x = DropPartitionResponse{}
-	mi := &file_fluss_api_proto_msgTypes[44]
+	mi := &file_fluss_api_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2428,7 +2856,7 @@ func (x *DropPartitionResponse) String() string {
 func (*DropPartitionResponse) ProtoMessage() {}
 
 func (x *DropPartitionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[44]
+	mi := &file_fluss_api_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2441,7 +2869,7 @@ func (x *DropPartitionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropPartitionResponse.ProtoReflect.Descriptor instead.
 func (*DropPartitionResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{44}
+	return file_fluss_api_proto_rawDescGZIP(), []int{51}
 }
 
 type ListPartitionInfosRequest struct {
@@ -2454,7 +2882,7 @@ type ListPartitionInfosRequest struct {
 
 func (x *ListPartitionInfosRequest) Reset() {
 	*x = ListPartitionInfosRequest{}
-	mi := &file_fluss_api_proto_msgTypes[45]
+	mi := &file_fluss_api_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2466,7 +2894,7 @@ func (x *ListPartitionInfosRequest) String() string {
 func (*ListPartitionInfosRequest) ProtoMessage() {}
 
 func (x *ListPartitionInfosRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[45]
+	mi := &file_fluss_api_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2479,7 +2907,7 @@ func (x *ListPartitionInfosRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPartitionInfosRequest.ProtoReflect.Descriptor instead.
 func (*ListPartitionInfosRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{45}
+	return file_fluss_api_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ListPartitionInfosRequest) GetTablePath() *PbTablePath {
@@ -2505,7 +2933,7 @@ type ListPartitionInfosResponse struct {
 
 func (x *ListPartitionInfosResponse) Reset() {
 	*x = ListPartitionInfosResponse{}
-	mi := &file_fluss_api_proto_msgTypes[46]
+	mi := &file_fluss_api_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2517,7 +2945,7 @@ func (x *ListPartitionInfosResponse) String() string {
 func (*ListPartitionInfosResponse) ProtoMessage() {}
 
 func (x *ListPartitionInfosResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[46]
+	mi := &file_fluss_api_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2530,7 +2958,7 @@ func (x *ListPartitionInfosResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPartitionInfosResponse.ProtoReflect.Descriptor instead.
 func (*ListPartitionInfosResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{46}
+	return file_fluss_api_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ListPartitionInfosResponse) GetPartitionsInfo() []*PbPartitionInfo {
@@ -2557,7 +2985,7 @@ type ListOffsetsRequest struct {
 
 func (x *ListOffsetsRequest) Reset() {
 	*x = ListOffsetsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[47]
+	mi := &file_fluss_api_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2569,7 +2997,7 @@ func (x *ListOffsetsRequest) String() string {
 func (*ListOffsetsRequest) ProtoMessage() {}
 
 func (x *ListOffsetsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[47]
+	mi := &file_fluss_api_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2582,7 +3010,7 @@ func (x *ListOffsetsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOffsetsRequest.ProtoReflect.Descriptor instead.
 func (*ListOffsetsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{47}
+	return file_fluss_api_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *ListOffsetsRequest) GetFollowerServerId() int32 {
@@ -2636,7 +3064,7 @@ type ListOffsetsResponse struct {
 
 func (x *ListOffsetsResponse) Reset() {
 	*x = ListOffsetsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[48]
+	mi := &file_fluss_api_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2648,7 +3076,7 @@ func (x *ListOffsetsResponse) String() string {
 func (*ListOffsetsResponse) ProtoMessage() {}
 
 func (x *ListOffsetsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[48]
+	mi := &file_fluss_api_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2661,7 +3089,7 @@ func (x *ListOffsetsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOffsetsResponse.ProtoReflect.Descriptor instead.
 func (*ListOffsetsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{48}
+	return file_fluss_api_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ListOffsetsResponse) GetBucketsResp() []*PbListOffsetsRespForBucket {
@@ -2683,7 +3111,7 @@ type PbListOffsetsRespForBucket struct {
 
 func (x *PbListOffsetsRespForBucket) Reset() {
 	*x = PbListOffsetsRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[49]
+	mi := &file_fluss_api_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2695,7 +3123,7 @@ func (x *PbListOffsetsRespForBucket) String() string {
 func (*PbListOffsetsRespForBucket) ProtoMessage() {}
 
 func (x *PbListOffsetsRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[49]
+	mi := &file_fluss_api_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2708,7 +3136,7 @@ func (x *PbListOffsetsRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbListOffsetsRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbListOffsetsRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{49}
+	return file_fluss_api_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *PbListOffsetsRespForBucket) GetBucketId() int32 {
@@ -2749,7 +3177,7 @@ type InitWriterRequest struct {
 
 func (x *InitWriterRequest) Reset() {
 	*x = InitWriterRequest{}
-	mi := &file_fluss_api_proto_msgTypes[50]
+	mi := &file_fluss_api_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2761,7 +3189,7 @@ func (x *InitWriterRequest) String() string {
 func (*InitWriterRequest) ProtoMessage() {}
 
 func (x *InitWriterRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[50]
+	mi := &file_fluss_api_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2774,7 +3202,7 @@ func (x *InitWriterRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InitWriterRequest.ProtoReflect.Descriptor instead.
 func (*InitWriterRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{50}
+	return file_fluss_api_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *InitWriterRequest) GetTablePath() []*PbTablePath {
@@ -2793,7 +3221,7 @@ type InitWriterResponse struct {
 
 func (x *InitWriterResponse) Reset() {
 	*x = InitWriterResponse{}
-	mi := &file_fluss_api_proto_msgTypes[51]
+	mi := &file_fluss_api_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2805,7 +3233,7 @@ func (x *InitWriterResponse) String() string {
 func (*InitWriterResponse) ProtoMessage() {}
 
 func (x *InitWriterResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[51]
+	mi := &file_fluss_api_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2818,7 +3246,7 @@ func (x *InitWriterResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InitWriterResponse.ProtoReflect.Descriptor instead.
 func (*InitWriterResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{51}
+	return file_fluss_api_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *InitWriterResponse) GetWriterId() int64 {
@@ -2842,7 +3270,7 @@ type ProduceLogRequest struct {
 
 func (x *ProduceLogRequest) Reset() {
 	*x = ProduceLogRequest{}
-	mi := &file_fluss_api_proto_msgTypes[52]
+	mi := &file_fluss_api_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2854,7 +3282,7 @@ func (x *ProduceLogRequest) String() string {
 func (*ProduceLogRequest) ProtoMessage() {}
 
 func (x *ProduceLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[52]
+	mi := &file_fluss_api_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2867,7 +3295,7 @@ func (x *ProduceLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProduceLogRequest.ProtoReflect.Descriptor instead.
 func (*ProduceLogRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{52}
+	return file_fluss_api_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ProduceLogRequest) GetAcks() int32 {
@@ -2910,7 +3338,7 @@ type PbProduceLogReqForBucket struct {
 
 func (x *PbProduceLogReqForBucket) Reset() {
 	*x = PbProduceLogReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[53]
+	mi := &file_fluss_api_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2922,7 +3350,7 @@ func (x *PbProduceLogReqForBucket) String() string {
 func (*PbProduceLogReqForBucket) ProtoMessage() {}
 
 func (x *PbProduceLogReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[53]
+	mi := &file_fluss_api_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2935,7 +3363,7 @@ func (x *PbProduceLogReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbProduceLogReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbProduceLogReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{53}
+	return file_fluss_api_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *PbProduceLogReqForBucket) GetPartitionId() int64 {
@@ -2968,7 +3396,7 @@ type ProduceLogResponse struct {
 
 func (x *ProduceLogResponse) Reset() {
 	*x = ProduceLogResponse{}
-	mi := &file_fluss_api_proto_msgTypes[54]
+	mi := &file_fluss_api_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2980,7 +3408,7 @@ func (x *ProduceLogResponse) String() string {
 func (*ProduceLogResponse) ProtoMessage() {}
 
 func (x *ProduceLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[54]
+	mi := &file_fluss_api_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2993,7 +3421,7 @@ func (x *ProduceLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProduceLogResponse.ProtoReflect.Descriptor instead.
 func (*ProduceLogResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{54}
+	return file_fluss_api_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *ProduceLogResponse) GetBucketsResp() []*PbProduceLogRespForBucket {
@@ -3016,7 +3444,7 @@ type PbProduceLogRespForBucket struct {
 
 func (x *PbProduceLogRespForBucket) Reset() {
 	*x = PbProduceLogRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[55]
+	mi := &file_fluss_api_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3028,7 +3456,7 @@ func (x *PbProduceLogRespForBucket) String() string {
 func (*PbProduceLogRespForBucket) ProtoMessage() {}
 
 func (x *PbProduceLogRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[55]
+	mi := &file_fluss_api_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3041,7 +3469,7 @@ func (x *PbProduceLogRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbProduceLogRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbProduceLogRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{55}
+	return file_fluss_api_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *PbProduceLogRespForBucket) GetPartitionId() int64 {
@@ -3094,7 +3522,7 @@ type FetchLogRequest struct {
 
 func (x *FetchLogRequest) Reset() {
 	*x = FetchLogRequest{}
-	mi := &file_fluss_api_proto_msgTypes[56]
+	mi := &file_fluss_api_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3106,7 +3534,7 @@ func (x *FetchLogRequest) String() string {
 func (*FetchLogRequest) ProtoMessage() {}
 
 func (x *FetchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[56]
+	mi := &file_fluss_api_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3119,7 +3547,7 @@ func (x *FetchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchLogRequest.ProtoReflect.Descriptor instead.
 func (*FetchLogRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{56}
+	return file_fluss_api_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *FetchLogRequest) GetFollowerServerId() int32 {
@@ -3170,7 +3598,7 @@ type PbFetchLogReqForTable struct {
 
 func (x *PbFetchLogReqForTable) Reset() {
 	*x = PbFetchLogReqForTable{}
-	mi := &file_fluss_api_proto_msgTypes[57]
+	mi := &file_fluss_api_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3182,7 +3610,7 @@ func (x *PbFetchLogReqForTable) String() string {
 func (*PbFetchLogReqForTable) ProtoMessage() {}
 
 func (x *PbFetchLogReqForTable) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[57]
+	mi := &file_fluss_api_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3195,7 +3623,7 @@ func (x *PbFetchLogReqForTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogReqForTable.ProtoReflect.Descriptor instead.
 func (*PbFetchLogReqForTable) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{57}
+	return file_fluss_api_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *PbFetchLogReqForTable) GetTableId() int64 {
@@ -3239,7 +3667,7 @@ type PbFetchLogReqForBucket struct {
 
 func (x *PbFetchLogReqForBucket) Reset() {
 	*x = PbFetchLogReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[58]
+	mi := &file_fluss_api_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3251,7 +3679,7 @@ func (x *PbFetchLogReqForBucket) String() string {
 func (*PbFetchLogReqForBucket) ProtoMessage() {}
 
 func (x *PbFetchLogReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[58]
+	mi := &file_fluss_api_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3264,7 +3692,7 @@ func (x *PbFetchLogReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbFetchLogReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{58}
+	return file_fluss_api_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *PbFetchLogReqForBucket) GetPartitionId() int64 {
@@ -3304,7 +3732,7 @@ type FetchLogResponse struct {
 
 func (x *FetchLogResponse) Reset() {
 	*x = FetchLogResponse{}
-	mi := &file_fluss_api_proto_msgTypes[59]
+	mi := &file_fluss_api_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3316,7 +3744,7 @@ func (x *FetchLogResponse) String() string {
 func (*FetchLogResponse) ProtoMessage() {}
 
 func (x *FetchLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[59]
+	mi := &file_fluss_api_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3329,7 +3757,7 @@ func (x *FetchLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchLogResponse.ProtoReflect.Descriptor instead.
 func (*FetchLogResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{59}
+	return file_fluss_api_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *FetchLogResponse) GetTablesResp() []*PbFetchLogRespForTable {
@@ -3349,7 +3777,7 @@ type PbFetchLogRespForTable struct {
 
 func (x *PbFetchLogRespForTable) Reset() {
 	*x = PbFetchLogRespForTable{}
-	mi := &file_fluss_api_proto_msgTypes[60]
+	mi := &file_fluss_api_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3361,7 +3789,7 @@ func (x *PbFetchLogRespForTable) String() string {
 func (*PbFetchLogRespForTable) ProtoMessage() {}
 
 func (x *PbFetchLogRespForTable) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[60]
+	mi := &file_fluss_api_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3374,7 +3802,7 @@ func (x *PbFetchLogRespForTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogRespForTable.ProtoReflect.Descriptor instead.
 func (*PbFetchLogRespForTable) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{60}
+	return file_fluss_api_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *PbFetchLogRespForTable) GetTableId() int64 {
@@ -3408,7 +3836,7 @@ type PbFetchLogRespForBucket struct {
 
 func (x *PbFetchLogRespForBucket) Reset() {
 	*x = PbFetchLogRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[61]
+	mi := &file_fluss_api_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3420,7 +3848,7 @@ func (x *PbFetchLogRespForBucket) String() string {
 func (*PbFetchLogRespForBucket) ProtoMessage() {}
 
 func (x *PbFetchLogRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[61]
+	mi := &file_fluss_api_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3433,7 +3861,7 @@ func (x *PbFetchLogRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbFetchLogRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{61}
+	return file_fluss_api_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *PbFetchLogRespForBucket) GetPartitionId() int64 {
@@ -3504,7 +3932,7 @@ type PbRemoteLogFetchInfo struct {
 
 func (x *PbRemoteLogFetchInfo) Reset() {
 	*x = PbRemoteLogFetchInfo{}
-	mi := &file_fluss_api_proto_msgTypes[62]
+	mi := &file_fluss_api_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3516,7 +3944,7 @@ func (x *PbRemoteLogFetchInfo) String() string {
 func (*PbRemoteLogFetchInfo) ProtoMessage() {}
 
 func (x *PbRemoteLogFetchInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[62]
+	mi := &file_fluss_api_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3529,7 +3957,7 @@ func (x *PbRemoteLogFetchInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemoteLogFetchInfo.ProtoReflect.Descriptor instead.
 func (*PbRemoteLogFetchInfo) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{62}
+	return file_fluss_api_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *PbRemoteLogFetchInfo) GetRemoteLogTabletDir() string {
@@ -3573,7 +4001,7 @@ type PbRemoteLogSegment struct {
 
 func (x *PbRemoteLogSegment) Reset() {
 	*x = PbRemoteLogSegment{}
-	mi := &file_fluss_api_proto_msgTypes[63]
+	mi := &file_fluss_api_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3585,7 +4013,7 @@ func (x *PbRemoteLogSegment) String() string {
 func (*PbRemoteLogSegment) ProtoMessage() {}
 
 func (x *PbRemoteLogSegment) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[63]
+	mi := &file_fluss_api_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3598,7 +4026,7 @@ func (x *PbRemoteLogSegment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemoteLogSegment.ProtoReflect.Descriptor instead.
 func (*PbRemoteLogSegment) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{63}
+	return file_fluss_api_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *PbRemoteLogSegment) GetRemoteLogSegmentId() string {
@@ -3650,7 +4078,7 @@ type LimitScanRequest struct {
 
 func (x *LimitScanRequest) Reset() {
 	*x = LimitScanRequest{}
-	mi := &file_fluss_api_proto_msgTypes[64]
+	mi := &file_fluss_api_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3662,7 +4090,7 @@ func (x *LimitScanRequest) String() string {
 func (*LimitScanRequest) ProtoMessage() {}
 
 func (x *LimitScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[64]
+	mi := &file_fluss_api_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3675,7 +4103,7 @@ func (x *LimitScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitScanRequest.ProtoReflect.Descriptor instead.
 func (*LimitScanRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{64}
+	return file_fluss_api_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *LimitScanRequest) GetTableId() int64 {
@@ -3719,7 +4147,7 @@ type LimitScanResponse struct {
 
 func (x *LimitScanResponse) Reset() {
 	*x = LimitScanResponse{}
-	mi := &file_fluss_api_proto_msgTypes[65]
+	mi := &file_fluss_api_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3731,7 +4159,7 @@ func (x *LimitScanResponse) String() string {
 func (*LimitScanResponse) ProtoMessage() {}
 
 func (x *LimitScanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[65]
+	mi := &file_fluss_api_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3744,7 +4172,7 @@ func (x *LimitScanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitScanResponse.ProtoReflect.Descriptor instead.
 func (*LimitScanResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{65}
+	return file_fluss_api_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *LimitScanResponse) GetErrorCode() int32 {
@@ -3791,7 +4219,7 @@ type PutKvRequest struct {
 
 func (x *PutKvRequest) Reset() {
 	*x = PutKvRequest{}
-	mi := &file_fluss_api_proto_msgTypes[66]
+	mi := &file_fluss_api_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3803,7 +4231,7 @@ func (x *PutKvRequest) String() string {
 func (*PutKvRequest) ProtoMessage() {}
 
 func (x *PutKvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[66]
+	mi := &file_fluss_api_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3816,7 +4244,7 @@ func (x *PutKvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutKvRequest.ProtoReflect.Descriptor instead.
 func (*PutKvRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{66}
+	return file_fluss_api_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *PutKvRequest) GetAcks() int32 {
@@ -3873,7 +4301,7 @@ type PbPutKvReqForBucket struct {
 
 func (x *PbPutKvReqForBucket) Reset() {
 	*x = PbPutKvReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[67]
+	mi := &file_fluss_api_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3885,7 +4313,7 @@ func (x *PbPutKvReqForBucket) String() string {
 func (*PbPutKvReqForBucket) ProtoMessage() {}
 
 func (x *PbPutKvReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[67]
+	mi := &file_fluss_api_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3898,7 +4326,7 @@ func (x *PbPutKvReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPutKvReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbPutKvReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{67}
+	return file_fluss_api_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *PbPutKvReqForBucket) GetPartitionId() int64 {
@@ -3931,7 +4359,7 @@ type PutKvResponse struct {
 
 func (x *PutKvResponse) Reset() {
 	*x = PutKvResponse{}
-	mi := &file_fluss_api_proto_msgTypes[68]
+	mi := &file_fluss_api_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3943,7 +4371,7 @@ func (x *PutKvResponse) String() string {
 func (*PutKvResponse) ProtoMessage() {}
 
 func (x *PutKvResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[68]
+	mi := &file_fluss_api_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3956,7 +4384,7 @@ func (x *PutKvResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutKvResponse.ProtoReflect.Descriptor instead.
 func (*PutKvResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{68}
+	return file_fluss_api_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *PutKvResponse) GetBucketsResp() []*PbPutKvRespForBucket {
@@ -3979,7 +4407,7 @@ type PbPutKvRespForBucket struct {
 
 func (x *PbPutKvRespForBucket) Reset() {
 	*x = PbPutKvRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[69]
+	mi := &file_fluss_api_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3991,7 +4419,7 @@ func (x *PbPutKvRespForBucket) String() string {
 func (*PbPutKvRespForBucket) ProtoMessage() {}
 
 func (x *PbPutKvRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[69]
+	mi := &file_fluss_api_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4004,7 +4432,7 @@ func (x *PbPutKvRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPutKvRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbPutKvRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{69}
+	return file_fluss_api_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *PbPutKvRespForBucket) GetPartitionId() int64 {
@@ -4055,7 +4483,7 @@ type LookupRequest struct {
 
 func (x *LookupRequest) Reset() {
 	*x = LookupRequest{}
-	mi := &file_fluss_api_proto_msgTypes[70]
+	mi := &file_fluss_api_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4067,7 +4495,7 @@ func (x *LookupRequest) String() string {
 func (*LookupRequest) ProtoMessage() {}
 
 func (x *LookupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[70]
+	mi := &file_fluss_api_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4080,7 +4508,7 @@ func (x *LookupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupRequest.ProtoReflect.Descriptor instead.
 func (*LookupRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{70}
+	return file_fluss_api_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *LookupRequest) GetTableId() int64 {
@@ -4130,7 +4558,7 @@ type PbLookupReqForBucket struct {
 
 func (x *PbLookupReqForBucket) Reset() {
 	*x = PbLookupReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[71]
+	mi := &file_fluss_api_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4142,7 +4570,7 @@ func (x *PbLookupReqForBucket) String() string {
 func (*PbLookupReqForBucket) ProtoMessage() {}
 
 func (x *PbLookupReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[71]
+	mi := &file_fluss_api_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4155,7 +4583,7 @@ func (x *PbLookupReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLookupReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbLookupReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{71}
+	return file_fluss_api_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *PbLookupReqForBucket) GetPartitionId() int64 {
@@ -4188,7 +4616,7 @@ type LookupResponse struct {
 
 func (x *LookupResponse) Reset() {
 	*x = LookupResponse{}
-	mi := &file_fluss_api_proto_msgTypes[72]
+	mi := &file_fluss_api_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4200,7 +4628,7 @@ func (x *LookupResponse) String() string {
 func (*LookupResponse) ProtoMessage() {}
 
 func (x *LookupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[72]
+	mi := &file_fluss_api_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4213,7 +4641,7 @@ func (x *LookupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupResponse.ProtoReflect.Descriptor instead.
 func (*LookupResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{72}
+	return file_fluss_api_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *LookupResponse) GetBucketsResp() []*PbLookupRespForBucket {
@@ -4237,7 +4665,7 @@ type PbLookupRespForBucket struct {
 
 func (x *PbLookupRespForBucket) Reset() {
 	*x = PbLookupRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[73]
+	mi := &file_fluss_api_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4249,7 +4677,7 @@ func (x *PbLookupRespForBucket) String() string {
 func (*PbLookupRespForBucket) ProtoMessage() {}
 
 func (x *PbLookupRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[73]
+	mi := &file_fluss_api_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4262,7 +4690,7 @@ func (x *PbLookupRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLookupRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbLookupRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{73}
+	return file_fluss_api_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *PbLookupRespForBucket) GetPartitionId() int64 {
@@ -4310,7 +4738,7 @@ type PbValue struct {
 
 func (x *PbValue) Reset() {
 	*x = PbValue{}
-	mi := &file_fluss_api_proto_msgTypes[74]
+	mi := &file_fluss_api_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4322,7 +4750,7 @@ func (x *PbValue) String() string {
 func (*PbValue) ProtoMessage() {}
 
 func (x *PbValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[74]
+	mi := &file_fluss_api_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4335,7 +4763,7 @@ func (x *PbValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbValue.ProtoReflect.Descriptor instead.
 func (*PbValue) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{74}
+	return file_fluss_api_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *PbValue) GetValues() []byte {
@@ -4355,7 +4783,7 @@ type PrefixLookupRequest struct {
 
 func (x *PrefixLookupRequest) Reset() {
 	*x = PrefixLookupRequest{}
-	mi := &file_fluss_api_proto_msgTypes[75]
+	mi := &file_fluss_api_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4367,7 +4795,7 @@ func (x *PrefixLookupRequest) String() string {
 func (*PrefixLookupRequest) ProtoMessage() {}
 
 func (x *PrefixLookupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[75]
+	mi := &file_fluss_api_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4380,7 +4808,7 @@ func (x *PrefixLookupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrefixLookupRequest.ProtoReflect.Descriptor instead.
 func (*PrefixLookupRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{75}
+	return file_fluss_api_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *PrefixLookupRequest) GetTableId() int64 {
@@ -4409,7 +4837,7 @@ type PbPrefixLookupReqForBucket struct {
 
 func (x *PbPrefixLookupReqForBucket) Reset() {
 	*x = PbPrefixLookupReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[76]
+	mi := &file_fluss_api_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4421,7 +4849,7 @@ func (x *PbPrefixLookupReqForBucket) String() string {
 func (*PbPrefixLookupReqForBucket) ProtoMessage() {}
 
 func (x *PbPrefixLookupReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[76]
+	mi := &file_fluss_api_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4434,7 +4862,7 @@ func (x *PbPrefixLookupReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPrefixLookupReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbPrefixLookupReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{76}
+	return file_fluss_api_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *PbPrefixLookupReqForBucket) GetPartitionId() int64 {
@@ -4467,7 +4895,7 @@ type PrefixLookupResponse struct {
 
 func (x *PrefixLookupResponse) Reset() {
 	*x = PrefixLookupResponse{}
-	mi := &file_fluss_api_proto_msgTypes[77]
+	mi := &file_fluss_api_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4479,7 +4907,7 @@ func (x *PrefixLookupResponse) String() string {
 func (*PrefixLookupResponse) ProtoMessage() {}
 
 func (x *PrefixLookupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[77]
+	mi := &file_fluss_api_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4492,7 +4920,7 @@ func (x *PrefixLookupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrefixLookupResponse.ProtoReflect.Descriptor instead.
 func (*PrefixLookupResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{77}
+	return file_fluss_api_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *PrefixLookupResponse) GetBucketsResp() []*PbPrefixLookupRespForBucket {
@@ -4516,7 +4944,7 @@ type PbPrefixLookupRespForBucket struct {
 
 func (x *PbPrefixLookupRespForBucket) Reset() {
 	*x = PbPrefixLookupRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[78]
+	mi := &file_fluss_api_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4528,7 +4956,7 @@ func (x *PbPrefixLookupRespForBucket) String() string {
 func (*PbPrefixLookupRespForBucket) ProtoMessage() {}
 
 func (x *PbPrefixLookupRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[78]
+	mi := &file_fluss_api_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4541,7 +4969,7 @@ func (x *PbPrefixLookupRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPrefixLookupRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbPrefixLookupRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{78}
+	return file_fluss_api_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *PbPrefixLookupRespForBucket) GetPartitionId() int64 {
@@ -4588,7 +5016,7 @@ type PbValueList struct {
 
 func (x *PbValueList) Reset() {
 	*x = PbValueList{}
-	mi := &file_fluss_api_proto_msgTypes[79]
+	mi := &file_fluss_api_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4600,7 +5028,7 @@ func (x *PbValueList) String() string {
 func (*PbValueList) ProtoMessage() {}
 
 func (x *PbValueList) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[79]
+	mi := &file_fluss_api_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4613,7 +5041,7 @@ func (x *PbValueList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbValueList.ProtoReflect.Descriptor instead.
 func (*PbValueList) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{79}
+	return file_fluss_api_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *PbValueList) GetValues() [][]byte {
@@ -4633,7 +5061,7 @@ type GetLatestKvSnapshotsRequest struct {
 
 func (x *GetLatestKvSnapshotsRequest) Reset() {
 	*x = GetLatestKvSnapshotsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[80]
+	mi := &file_fluss_api_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4645,7 +5073,7 @@ func (x *GetLatestKvSnapshotsRequest) String() string {
 func (*GetLatestKvSnapshotsRequest) ProtoMessage() {}
 
 func (x *GetLatestKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[80]
+	mi := &file_fluss_api_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4658,7 +5086,7 @@ func (x *GetLatestKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLatestKvSnapshotsRequest.ProtoReflect.Descriptor instead.
 func (*GetLatestKvSnapshotsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{80}
+	return file_fluss_api_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *GetLatestKvSnapshotsRequest) GetTablePath() *PbTablePath {
@@ -4686,7 +5114,7 @@ type GetLatestKvSnapshotsResponse struct {
 
 func (x *GetLatestKvSnapshotsResponse) Reset() {
 	*x = GetLatestKvSnapshotsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[81]
+	mi := &file_fluss_api_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4698,7 +5126,7 @@ func (x *GetLatestKvSnapshotsResponse) String() string {
 func (*GetLatestKvSnapshotsResponse) ProtoMessage() {}
 
 func (x *GetLatestKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[81]
+	mi := &file_fluss_api_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4711,7 +5139,7 @@ func (x *GetLatestKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLatestKvSnapshotsResponse.ProtoReflect.Descriptor instead.
 func (*GetLatestKvSnapshotsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{81}
+	return file_fluss_api_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *GetLatestKvSnapshotsResponse) GetTableId() int64 {
@@ -4746,7 +5174,7 @@ type PbKvSnapshot struct {
 
 func (x *PbKvSnapshot) Reset() {
 	*x = PbKvSnapshot{}
-	mi := &file_fluss_api_proto_msgTypes[82]
+	mi := &file_fluss_api_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4758,7 +5186,7 @@ func (x *PbKvSnapshot) String() string {
 func (*PbKvSnapshot) ProtoMessage() {}
 
 func (x *PbKvSnapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[82]
+	mi := &file_fluss_api_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4771,7 +5199,7 @@ func (x *PbKvSnapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbKvSnapshot.ProtoReflect.Descriptor instead.
 func (*PbKvSnapshot) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{82}
+	return file_fluss_api_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *PbKvSnapshot) GetBucketId() int32 {
@@ -4951,7 +5379,41 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\x16GetTableSchemaResponse\x12\x1b\n" +
 	"\tschema_id\x18\x01 \x02(\x05R\bschemaId\x12\x1f\n" +
 	"\vschema_json\x18\x02 \x02(\fR\n" +
-	"schemaJson\"\xc5\x01\n" +
+	"schemaJson\"\xbb\x03\n" +
+	"\x11AlterTableRequest\x126\n" +
+	"\n" +
+	"table_path\x18\x01 \x02(\v2\x17.fluss.wire.PbTablePathR\ttablePath\x12/\n" +
+	"\x14ignore_if_not_exists\x18\x02 \x02(\bR\x11ignoreIfNotExists\x12@\n" +
+	"\x0econfig_changes\x18\x03 \x03(\v2\x19.fluss.wire.PbAlterConfigR\rconfigChanges\x128\n" +
+	"\vadd_columns\x18\x04 \x03(\v2\x17.fluss.wire.PbAddColumnR\n" +
+	"addColumns\x12;\n" +
+	"\fdrop_columns\x18\x05 \x03(\v2\x18.fluss.wire.PbDropColumnR\vdropColumns\x12A\n" +
+	"\x0erename_columns\x18\x06 \x03(\v2\x1a.fluss.wire.PbRenameColumnR\rrenameColumns\x12A\n" +
+	"\x0emodify_columns\x18\a \x03(\v2\x1a.fluss.wire.PbModifyColumnR\rmodifyColumns\"\x14\n" +
+	"\x12AlterTableResponse\"j\n" +
+	"\rPbAlterConfig\x12\x1d\n" +
+	"\n" +
+	"config_key\x18\x01 \x02(\tR\tconfigKey\x12!\n" +
+	"\fconfig_value\x18\x02 \x01(\tR\vconfigValue\x12\x17\n" +
+	"\aop_type\x18\x03 \x02(\x05R\x06opType\"\xa0\x01\n" +
+	"\vPbAddColumn\x12\x1f\n" +
+	"\vcolumn_name\x18\x01 \x02(\tR\n" +
+	"columnName\x12$\n" +
+	"\x0edata_type_json\x18\x02 \x02(\fR\fdataTypeJson\x12\x18\n" +
+	"\acomment\x18\x03 \x01(\tR\acomment\x120\n" +
+	"\x14column_position_type\x18\x04 \x02(\x05R\x12columnPositionType\"/\n" +
+	"\fPbDropColumn\x12\x1f\n" +
+	"\vcolumn_name\x18\x01 \x02(\tR\n" +
+	"columnName\"`\n" +
+	"\x0ePbRenameColumn\x12&\n" +
+	"\x0fold_column_name\x18\x01 \x02(\tR\roldColumnName\x12&\n" +
+	"\x0fnew_column_name\x18\x02 \x02(\tR\rnewColumnName\"\xa3\x01\n" +
+	"\x0ePbModifyColumn\x12\x1f\n" +
+	"\vcolumn_name\x18\x01 \x02(\tR\n" +
+	"columnName\x12$\n" +
+	"\x0edata_type_json\x18\x02 \x01(\fR\fdataTypeJson\x12\x18\n" +
+	"\acomment\x18\x03 \x01(\tR\acomment\x120\n" +
+	"\x14column_position_type\x18\x04 \x01(\x05R\x12columnPositionType\"\xc5\x01\n" +
 	"\x16CreatePartitionRequest\x126\n" +
 	"\n" +
 	"table_path\x18\x01 \x02(\v2\x17.fluss.wire.PbTablePathR\ttablePath\x12B\n" +
@@ -5161,7 +5623,7 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 83)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 90)
 var file_fluss_api_proto_goTypes = []any{
 	(*ErrorResponse)(nil),                // 0: fluss.wire.ErrorResponse
 	(*ApiVersionsRequest)(nil),           // 1: fluss.wire.ApiVersionsRequest
@@ -5204,48 +5666,55 @@ var file_fluss_api_proto_goTypes = []any{
 	(*TableExistsResponse)(nil),          // 38: fluss.wire.TableExistsResponse
 	(*GetTableSchemaRequest)(nil),        // 39: fluss.wire.GetTableSchemaRequest
 	(*GetTableSchemaResponse)(nil),       // 40: fluss.wire.GetTableSchemaResponse
-	(*CreatePartitionRequest)(nil),       // 41: fluss.wire.CreatePartitionRequest
-	(*CreatePartitionResponse)(nil),      // 42: fluss.wire.CreatePartitionResponse
-	(*DropPartitionRequest)(nil),         // 43: fluss.wire.DropPartitionRequest
-	(*DropPartitionResponse)(nil),        // 44: fluss.wire.DropPartitionResponse
-	(*ListPartitionInfosRequest)(nil),    // 45: fluss.wire.ListPartitionInfosRequest
-	(*ListPartitionInfosResponse)(nil),   // 46: fluss.wire.ListPartitionInfosResponse
-	(*ListOffsetsRequest)(nil),           // 47: fluss.wire.ListOffsetsRequest
-	(*ListOffsetsResponse)(nil),          // 48: fluss.wire.ListOffsetsResponse
-	(*PbListOffsetsRespForBucket)(nil),   // 49: fluss.wire.PbListOffsetsRespForBucket
-	(*InitWriterRequest)(nil),            // 50: fluss.wire.InitWriterRequest
-	(*InitWriterResponse)(nil),           // 51: fluss.wire.InitWriterResponse
-	(*ProduceLogRequest)(nil),            // 52: fluss.wire.ProduceLogRequest
-	(*PbProduceLogReqForBucket)(nil),     // 53: fluss.wire.PbProduceLogReqForBucket
-	(*ProduceLogResponse)(nil),           // 54: fluss.wire.ProduceLogResponse
-	(*PbProduceLogRespForBucket)(nil),    // 55: fluss.wire.PbProduceLogRespForBucket
-	(*FetchLogRequest)(nil),              // 56: fluss.wire.FetchLogRequest
-	(*PbFetchLogReqForTable)(nil),        // 57: fluss.wire.PbFetchLogReqForTable
-	(*PbFetchLogReqForBucket)(nil),       // 58: fluss.wire.PbFetchLogReqForBucket
-	(*FetchLogResponse)(nil),             // 59: fluss.wire.FetchLogResponse
-	(*PbFetchLogRespForTable)(nil),       // 60: fluss.wire.PbFetchLogRespForTable
-	(*PbFetchLogRespForBucket)(nil),      // 61: fluss.wire.PbFetchLogRespForBucket
-	(*PbRemoteLogFetchInfo)(nil),         // 62: fluss.wire.PbRemoteLogFetchInfo
-	(*PbRemoteLogSegment)(nil),           // 63: fluss.wire.PbRemoteLogSegment
-	(*LimitScanRequest)(nil),             // 64: fluss.wire.LimitScanRequest
-	(*LimitScanResponse)(nil),            // 65: fluss.wire.LimitScanResponse
-	(*PutKvRequest)(nil),                 // 66: fluss.wire.PutKvRequest
-	(*PbPutKvReqForBucket)(nil),          // 67: fluss.wire.PbPutKvReqForBucket
-	(*PutKvResponse)(nil),                // 68: fluss.wire.PutKvResponse
-	(*PbPutKvRespForBucket)(nil),         // 69: fluss.wire.PbPutKvRespForBucket
-	(*LookupRequest)(nil),                // 70: fluss.wire.LookupRequest
-	(*PbLookupReqForBucket)(nil),         // 71: fluss.wire.PbLookupReqForBucket
-	(*LookupResponse)(nil),               // 72: fluss.wire.LookupResponse
-	(*PbLookupRespForBucket)(nil),        // 73: fluss.wire.PbLookupRespForBucket
-	(*PbValue)(nil),                      // 74: fluss.wire.PbValue
-	(*PrefixLookupRequest)(nil),          // 75: fluss.wire.PrefixLookupRequest
-	(*PbPrefixLookupReqForBucket)(nil),   // 76: fluss.wire.PbPrefixLookupReqForBucket
-	(*PrefixLookupResponse)(nil),         // 77: fluss.wire.PrefixLookupResponse
-	(*PbPrefixLookupRespForBucket)(nil),  // 78: fluss.wire.PbPrefixLookupRespForBucket
-	(*PbValueList)(nil),                  // 79: fluss.wire.PbValueList
-	(*GetLatestKvSnapshotsRequest)(nil),  // 80: fluss.wire.GetLatestKvSnapshotsRequest
-	(*GetLatestKvSnapshotsResponse)(nil), // 81: fluss.wire.GetLatestKvSnapshotsResponse
-	(*PbKvSnapshot)(nil),                 // 82: fluss.wire.PbKvSnapshot
+	(*AlterTableRequest)(nil),            // 41: fluss.wire.AlterTableRequest
+	(*AlterTableResponse)(nil),           // 42: fluss.wire.AlterTableResponse
+	(*PbAlterConfig)(nil),                // 43: fluss.wire.PbAlterConfig
+	(*PbAddColumn)(nil),                  // 44: fluss.wire.PbAddColumn
+	(*PbDropColumn)(nil),                 // 45: fluss.wire.PbDropColumn
+	(*PbRenameColumn)(nil),               // 46: fluss.wire.PbRenameColumn
+	(*PbModifyColumn)(nil),               // 47: fluss.wire.PbModifyColumn
+	(*CreatePartitionRequest)(nil),       // 48: fluss.wire.CreatePartitionRequest
+	(*CreatePartitionResponse)(nil),      // 49: fluss.wire.CreatePartitionResponse
+	(*DropPartitionRequest)(nil),         // 50: fluss.wire.DropPartitionRequest
+	(*DropPartitionResponse)(nil),        // 51: fluss.wire.DropPartitionResponse
+	(*ListPartitionInfosRequest)(nil),    // 52: fluss.wire.ListPartitionInfosRequest
+	(*ListPartitionInfosResponse)(nil),   // 53: fluss.wire.ListPartitionInfosResponse
+	(*ListOffsetsRequest)(nil),           // 54: fluss.wire.ListOffsetsRequest
+	(*ListOffsetsResponse)(nil),          // 55: fluss.wire.ListOffsetsResponse
+	(*PbListOffsetsRespForBucket)(nil),   // 56: fluss.wire.PbListOffsetsRespForBucket
+	(*InitWriterRequest)(nil),            // 57: fluss.wire.InitWriterRequest
+	(*InitWriterResponse)(nil),           // 58: fluss.wire.InitWriterResponse
+	(*ProduceLogRequest)(nil),            // 59: fluss.wire.ProduceLogRequest
+	(*PbProduceLogReqForBucket)(nil),     // 60: fluss.wire.PbProduceLogReqForBucket
+	(*ProduceLogResponse)(nil),           // 61: fluss.wire.ProduceLogResponse
+	(*PbProduceLogRespForBucket)(nil),    // 62: fluss.wire.PbProduceLogRespForBucket
+	(*FetchLogRequest)(nil),              // 63: fluss.wire.FetchLogRequest
+	(*PbFetchLogReqForTable)(nil),        // 64: fluss.wire.PbFetchLogReqForTable
+	(*PbFetchLogReqForBucket)(nil),       // 65: fluss.wire.PbFetchLogReqForBucket
+	(*FetchLogResponse)(nil),             // 66: fluss.wire.FetchLogResponse
+	(*PbFetchLogRespForTable)(nil),       // 67: fluss.wire.PbFetchLogRespForTable
+	(*PbFetchLogRespForBucket)(nil),      // 68: fluss.wire.PbFetchLogRespForBucket
+	(*PbRemoteLogFetchInfo)(nil),         // 69: fluss.wire.PbRemoteLogFetchInfo
+	(*PbRemoteLogSegment)(nil),           // 70: fluss.wire.PbRemoteLogSegment
+	(*LimitScanRequest)(nil),             // 71: fluss.wire.LimitScanRequest
+	(*LimitScanResponse)(nil),            // 72: fluss.wire.LimitScanResponse
+	(*PutKvRequest)(nil),                 // 73: fluss.wire.PutKvRequest
+	(*PbPutKvReqForBucket)(nil),          // 74: fluss.wire.PbPutKvReqForBucket
+	(*PutKvResponse)(nil),                // 75: fluss.wire.PutKvResponse
+	(*PbPutKvRespForBucket)(nil),         // 76: fluss.wire.PbPutKvRespForBucket
+	(*LookupRequest)(nil),                // 77: fluss.wire.LookupRequest
+	(*PbLookupReqForBucket)(nil),         // 78: fluss.wire.PbLookupReqForBucket
+	(*LookupResponse)(nil),               // 79: fluss.wire.LookupResponse
+	(*PbLookupRespForBucket)(nil),        // 80: fluss.wire.PbLookupRespForBucket
+	(*PbValue)(nil),                      // 81: fluss.wire.PbValue
+	(*PrefixLookupRequest)(nil),          // 82: fluss.wire.PrefixLookupRequest
+	(*PbPrefixLookupReqForBucket)(nil),   // 83: fluss.wire.PbPrefixLookupReqForBucket
+	(*PrefixLookupResponse)(nil),         // 84: fluss.wire.PrefixLookupResponse
+	(*PbPrefixLookupRespForBucket)(nil),  // 85: fluss.wire.PbPrefixLookupRespForBucket
+	(*PbValueList)(nil),                  // 86: fluss.wire.PbValueList
+	(*GetLatestKvSnapshotsRequest)(nil),  // 87: fluss.wire.GetLatestKvSnapshotsRequest
+	(*GetLatestKvSnapshotsResponse)(nil), // 88: fluss.wire.GetLatestKvSnapshotsResponse
+	(*PbKvSnapshot)(nil),                 // 89: fluss.wire.PbKvSnapshot
 }
 var file_fluss_api_proto_depIdxs = []int32{
 	3,  // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
@@ -5266,38 +5735,44 @@ var file_fluss_api_proto_depIdxs = []int32{
 	6,  // 15: fluss.wire.GetTableInfoRequest.table_path:type_name -> fluss.wire.PbTablePath
 	6,  // 16: fluss.wire.TableExistsRequest.table_path:type_name -> fluss.wire.PbTablePath
 	6,  // 17: fluss.wire.GetTableSchemaRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 18: fluss.wire.CreatePartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,  // 19: fluss.wire.CreatePartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	6,  // 20: fluss.wire.DropPartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,  // 21: fluss.wire.DropPartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	6,  // 22: fluss.wire.ListPartitionInfosRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,  // 23: fluss.wire.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	10, // 24: fluss.wire.ListPartitionInfosResponse.partitions_info:type_name -> fluss.wire.PbPartitionInfo
-	49, // 25: fluss.wire.ListOffsetsResponse.buckets_resp:type_name -> fluss.wire.PbListOffsetsRespForBucket
-	6,  // 26: fluss.wire.InitWriterRequest.table_path:type_name -> fluss.wire.PbTablePath
-	53, // 27: fluss.wire.ProduceLogRequest.buckets_req:type_name -> fluss.wire.PbProduceLogReqForBucket
-	55, // 28: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
-	57, // 29: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
-	58, // 30: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
-	60, // 31: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
-	61, // 32: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
-	62, // 33: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
-	63, // 34: fluss.wire.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.wire.PbRemoteLogSegment
-	67, // 35: fluss.wire.PutKvRequest.buckets_req:type_name -> fluss.wire.PbPutKvReqForBucket
-	69, // 36: fluss.wire.PutKvResponse.buckets_resp:type_name -> fluss.wire.PbPutKvRespForBucket
-	71, // 37: fluss.wire.LookupRequest.buckets_req:type_name -> fluss.wire.PbLookupReqForBucket
-	73, // 38: fluss.wire.LookupResponse.buckets_resp:type_name -> fluss.wire.PbLookupRespForBucket
-	74, // 39: fluss.wire.PbLookupRespForBucket.values:type_name -> fluss.wire.PbValue
-	76, // 40: fluss.wire.PrefixLookupRequest.buckets_req:type_name -> fluss.wire.PbPrefixLookupReqForBucket
-	78, // 41: fluss.wire.PrefixLookupResponse.buckets_resp:type_name -> fluss.wire.PbPrefixLookupRespForBucket
-	79, // 42: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
-	6,  // 43: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
-	82, // 44: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
-	45, // [45:45] is the sub-list for method output_type
-	45, // [45:45] is the sub-list for method input_type
-	45, // [45:45] is the sub-list for extension type_name
-	45, // [45:45] is the sub-list for extension extendee
-	0,  // [0:45] is the sub-list for field type_name
+	6,  // 18: fluss.wire.AlterTableRequest.table_path:type_name -> fluss.wire.PbTablePath
+	43, // 19: fluss.wire.AlterTableRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
+	44, // 20: fluss.wire.AlterTableRequest.add_columns:type_name -> fluss.wire.PbAddColumn
+	45, // 21: fluss.wire.AlterTableRequest.drop_columns:type_name -> fluss.wire.PbDropColumn
+	46, // 22: fluss.wire.AlterTableRequest.rename_columns:type_name -> fluss.wire.PbRenameColumn
+	47, // 23: fluss.wire.AlterTableRequest.modify_columns:type_name -> fluss.wire.PbModifyColumn
+	6,  // 24: fluss.wire.CreatePartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,  // 25: fluss.wire.CreatePartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	6,  // 26: fluss.wire.DropPartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,  // 27: fluss.wire.DropPartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	6,  // 28: fluss.wire.ListPartitionInfosRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,  // 29: fluss.wire.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	10, // 30: fluss.wire.ListPartitionInfosResponse.partitions_info:type_name -> fluss.wire.PbPartitionInfo
+	56, // 31: fluss.wire.ListOffsetsResponse.buckets_resp:type_name -> fluss.wire.PbListOffsetsRespForBucket
+	6,  // 32: fluss.wire.InitWriterRequest.table_path:type_name -> fluss.wire.PbTablePath
+	60, // 33: fluss.wire.ProduceLogRequest.buckets_req:type_name -> fluss.wire.PbProduceLogReqForBucket
+	62, // 34: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
+	64, // 35: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
+	65, // 36: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
+	67, // 37: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
+	68, // 38: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
+	69, // 39: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
+	70, // 40: fluss.wire.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.wire.PbRemoteLogSegment
+	74, // 41: fluss.wire.PutKvRequest.buckets_req:type_name -> fluss.wire.PbPutKvReqForBucket
+	76, // 42: fluss.wire.PutKvResponse.buckets_resp:type_name -> fluss.wire.PbPutKvRespForBucket
+	78, // 43: fluss.wire.LookupRequest.buckets_req:type_name -> fluss.wire.PbLookupReqForBucket
+	80, // 44: fluss.wire.LookupResponse.buckets_resp:type_name -> fluss.wire.PbLookupRespForBucket
+	81, // 45: fluss.wire.PbLookupRespForBucket.values:type_name -> fluss.wire.PbValue
+	83, // 46: fluss.wire.PrefixLookupRequest.buckets_req:type_name -> fluss.wire.PbPrefixLookupReqForBucket
+	85, // 47: fluss.wire.PrefixLookupResponse.buckets_resp:type_name -> fluss.wire.PbPrefixLookupRespForBucket
+	86, // 48: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
+	6,  // 49: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
+	89, // 50: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
+	51, // [51:51] is the sub-list for method output_type
+	51, // [51:51] is the sub-list for method input_type
+	51, // [51:51] is the sub-list for extension type_name
+	51, // [51:51] is the sub-list for extension extendee
+	0,  // [0:51] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -5311,7 +5786,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   83,
+			NumMessages:   90,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
