@@ -132,6 +132,25 @@ func Map(dest any) sql.Scanner { return nestedScanner{dest: dest, want: reflect.
 // A NULL row leaves the zero value.
 func Row(dest any) sql.Scanner { return nestedScanner{dest: dest, want: reflect.Struct, what: "Row"} }
 
+// ArrayOf is a Go slice that scans from an ARRAY column, for the struct fields that sqlx
+// and similar mappers fill, e.g. a field Tags flussql.ArrayOf[string] tagged db:"tags". As an
+// argument it is a slice like any other. A NULL array scans as nil.
+type ArrayOf[T any] []T
+
+// Scan implements sql.Scanner.
+func (a *ArrayOf[T]) Scan(src any) error {
+	return assignValue(reflect.ValueOf(a).Elem(), src, "value")
+}
+
+// MapOf is a Go map that scans from a MAP column, for struct fields that mappers fill; as
+// an argument it is a map like any other. A NULL map scans as nil.
+type MapOf[K comparable, V any] map[K]V
+
+// Scan implements sql.Scanner.
+func (m *MapOf[K, V]) Scan(src any) error {
+	return assignValue(reflect.ValueOf(m).Elem(), src, "value")
+}
+
 type nestedScanner struct {
 	dest any
 	want reflect.Kind
@@ -159,6 +178,12 @@ func assign(dst reflect.Value, src any, path string) error {
 	if dst.CanAddr() && dst.Addr().Type().Implements(typeScanner) {
 		return dst.Addr().Interface().(sql.Scanner).Scan(src)
 	}
+	return assignValue(dst, src, path)
+}
+
+// assignValue is assign without the sql.Scanner check (for the Scan methods of ArrayOf
+// and MapOf themselves).
+func assignValue(dst reflect.Value, src any, path string) error {
 	if src == nil {
 		switch dst.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"testing"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -135,4 +136,30 @@ func TestNestedTypesAnyScan(t *testing.T) {
 	var ns sql.NullString
 	err = db.QueryRow(`SELECT tags FROM ` + dbName + `.t WHERE id = 1`).Scan(&ns)
 	require.Error(t, err, "an ARRAY does not scan into a string")
+}
+
+// TestNestedTypesSQLX maps ARRAY and MAP columns to struct fields with sqlx, both ways.
+func TestNestedTypesSQLX(t *testing.T) {
+	db, dbName := openTestDB(t)
+	x := sqlx.NewDb(db, "fluss")
+	table := dbName + ".profiles"
+	_, err := x.Exec(`CREATE TABLE ` + table + ` (id INT, tags ARRAY<STRING>, prefs MAP<STRING, INT>,
+		PRIMARY KEY (id) NOT ENFORCED)`)
+	require.NoError(t, err)
+	type profile struct {
+		ID    int32                        `db:"id"`
+		Tags  flussql.ArrayOf[string]      `db:"tags"`
+		Prefs flussql.MapOf[string, int32] `db:"prefs"`
+	}
+	in := []profile{{ID: 1, Tags: []string{"go", "sql"}, Prefs: map[string]int32{"theme": 2}}, {ID: 2}}
+	for _, p := range in {
+		_, err := x.NamedExec(`INSERT INTO `+table+` VALUES (:id, :tags, :prefs)`, p)
+		require.NoError(t, err)
+	}
+	var got []profile
+	require.NoError(t, x.Select(&got, `SELECT * FROM `+table+` WHERE id IN (1, 2)`))
+	if len(got) == 2 && got[0].ID == 2 {
+		got[0], got[1] = got[1], got[0]
+	}
+	assert.Equal(t, in, got)
 }

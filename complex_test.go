@@ -119,3 +119,23 @@ func TestArrayMapRowScanners(t *testing.T) {
 	require.ErrorContains(t, Array(&m).Scan([]any{}), "destination must point to a slice")
 	require.ErrorContains(t, Map(&m).Scan([]any{"x"}), "cannot store value ([]interface {}) into map[string]int64")
 }
+
+func TestArrayOfMapOf(t *testing.T) {
+	var tags ArrayOf[string]
+	require.NoError(t, tags.Scan([]any{"a", "b"}))
+	assert.Equal(t, ArrayOf[string]{"a", "b"}, tags)
+	require.NoError(t, tags.Scan(nil))
+	assert.Nil(t, tags)
+
+	var grid ArrayOf[ArrayOf[int64]]
+	require.NoError(t, grid.Scan([]any{[]any{int64(1)}, nil}))
+	assert.Equal(t, ArrayOf[ArrayOf[int64]]{{1}, nil}, grid)
+
+	var m MapOf[string, int32]
+	require.NoError(t, m.Scan([]fluss.MapEntry{{Key: "k", Value: int64(2)}}))
+	assert.Equal(t, MapOf[string, int32]{"k": 2}, m)
+	require.Error(t, m.Scan([]any{"x"}))
+
+	assert.True(t, isNestedArg(ArrayOf[string]{"a"}), "an ArrayOf argument goes to the planner as a slice")
+	assert.True(t, isNestedArg(MapOf[string, int]{}))
+}
