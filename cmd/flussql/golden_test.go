@@ -105,6 +105,7 @@ func TestClusterSessions(t *testing.T) {
 		code   int
 	}{
 		{name: "session", script: "shell/session.sql", code: exitError},
+		{name: "nested-and-alter", script: "shell/nested-and-alter.sql", code: exitError},
 		{name: "partitioned-tables", script: "demo/partitioned-tables.sql", asFile: true, code: exitOK, args: []string{"--echo"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

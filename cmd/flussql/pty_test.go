@@ -208,7 +208,7 @@ func clusterDB(t *testing.T) (dsn, db string) {
 	if addrs == "" {
 		t.Skip("FLUSS_BOOTSTRAP_SERVERS is not set")
 	}
-	db = fmt.Sprintf("flussql_shell_%d_%d", os.Getpid(), time.Now().UnixNano()%1_000_000)
+	db = fmt.Sprintf("flussql_shell_%07d_%06d", os.Getpid(), time.Now().UnixNano()%1_000_000) // fixed width: table widths in goldens depend on it
 	pool, err := sql.Open("fluss", "fluss://"+addrs+"/fluss")
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
