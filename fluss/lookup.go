@@ -101,12 +101,8 @@ func (l *Lookuper) LookupMany(ctx context.Context, keys [][]any) ([][]any, error
 func (l *Lookuper) send(ctx context.Context, node ServerNode, tableID int64, reqs []*kvBucketReq, routed []routedKey, out [][]any) ([]kvBucketFailure, error) {
 	req := &protocol.LookupRequest{TableId: proto.Int64(tableID)}
 	for _, br := range reqs {
-		pb := &protocol.PbLookupReqForBucket{PartitionId: br.partitionID, BucketId: proto.Int32(br.bucket)}
-		pb.Keys = make([][]byte, len(br.idx))
-		for j, i := range br.idx {
-			pb.Keys[j] = routed[i].key
-		}
-		req.BucketsReq = append(req.BucketsReq, pb)
+		req.BucketsReq = append(req.BucketsReq, &protocol.PbLookupReqForBucket{
+			PartitionId: br.partitionID, BucketId: proto.Int32(br.bucket), Keys: bucketKeys(br, routed)})
 	}
 	var resp protocol.LookupResponse
 	if err := l.t.c.callNode(ctx, node, protocol.Lookup, req, &resp); err != nil {
@@ -115,17 +111,9 @@ func (l *Lookuper) send(ctx context.Context, node ServerNode, tableID int64, req
 	answered := matchBuckets(reqs, resp.GetBucketsResp(), func(r *protocol.PbLookupRespForBucket) (*int64, int32) {
 		return r.PartitionId, r.GetBucketId()
 	})
-	var failed []kvBucketFailure
-	for k, br := range reqs {
-		r := answered[k]
-		if r == nil {
-			failed = append(failed, kvBucketFailure{br, noAnswer(br)})
-			continue
-		}
-		if err := errorFromCode(r.GetErrorCode(), r.GetErrorMessage()); err != nil {
-			failed = append(failed, kvBucketFailure{br, err})
-			continue
-		}
+	ok, failed := sortAnswers(reqs, answered)
+	for _, k := range ok {
+		br, r := reqs[k], answered[k]
 		vals := r.GetValues()
 		if len(vals) != len(br.idx) {
 			return nil, &Error{Code: CodeCorruptMessage, Message: fmt.Sprintf(
@@ -171,6 +159,42 @@ func samePartition(a, b *int64) bool {
 		return a == nil && b == nil
 	}
 	return *a == *b
+}
+
+// bucketKeys lists the encoded keys of one bucket's part of a request.
+func bucketKeys(br *kvBucketReq, routed []routedKey) [][]byte {
+	keys := make([][]byte, len(br.idx))
+	for j, i := range br.idx {
+		keys[j] = routed[i].key
+	}
+	return keys
+}
+
+// bucketAnswer is a per-bucket answer of a lookup or prefix lookup.
+type bucketAnswer interface {
+	comparable
+	GetErrorCode() int32
+	GetErrorMessage() string
+}
+
+// sortAnswers returns the indexes of the requests whose bucket was answered
+// without an error, and the failures of the others (no answer, or an error
+// code).
+func sortAnswers[R bucketAnswer](reqs []*kvBucketReq, answered []R) (ok []int, failed []kvBucketFailure) {
+	var none R
+	for k, br := range reqs {
+		r := answered[k]
+		if r == none {
+			failed = append(failed, kvBucketFailure{br, noAnswer(br)})
+			continue
+		}
+		if err := errorFromCode(r.GetErrorCode(), r.GetErrorMessage()); err != nil {
+			failed = append(failed, kvBucketFailure{br, err})
+			continue
+		}
+		ok = append(ok, k)
+	}
+	return ok, failed
 }
 
 func noAnswer(br *kvBucketReq) error {

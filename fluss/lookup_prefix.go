@@ -111,12 +111,8 @@ func (p *PrefixLookuper) LookupMany(ctx context.Context, prefixes [][]any) ([][]
 func (p *PrefixLookuper) send(ctx context.Context, node ServerNode, tableID int64, reqs []*kvBucketReq, routed []routedKey, out [][][]any) ([]kvBucketFailure, error) {
 	req := &protocol.PrefixLookupRequest{TableId: proto.Int64(tableID)}
 	for _, br := range reqs {
-		pb := &protocol.PbPrefixLookupReqForBucket{PartitionId: br.partitionID, BucketId: proto.Int32(br.bucket)}
-		pb.Keys = make([][]byte, len(br.idx))
-		for j, i := range br.idx {
-			pb.Keys[j] = routed[i].key
-		}
-		req.BucketsReq = append(req.BucketsReq, pb)
+		req.BucketsReq = append(req.BucketsReq, &protocol.PbPrefixLookupReqForBucket{
+			PartitionId: br.partitionID, BucketId: proto.Int32(br.bucket), Keys: bucketKeys(br, routed)})
 	}
 	var resp protocol.PrefixLookupResponse
 	if err := p.t.c.callNode(ctx, node, protocol.PrefixLookup, req, &resp); err != nil {
@@ -125,17 +121,9 @@ func (p *PrefixLookuper) send(ctx context.Context, node ServerNode, tableID int6
 	answered := matchBuckets(reqs, resp.GetBucketsResp(), func(r *protocol.PbPrefixLookupRespForBucket) (*int64, int32) {
 		return r.PartitionId, r.GetBucketId()
 	})
-	var failed []kvBucketFailure
-	for k, br := range reqs {
-		r := answered[k]
-		if r == nil {
-			failed = append(failed, kvBucketFailure{br, noAnswer(br)})
-			continue
-		}
-		if err := errorFromCode(r.GetErrorCode(), r.GetErrorMessage()); err != nil {
-			failed = append(failed, kvBucketFailure{br, err})
-			continue
-		}
+	ok, failed := sortAnswers(reqs, answered)
+	for _, k := range ok {
+		br, r := reqs[k], answered[k]
 		lists := r.GetValueLists()
 		if len(lists) != len(br.idx) {
 			return nil, &Error{Code: CodeCorruptMessage, Message: fmt.Sprintf(
