@@ -20,6 +20,11 @@
 //     reads the first rows of a bucket. Keys and buckets are computed exactly as the Java
 //     client computes them.
 //
+// Rows may hold ARRAY ([]any), MAP ([]MapEntry) and ROW ([]any) values, nested at will.
+// Admin.AlterTable adds columns and sets or resets properties; scanners and lookups decode
+// data written under any earlier schema (fetched by id and cached) into the handle's
+// columns, matched by column id, NULL where the older schema lacks a column.
+//
 // Writing to a partition that does not exist fails after WriterOptions.MissingPartitionTimeout
 // with an error wrapping ErrPartitionNotExists that names the ALTER TABLE statement to run, or
 // creates the partition with WriterOptions.AutoCreatePartitions.
