@@ -73,13 +73,20 @@ func TestNestedTypesSQL(t *testing.T) {
 				[]any{"0.99"},
 			}, read(4))
 
+			// Only NULL-ness of a nested column can be tested in WHERE.
+			q := `SELECT id FROM ` + tc.table + ` WHERE tags IS NULL`
+			if tc.where != "" {
+				q += ` AND id IN (1, 2, 3, 4)`
+			}
+			assert.Equal(t, [][]string{{"2"}}, queryStrings(t, db, q))
+
 			// Typed destinations through the scanners.
 			var tags []string
 			var scores map[string]int32
 			var a addr
 			var grid [][]int64
 			var amounts []float64
-			q := `SELECT tags, scores, addr, grid, amounts FROM ` + tc.table + ` WHERE id = 4`
+			q = `SELECT tags, scores, addr, grid, amounts FROM ` + tc.table + ` WHERE id = 4`
 			require.NoError(t, db.QueryRow(q).Scan(flussql.Array(&tags), flussql.Map(&scores), flussql.Row(&a),
 				flussql.Array(&grid), flussql.Array(&amounts)))
 			assert.Equal(t, []string{"go", "fluss"}, tags)

@@ -163,6 +163,14 @@ func (c *compiler) node(e parser.Expr) (fnode, error) {
 		}
 		return &betweenNode{x: ops[0], lo: ops[1], hi: ops[2], not: n.Not}, nil
 	case *parser.IsNull:
+		if ref, ok := n.Expr.(*parser.ColumnRef); ok {
+			if idx, err := column(c.info, ref.Name); err == nil {
+				if col := c.info.Schema().Columns[idx]; !comparableKind(col.Type.Kind) {
+					// ARRAY, MAP and ROW values compare with nothing, but are NULL or not.
+					return &isNullNode{x: operand{slot: c.slot(idx), name: col.Name, val: Value{Column: col.Name, Type: col.Type}}, not: n.Not}, nil
+				}
+			}
+		}
 		ops, err := c.operands(n, n.Expr)
 		if err != nil {
 			return nil, err
@@ -228,7 +236,7 @@ func (c *compiler) operands(pred parser.Expr, es ...parser.Expr) ([]operand, err
 		}
 		col := c.info.Schema().Columns[idx]
 		if !comparableKind(col.Type.Kind) {
-			return nil, fmt.Errorf("column %q is %s, which cannot be used in WHERE", col.Name, typeName(col.Type))
+			return nil, fmt.Errorf("column %q is %s, which compares with nothing; WHERE can only test it with IS [NOT] NULL", col.Name, typeName(col.Type))
 		}
 		ops[i] = operand{slot: c.slot(idx), name: col.Name, val: Value{Column: col.Name, Type: col.Type}}
 		if anchor < 0 {

@@ -82,6 +82,10 @@ UPDATE nested SET tags = ARRAY['u'], addr = ROW('Rome', NULL) WHERE id = 5
 ====
 SELECT id FROM nested WHERE tags = ARRAY['a']
 ====
-SELECT id FROM nested WHERE tags IS NULL
+SELECT id FROM nested WHERE tags IS NULL LIMIT 5
 ====
 INSERT INTO nested (id, attrs) VALUES (3, MAP['k', 1, 'k', 2])
+====
+SELECT id, tags FROM nested WHERE id IN (1, 2) AND tags IS NOT NULL
+====
+SELECT id FROM nested WHERE addr = ROW('x', 1)
