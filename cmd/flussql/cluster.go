@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/flussql/flussql"
@@ -24,12 +25,44 @@ func startLocalCluster(ctx context.Context, w io.Writer) (string, func(), error)
 	}
 	fmt.Fprintf(w, "flussql: local Fluss %s at %s (run folder %s); it stops when the shell exits\n",
 		c.Version, c.BootstrapServers, c.Dir)
+	var once sync.Once
 	stop := func() {
-		if err := c.Stop(); err != nil {
-			fmt.Fprintf(w, "flussql: stopping the local cluster: %v\n", err)
-		}
+		once.Do(func() {
+			onFatalSignal(nil)
+			if err := c.Stop(); err != nil {
+				fmt.Fprintf(w, "flussql: stopping the local cluster: %v\n", err)
+			}
+		})
 	}
+	// A shell killed by a signal (SIGTERM, SIGHUP, or SIGPIPE when its output is piped into
+	// `head`) must not leave the servers running.
+	onFatalSignal(func() { _ = c.Stop() })
 	return "fluss://" + c.BootstrapServers + "/" + flussql.DefaultDatabase, stop, nil
+}
+
+// fatalCleanup is what must run before the process dies of a signal: stopping the local
+// cluster the shell started, if any.
+var fatalCleanup struct {
+	sync.Mutex
+	fn func()
+}
+
+// onFatalSignal sets (or, with nil, clears) the cleanup of a fatal signal.
+func onFatalSignal(fn func()) {
+	fatalCleanup.Lock()
+	fatalCleanup.fn = fn
+	fatalCleanup.Unlock()
+}
+
+// runFatalCleanup runs and clears the cleanup of a fatal signal.
+func runFatalCleanup() {
+	fatalCleanup.Lock()
+	fn := fatalCleanup.fn
+	fatalCleanup.fn = nil
+	fatalCleanup.Unlock()
+	if fn != nil {
+		fn()
+	}
 }
 
 // connect opens the pool and pins the session's one connection, retrying for up to wait

@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	_ "github.com/flussql/flussql" // the "fluss" database/sql driver
 	"golang.org/x/term"
@@ -63,6 +64,24 @@ func mainWith(driverName string) int {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	defer signal.Stop(sig)
+	// Signals that end the process: stop a local cluster the shell started first, then die
+	// with the usual status (128 + the signal's number). With SIGPIPE caught, a write to a
+	// closed pipe also fails with EPIPE instead of killing the process on the spot.
+	fatal := make(chan os.Signal, 1)
+	signal.Notify(fatal, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	defer signal.Stop(fatal)
+	go func() {
+		s, ok := <-fatal
+		if !ok {
+			return
+		}
+		runFatalCleanup()
+		code := 1
+		if n, isSys := s.(syscall.Signal); isSys {
+			code = 128 + int(n)
+		}
+		os.Exit(code)
+	}()
 	interrupts := make(chan struct{}, 1)
 	go func() {
 		for range sig {
