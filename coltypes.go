@@ -130,7 +130,7 @@ type cellFunc func(i int) driver.Value
 // arrowCell builds, once per batch and column, the converter from an Arrow column of
 // Fluss type t to driver values. Strings and bytes are copied out of the Arrow buffers.
 func arrowCell(t types.DataType, arr arrow.Array) (cellFunc, error) {
-	if isNested(t) {
+	if t.Kind.Nested() {
 		return nestedArrowCell(t, arr)
 	}
 	switch a := arr.(type) {

@@ -23,11 +23,6 @@ import (
 // []any whose elements are what Rows.Next returns for their type. Array, Map and Row
 // scan those into typed Go values.
 
-// isNested reports whether t nests other types.
-func isNested(t types.DataType) bool {
-	return t.Kind == types.Array || t.Kind == types.Map || t.Kind == types.Row
-}
-
 // nestedArrowCell converts an ARRAY, MAP or ROW column of a scan batch.
 func nestedArrowCell(t types.DataType, arr arrow.Array) (cellFunc, error) {
 	read, err := fluss.ArrowValueReader(t)

@@ -176,8 +176,7 @@ func (dp *decoderPool) newDecoder() (batchDecoder, error) {
 // hasNestedColumns reports whether s has an ARRAY, MAP or ROW column.
 func hasNestedColumns(s types.Schema) bool {
 	for _, c := range s.Columns {
-		switch c.Type.Kind {
-		case types.Array, types.Map, types.Row:
+		if c.Type.Kind.Nested() {
 			return true
 		}
 	}

@@ -28,7 +28,7 @@ func family(k types.Kind) string {
 
 // comparable reports whether values of t can be ordered by compareValues.
 func comparableKind(k types.Kind) bool {
-	return k != types.Array && k != types.Map && k != types.Row
+	return !k.Nested()
 }
 
 // compareValues orders two non-NULL values of the same type family; ok is

@@ -66,7 +66,7 @@ func constructorElem(name string, t types.DataType, e parser.Expr, loc *time.Loc
 	var err error
 	switch n := e.(type) {
 	case *parser.Literal:
-		if isComplex(t) && n.Kind != parser.LitNull {
+		if t.Kind.Nested() && n.Kind != parser.LitNull {
 			return nil, mismatch(name, t, n.String())
 		}
 		v, err = convertLiteral(name, t, n, loc)

@@ -18,7 +18,7 @@ import (
 // TimestampLTZ); for ARRAY, MAP and ROW columns see convertComplexArg.
 // driver.Valuer values are the driver's business.
 func convertArg(col string, t types.DataType, x any, loc *time.Location) (any, error) {
-	if isComplex(t) {
+	if t.Kind.Nested() {
 		return convertComplexArg(col, t, x, loc)
 	}
 	switch v := x.(type) {

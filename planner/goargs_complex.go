@@ -22,11 +22,6 @@ import (
 
 var typeMapEntries = reflect.TypeFor[[]fluss.MapEntry]()
 
-// isComplex reports whether t nests other types.
-func isComplex(t types.DataType) bool {
-	return t.Kind == types.Array || t.Kind == types.Map || t.Kind == types.Row
-}
-
 // convertComplexArg converts x for column (or element) col of the ARRAY, MAP
 // or ROW type t.
 func convertComplexArg(col string, t types.DataType, x any, loc *time.Location) (any, error) {
@@ -76,7 +71,7 @@ func elemArg(name string, t types.DataType, x any, loc *time.Location) (any, err
 	}
 	var v any
 	var err error
-	if isComplex(t) {
+	if t.Kind.Nested() {
 		v, err = convertComplexArg(name, t, x, loc)
 	} else {
 		v, err = convertArg(name, t, x, loc)

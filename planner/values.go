@@ -94,7 +94,7 @@ func newValue(col string, t types.DataType, e parser.Expr, loc *time.Location) (
 		v.Param = &Param{Ordinal: n.Ordinal, Name: n.Name}
 		return v, nil
 	case *parser.Literal:
-		if isComplex(t) && n.Kind != parser.LitNull {
+		if t.Kind.Nested() && n.Kind != parser.LitNull {
 			return Value{}, fmt.Errorf("column %q is %s; write %s or pass a Go %s as an argument, not %s",
 				col, typeName(t), constructorHint(t), goHint(t), n)
 		}

@@ -119,3 +119,12 @@ func fieldNames(s *arrow.Schema) []string {
 	}
 	return out
 }
+
+func TestKindNested(t *testing.T) {
+	for k := Boolean; k <= Row; k++ {
+		want := k == Array || k == Map || k == Row
+		if k.Nested() != want {
+			t.Errorf("%s.Nested() = %v, want %v", k, k.Nested(), want)
+		}
+	}
+}

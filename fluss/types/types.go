@@ -41,6 +41,9 @@ var kindNames = [...]string{
 	TimestampLTZ: "TIMESTAMP_LTZ", Array: "ARRAY", Map: "MAP", Row: "ROW",
 }
 
+// Nested reports whether the kind holds other types: ARRAY, MAP or ROW.
+func (k Kind) Nested() bool { return k == Array || k == Map || k == Row }
+
 // String returns the SQL name of the kind, e.g. "TIMESTAMP_LTZ".
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {

@@ -61,8 +61,7 @@ func NewIndexedDecoder(s types.Schema, projection []int, opts ...Option) (*Index
 		d.outOf[c] = out
 	}
 	for _, c := range s.Columns {
-		switch c.Type.Kind {
-		case types.Array, types.Map, types.Row:
+		if c.Type.Kind.Nested() {
 			return nil, fmt.Errorf("logbatch: INDEXED log format with %s columns is not supported", c.Type.Kind)
 		}
 		v := c.Type.Kind == types.String || c.Type.Kind == types.Bytes ||

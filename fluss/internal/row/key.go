@@ -32,7 +32,7 @@ func NewKeyEncoder(rowTypes []types.DataType, keyIndexes []int) (*KeyEncoder, er
 			return nil, fmt.Errorf("row: key column index %d out of range [0, %d)", idx, len(rowTypes))
 		}
 		t := rowTypes[idx]
-		if t.Kind == types.Array || t.Kind == types.Map || t.Kind == types.Row {
+		if t.Kind.Nested() {
 			// as the server's TableDescriptorValidation (KEY_UNSUPPORTED_TYPES)
 			return nil, fmt.Errorf("row: key column %d is %s; Fluss does not allow ARRAY, MAP or ROW in primary or bucket keys", idx, t)
 		}
