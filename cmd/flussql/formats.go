@@ -137,19 +137,7 @@ func (j *jsonWriter) row(vals []any) error {
 		}
 		b.WriteString(key)
 		b.WriteByte(':')
-		if isNestedValue(v) {
-			writeJSONValue(&b, v)
-			continue
-		}
-		s, kind := render(v, c)
-		switch {
-		case kind == kindNull:
-			b.WriteString("null")
-		case kind == kindBool, kind == kindNumber && isNumericText(s):
-			b.WriteString(s)
-		default:
-			b.WriteString(jsonString(s))
-		}
+		writeJSONValue(&b, v, c)
 	}
 	b.WriteString("}\n")
 	_, err := io.WriteString(j.w, b.String())
@@ -169,18 +157,10 @@ func jsonString(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// isNestedValue reports whether v is an ARRAY, ROW ([]any) or MAP ([]fluss.MapEntry) value.
-func isNestedValue(v any) bool {
-	switch v.(type) {
-	case []any, []fluss.MapEntry:
-		return true
-	}
-	return false
-}
-
-// writeJSONValue writes a value nested in an ARRAY, MAP or ROW (or such a value itself) as
-// JSON: arrays, objects, and scalars as in jsonWriter.row.
-func writeJSONValue(b *strings.Builder, v any) {
+// writeJSONValue writes one value of column c (nil for an element of an ARRAY, MAP or
+// ROW) as JSON: ARRAY and ROW values as arrays, MAP values as objects, scalars as the
+// jsonWriter comment says.
+func writeJSONValue(b *strings.Builder, v any, c *column) {
 	switch x := v.(type) {
 	case []any:
 		b.WriteByte('[')
@@ -188,7 +168,7 @@ func writeJSONValue(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSONValue(b, e)
+			writeJSONValue(b, e, nil)
 		}
 		b.WriteByte(']')
 		return
@@ -201,12 +181,12 @@ func writeJSONValue(b *strings.Builder, v any) {
 			k, _ := render(e.Key, nil)
 			b.WriteString(jsonString(k))
 			b.WriteByte(':')
-			writeJSONValue(b, e.Value)
+			writeJSONValue(b, e.Value, nil)
 		}
 		b.WriteByte('}')
 		return
 	}
-	s, kind := render(v, nil)
+	s, kind := render(v, c)
 	switch {
 	case kind == kindNull:
 		b.WriteString("null")
