@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -81,19 +80,7 @@ func normalize(v any, t types.DataType) any {
 
 func runPyLog(t *testing.T, args ...string) []byte {
 	t.Helper()
-	servers := bootstrap(t)
-	if err := exec.Command("python3", "-c", "import fluss, pyarrow").Run(); err != nil {
-		t.Skip("python3 with pyfluss and pyarrow is not available: skipping the interop test")
-	}
-	script, err := filepath.Abs(filepath.Join("testdata", "interop", "pyfluss_log.py"))
-	require.NoError(t, err)
-	cmd := exec.CommandContext(testCtx(t), "python3", append([]string{script}, args...)...)
-	cmd.Env = append(os.Environ(), "FLUSS_BOOTSTRAP_SERVERS="+strings.Join(servers, ","))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "pyfluss_log.py %v: %s", args, stderr.String())
-	return out
+	return runPython(t, "pyfluss_log.py", args...)
 }
 
 // TestAppendInteropPyfluss checks the whole type matrix both ways with the

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -275,19 +274,7 @@ func canonicalJSON(t *testing.T, data []byte) any {
 
 func runPyNested(t *testing.T, args ...string) []byte {
 	t.Helper()
-	servers := bootstrap(t)
-	if err := exec.Command("python3", "-c", "import fluss, pyarrow").Run(); err != nil {
-		t.Skip("python3 with pyfluss and pyarrow is not available: skipping the interop test")
-	}
-	script, err := filepath.Abs(filepath.Join("testdata", "interop", "pyfluss_nested.py"))
-	require.NoError(t, err)
-	cmd := exec.CommandContext(testCtx(t), "python3", append([]string{script}, args...)...)
-	cmd.Env = append(os.Environ(), "FLUSS_BOOTSTRAP_SERVERS="+strings.Join(servers, ","))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "pyfluss_nested.py %v: %s", args, stderr.String())
-	return out
+	return runPython(t, "pyfluss_nested.py", args...)
 }
 
 // TestComplexTypesInteropPyfluss checks ARRAY/MAP/ROW columns both ways with

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -55,4 +57,27 @@ func tempDatabase(t *testing.T, admin *fluss.Admin) string {
 		_ = admin.DropDatabase(ctx, name, true, true)
 	})
 	return name
+}
+
+// runPython runs testdata/interop/<script> with the official Python client
+// against the test cluster and returns its standard output. It skips the
+// test when python3, pyfluss or pyarrow is missing.
+func runPython(t *testing.T, script string, args ...string) []byte {
+	t.Helper()
+	servers := bootstrap(t)
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed: skipping the pyfluss interop test")
+	}
+	if err := exec.Command("python3", "-c", "import fluss, pyarrow; fluss.FlussConnection").Run(); err != nil {
+		t.Skip("pyfluss or pyarrow is not installed (pip install -r testdata/interop/requirements.txt): skipping the interop test")
+	}
+	path, err := filepath.Abs(filepath.Join("testdata", "interop", script))
+	require.NoError(t, err)
+	cmd := exec.CommandContext(testCtx(t), "python3", append([]string{path}, args...)...)
+	cmd.Env = append(os.Environ(), "FLUSS_BOOTSTRAP_SERVERS="+strings.Join(servers, ","))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "%s %v: %s", script, args, stderr.String())
+	return out
 }

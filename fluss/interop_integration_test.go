@@ -2,9 +2,6 @@ package fluss_test
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,22 +30,7 @@ type pyTable struct {
 // skips when python3 or pyfluss is missing.
 func pyfluss(t *testing.T, args ...string) []byte {
 	t.Helper()
-	servers := bootstrap(t)
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed: skipping the pyfluss interop test")
-	}
-	if err := exec.Command("python3", "-c", "import fluss, pyarrow; fluss.FlussConnection").Run(); err != nil {
-		t.Skip("pyfluss is not installed (pip install pyfluss): skipping the interop test")
-	}
-	script, err := filepath.Abs(filepath.Join("testdata", "interop", "pyfluss_interop.py"))
-	require.NoError(t, err)
-	cmd := exec.CommandContext(testCtx(t), "python3", append([]string{script}, args...)...)
-	cmd.Env = append(os.Environ(), "FLUSS_BOOTSTRAP_SERVERS="+strings.Join(servers, ","))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "pyfluss %v: %s", args, stderr.String())
-	return out
+	return runPython(t, "pyfluss_interop.py", args...)
 }
 
 func pyDescribe(t *testing.T, path fluss.TablePath) pyTable {
