@@ -24,8 +24,6 @@ type conn struct {
 	database string
 	tx       *tx
 	closed   bool
-	// bad is set when the wire client failed in a way that makes this connection useless.
-	bad bool
 	// writers are the connection's table writers, reused across statements.
 	writers     map[writerKey]closableWriter
 	writerPaths map[writerKey]fluss.TablePath
@@ -114,7 +112,7 @@ func (c *conn) Ping(ctx context.Context) error {
 	ctx, cancel := c.connector.requestContext(ctx)
 	defer cancel()
 	if _, err := c.client.ServerNodes(ctx); err != nil {
-		return c.classify(err)
+		return err
 	}
 	return nil
 }
@@ -124,7 +122,7 @@ func (c *conn) Ping(ctx context.Context) error {
 func (c *conn) ResetSession(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.bad || c.closed {
+	if c.closed {
 		return driver.ErrBadConn
 	}
 	c.database = c.connector.cfg.Database
@@ -136,7 +134,7 @@ func (c *conn) ResetSession(ctx context.Context) error {
 func (c *conn) IsValid() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return !c.bad && !c.closed
+	return !c.closed
 }
 
 // CheckNamedValue accepts every argument type the planner converts (Go integers of every
@@ -161,9 +159,6 @@ func (c *conn) usable() error {
 	if c.closed {
 		return driver.ErrBadConn
 	}
-	if c.bad {
-		return driver.ErrBadConn
-	}
 	return nil
 }
 
@@ -173,24 +168,11 @@ func (c *conn) session() planner.Session {
 	return planner.Session{Database: c.database}
 }
 
-// classify turns a wire error into what database/sql needs: an error that matches
-// driver.ErrBadConn only when the request provably never reached the server over a
-// connection that failed, so that database/sql may retry it on another connection without
-// running the statement twice. The connection is then dropped from the pool; the message of
-// the cause is kept.
-func (c *conn) classify(err error) error {
-	var fe *fluss.Error
-	if err == nil || !errors.As(err, &fe) || !fe.NotSent {
-		return err
-	}
-	if fe.Code != fluss.CodeNetworkException && !errors.Is(err, fluss.ErrClosed) {
-		return err
-	}
-	c.mu.Lock()
-	c.bad = true
-	c.mu.Unlock()
-	return fmt.Errorf("%w (%w)", err, driver.ErrBadConn)
-}
+// A connection never reports driver.ErrBadConn for a failed statement: it is a session
+// over the Connector's shared wire client, which reconnects to each server by itself, so a
+// dead or unreachable server does not make the session unusable — and database/sql would
+// run the statement again on another connection (an INSERT twice, a failing SELECT three
+// times over). Only a closed connection reports ErrBadConn (usable).
 
 // ExecContext runs a statement that returns no rows.
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
@@ -202,7 +184,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 		return nil, err
 	}
 	res, err := c.exec(ctx, st, args)
-	return res, c.classify(err)
+	return res, err
 }
 
 // QueryContext runs a statement that returns rows.
@@ -215,7 +197,7 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		return nil, err
 	}
 	rows, err := c.query(ctx, st, args)
-	return rows, c.classify(err)
+	return rows, err
 }
 
 // plannerArgs converts database/sql arguments for planner.Bind.

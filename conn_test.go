@@ -1,7 +1,7 @@
 package flussql
 
 import (
-	"database/sql/driver"
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -11,27 +11,56 @@ import (
 	"github.com/flussql/flussql/fluss"
 )
 
-func TestClassifyBadConn(t *testing.T) {
+// Every failed write statement matches exactly one outcome, and keeps its message.
+func TestWriteOutcome(t *testing.T) {
+	refused := &fluss.Error{Code: fluss.CodeNetworkException, Message: "dial tcp 127.0.0.1:1: connect: connection refused", NotSent: true}
+	tests := []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"planning error", errors.New("flussql: column x does not exist"), ErrNotWritten},
+		{"refused dial", refused, ErrNotWritten},
+		{"missing partition", fmt.Errorf("flussql: %w", fluss.ErrPartitionNotExists), ErrNotWritten},
+		{"receipt: unknown", &fluss.WriteError{Unknown: 1, Cause: context.DeadlineExceeded}, ErrOutcomeUnknown},
+		{"receipt: not written", &fluss.WriteError{NotWritten: 2, Cause: fluss.ErrRecordTooLarge}, ErrNotWritten},
+		{"receipt: partial", &fluss.WriteError{Written: 1, NotWritten: 2, Cause: fluss.ErrRecordTooLarge}, ErrPartiallyWritten},
+	}
+	outcomes := []error{ErrNotWritten, ErrOutcomeUnknown, ErrPartiallyWritten}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := writeOutcome(tt.err)
+			for _, o := range outcomes {
+				assert.Equal(t, o == tt.want, errors.Is(got, o), "%v", o)
+			}
+			assert.ErrorIs(t, got, tt.err)
+			assert.Contains(t, got.Error(), tt.err.Error(), "the cause's message is kept")
+		})
+	}
+	assert.NoError(t, writeOutcome(nil))
+}
+
+// A DDL statement whose request may have reached the coordinator without an answer has an
+// unknown outcome; one refused by the coordinator, or never sent, does not.
+func TestDDLOutcome(t *testing.T) {
 	tests := []struct {
 		name    string
 		err     error
-		badConn bool
+		unknown bool
 	}{
 		{"nil", nil, false},
-		{"network error before sending", &fluss.Error{Code: fluss.CodeNetworkException, Message: "dial tcp: refused", NotSent: true}, true},
-		{"network error after sending", &fluss.Error{Code: fluss.CodeNetworkException, Message: "connection reset"}, false},
-		{"server error", fmt.Errorf("wrapped: %w", &fluss.Error{Code: fluss.CodeTableNotExist, NotSent: false}), false},
-		{"client-side refusal", &fluss.Error{Code: fluss.CodeInvalidTableException, NotSent: true}, false},
-		{"plain error", errors.New("boom"), false},
+		{"never sent", &fluss.Error{Code: fluss.CodeNetworkException, NotSent: true}, false},
+		{"connection lost after sending", &fluss.Error{Code: fluss.CodeNetworkException, Message: "connection reset"}, true},
+		{"timeout", &fluss.Error{Code: fluss.CodeRequestTimeOut}, true},
+		{"caller's deadline", fmt.Errorf("waiting: %w", context.DeadlineExceeded), true},
+		{"the coordinator's answer", &fluss.Error{Code: fluss.CodeTableAlreadyExist}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &conn{}
-			got := c.classify(tt.err)
-			assert.Equal(t, tt.badConn, errors.Is(got, driver.ErrBadConn))
-			assert.Equal(t, tt.badConn, !c.IsValid(), "a bad connection leaves the pool")
+			got := ddlOutcome(tt.err)
+			assert.Equal(t, tt.unknown, errors.Is(got, ErrOutcomeUnknown))
 			if tt.err != nil {
-				assert.Contains(t, got.Error(), tt.err.Error(), "the cause's message is kept")
+				assert.ErrorIs(t, got, tt.err)
 			}
 		})
 	}

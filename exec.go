@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/parser"
@@ -24,7 +25,26 @@ func (c *conn) plan(ctx context.Context, st parser.Statement, args []driver.Name
 }
 
 // exec runs a statement for Exec. Statements that return rows are refused: use Query.
+// The error of a write statement matches exactly one of ErrNotWritten,
+// ErrPartiallyWritten and ErrOutcomeUnknown.
 func (c *conn) exec(ctx context.Context, st parser.Statement, args []driver.NamedValue) (driver.Result, error) {
+	res, err := c.execStatement(ctx, st, args)
+	if isWrite(st) {
+		err = writeOutcome(err)
+	}
+	return res, err
+}
+
+// isWrite reports whether st writes rows.
+func isWrite(st parser.Statement) bool {
+	switch st.(type) {
+	case *parser.Insert, *parser.Delete, *parser.Update:
+		return true
+	}
+	return false
+}
+
+func (c *conn) execStatement(ctx context.Context, st parser.Statement, args []driver.NamedValue) (driver.Result, error) {
 	ctx, cancel := c.connector.requestContext(ctx)
 	defer cancel()
 	p, err := c.plan(ctx, st, args)
@@ -51,11 +71,11 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 	admin := c.client.Admin()
 	switch p := p.(type) {
 	case *planner.CreateDatabase:
-		return noRows(admin.CreateDatabase(ctx, p.Name, p.Descriptor, p.IgnoreIfExists))
+		return noRows(ddlOutcome(admin.CreateDatabase(ctx, p.Name, p.Descriptor, p.IgnoreIfExists)))
 	case *planner.DropDatabase:
 		err := admin.DropDatabase(ctx, p.Name, p.IgnoreIfNotExists, p.Cascade)
 		c.catalog.InvalidateAll()
-		return noRows(err)
+		return noRows(ddlOutcome(err))
 	case *planner.Use:
 		ok, err := admin.DatabaseExists(ctx, p.Database)
 		if err != nil {
@@ -69,32 +89,32 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 		c.mu.Unlock()
 		return driver.ResultNoRows, nil
 	case *planner.CreateTable:
-		err := admin.CreateTable(ctx, p.Path, p.Descriptor, p.IgnoreIfExists)
+		err := ddlOutcome(admin.CreateTable(ctx, p.Path, p.Descriptor, p.IgnoreIfExists))
 		c.catalog.Invalidate(p.Path)
 		return noRows(err)
 	case *planner.DropTable:
-		err := admin.DropTable(ctx, p.Path, p.IgnoreIfNotExists)
+		err := ddlOutcome(admin.DropTable(ctx, p.Path, p.IgnoreIfNotExists))
 		c.catalog.Invalidate(p.Path)
 		c.dropWriters(p.Path)
 		return noRows(err)
 	case *planner.AlterTable:
-		err := admin.AlterTable(ctx, p.Path, p.IgnoreIfNotExists, alterChanges(p)...)
+		err := ddlOutcome(admin.AlterTable(ctx, p.Path, p.IgnoreIfNotExists, alterChanges(p)...))
 		// The schema id changes with ADD: plans, writers and lookupers are keyed by it and
 		// are made again from the new table metadata.
 		c.catalog.Invalidate(p.Path)
 		c.dropWriters(p.Path)
 		return noRows(err)
 	case *planner.AddPartition:
-		err := admin.CreatePartition(ctx, p.Path, p.Spec, p.IgnoreIfExists)
+		err := ddlOutcome(admin.CreatePartition(ctx, p.Path, p.Spec, p.IgnoreIfExists))
 		c.catalog.Invalidate(p.Path)
 		return noRows(err)
 	case *planner.DropPartition:
-		err := admin.DropPartition(ctx, p.Path, p.Spec, p.IgnoreIfNotExists)
+		err := ddlOutcome(admin.DropPartition(ctx, p.Path, p.Spec, p.IgnoreIfNotExists))
 		c.catalog.Invalidate(p.Path)
 		return noRows(err)
 	case *planner.Write:
 		if err := c.checkPartitions(ctx, p); err != nil {
-			return nil, err
+			return nil, writeOutcome(err)
 		}
 		c.mu.Lock()
 		t := c.tx
@@ -148,10 +168,35 @@ func (c *conn) checkPartitions(ctx context.Context, w *planner.Write) error {
 }
 
 // write sends the rows of the write plans and waits until the server acknowledged all
-// of them; it returns the number of rows written.
+// of them; it returns the number of rows written. The rows are tracked by one receipt, so
+// the outcome is theirs alone: nil, or an error that matches exactly one of
+// ErrNotWritten, ErrPartiallyWritten and ErrOutcomeUnknown. When ctx ends first, rows not
+// yet sent are withdrawn and rows in flight abandoned: nothing of the statement is sent
+// after write returned.
 func (c *conn) write(ctx context.Context, writes []*planner.Write) (int64, error) {
-	type flusher interface{ Flush(context.Context) error }
-	var used []flusher
+	r := fluss.NewReceipt()
+	n, err := c.enqueue(ctx, r, writes)
+	if err != nil {
+		// Rows already handed to a writer must not be sent after this statement failed.
+		done, cancel := context.WithCancel(ctx)
+		cancel()
+		werr := r.Wait(done)
+		switch {
+		case errors.Is(werr, ErrOutcomeUnknown):
+			return 0, fmt.Errorf("%w; of the statement's rows handed to the writer before that: %w", err, werr)
+		case r.Written() > 0:
+			return 0, fmt.Errorf("%w; %d rows of the statement were written before that: %w", err, r.Written(), ErrPartiallyWritten)
+		}
+		return 0, writeOutcome(err)
+	}
+	if err := r.Wait(ctx); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// enqueue hands the rows of the write plans to the connection's writers under receipt r.
+func (c *conn) enqueue(ctx context.Context, r *fluss.Receipt, writes []*planner.Write) (int64, error) {
 	var n int64
 	for _, w := range writes {
 		switch w.Mode {
@@ -160,12 +205,11 @@ func (c *conn) write(ctx context.Context, writes []*planner.Write) (int64, error
 			if err != nil {
 				return 0, err
 			}
-			for _, r := range w.Rows {
-				if err := aw.Append(ctx, r.Any()); err != nil {
+			for _, row := range w.Rows {
+				if err := aw.AppendWith(ctx, r, row.Any()); err != nil {
 					return 0, err
 				}
 			}
-			used = append(used, aw)
 			n += int64(len(w.Rows))
 		case planner.Upsert, planner.PartialUpdate, planner.Delete, planner.Update:
 			uw, err := c.upsertWriter(ctx, w)
@@ -180,25 +224,19 @@ func (c *conn) write(ctx context.Context, writes []*planner.Write) (int64, error
 					return 0, err
 				}
 			}
-			for _, r := range rows {
+			for _, row := range rows {
 				if w.Mode == planner.Delete {
-					err = uw.Delete(ctx, r.Any())
+					err = uw.DeleteWith(ctx, r, row.Any())
 				} else {
-					err = uw.Upsert(ctx, r.Any())
+					err = uw.UpsertWith(ctx, r, row.Any())
 				}
 				if err != nil {
 					return 0, err
 				}
 			}
-			used = append(used, uw)
 			n += int64(len(rows))
 		default:
 			return 0, fmt.Errorf("flussql: write mode %s is %w", w.Mode, ErrNotSupported)
-		}
-	}
-	for _, f := range used {
-		if err := f.Flush(ctx); err != nil {
-			return 0, err
 		}
 	}
 	return n, nil
@@ -314,7 +352,7 @@ func (c *conn) storeWriter(key writerKey, path fluss.TablePath, w closableWriter
 		c.writerPaths = map[writerKey]fluss.TablePath{}
 	}
 	if old, ok := c.writers[key]; ok {
-		go old.Close(context.Background())
+		go closeWriter(old)
 	}
 	c.writers[key] = w
 	c.writerPaths[key] = path
@@ -348,7 +386,7 @@ func (c *conn) dropWriters(path fluss.TablePath) {
 	}
 	c.mu.Unlock()
 	for _, w := range closing {
-		_ = w.Close(context.Background())
+		closeWriter(w)
 	}
 }
 
@@ -359,6 +397,17 @@ func (c *conn) closeWriters() {
 	c.writers, c.writerPaths = nil, nil
 	c.mu.Unlock()
 	for _, w := range ws {
-		_ = w.Close(context.Background())
+		closeWriter(w)
 	}
+}
+
+// writerCloseTimeout bounds closing a writer. Every statement has waited for its own rows
+// before returning, so a writer holds at most batches whose statements gave up on them;
+// they are abandoned (their statements reported the outcome as unknown), not waited for.
+const writerCloseTimeout = time.Second
+
+func closeWriter(w closableWriter) {
+	ctx, cancel := context.WithTimeout(context.Background(), writerCloseTimeout)
+	defer cancel()
+	_ = w.Close(ctx)
 }

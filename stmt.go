@@ -54,18 +54,16 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		return nil, err
 	}
 	if res, ok, err := s.execCached(ctx, args); ok {
-		return res, s.conn.classify(err)
+		return res, writeOutcome(err)
 	}
 	res, err := s.conn.exec(ctx, s.parsed, args)
-	return res, s.conn.classify(err)
+	return res, err
 }
 
 // execCached runs a write through the cached plan; ok is false when there is none (yet),
 // or when the table's metadata changed since it was planned.
 func (s *stmt) execCached(ctx context.Context, args []driver.NamedValue) (driver.Result, bool, error) {
-	switch s.parsed.(type) {
-	case *parser.Insert, *parser.Delete, *parser.Update:
-	default:
+	if !isWrite(s.parsed) {
 		return nil, false, nil
 	}
 	c := s.conn
@@ -111,7 +109,7 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 		return nil, err
 	}
 	rows, err := s.conn.query(ctx, s.parsed, args)
-	return rows, s.conn.classify(err)
+	return rows, err
 }
 
 func valuesToNamed(args []driver.Value) []driver.NamedValue {

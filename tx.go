@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 
 	"github.com/flussql/flussql/planner"
 )
@@ -43,7 +44,7 @@ func (t *tx) Commit() error {
 	ctx, cancel := c.connector.requestContext(context.Background())
 	defer cancel()
 	if _, err := c.write(ctx, t.writes); err != nil {
-		return errors.Join(errors.New("flussql: commit failed; rows of some buckets may have been written (a Fluss transaction is a client-side batch, not atomic)"), err)
+		return fmt.Errorf("flussql: commit of %d rows failed (a Fluss transaction is a client-side batch, not atomic across buckets): %w", t.rows, err)
 	}
 	return nil
 }

@@ -109,6 +109,13 @@ const rowOverhead = 8
 // does not exist makes it wait up to MissingPartitionTimeout (or create the
 // partition). Whether the row was stored is known after Flush.
 func (w *AppendWriter) Append(ctx context.Context, values []any) error {
+	return w.AppendWith(ctx, nil, values)
+}
+
+// AppendWith is Append for receipt r: r.Wait reports the outcome of this row
+// together with the others written with r, and Flush does not. A nil r is
+// Append.
+func (w *AppendWriter) AppendWith(ctx context.Context, r *Receipt, values []any) error {
 	size, err := w.codec.checkRow(values)
 	if err != nil {
 		return err
@@ -121,7 +128,7 @@ func (w *AppendWriter) Append(ctx context.Context, values []any) error {
 	if err := w.core.reserve(ctx, size); err != nil {
 		return err
 	}
-	full, err := w.core.add(target, size, func(c batchContent) error {
+	full, err := w.core.add(target, size, r, func(c batchContent) error {
 		return c.(*logContent).put(values)
 	})
 	if err != nil {
@@ -156,6 +163,11 @@ func (w *AppendWriter) route(ctx context.Context, values []any) (writeTarget, er
 // without partitions and bucket key the record is sent as it is, in slices
 // of about the batch size; otherwise its rows are routed one by one.
 func (w *AppendWriter) AppendRecordBatch(ctx context.Context, rec arrow.RecordBatch) error {
+	return w.AppendRecordBatchWith(ctx, nil, rec)
+}
+
+// AppendRecordBatchWith is AppendRecordBatch for receipt r (see AppendWith).
+func (w *AppendWriter) AppendRecordBatchWith(ctx context.Context, r *Receipt, rec arrow.RecordBatch) error {
 	rec, err := w.conform(rec)
 	if err != nil {
 		return err
@@ -169,7 +181,7 @@ func (w *AppendWriter) AppendRecordBatch(ctx context.Context, rec arrow.RecordBa
 		values := make([]any, len(w.codec.cols))
 		for i := 0; i < n; i++ {
 			values = w.codec.getRow(rec, i, values)
-			if err := w.Append(ctx, values); err != nil {
+			if err := w.AppendWith(ctx, r, values); err != nil {
 				return fmt.Errorf("fluss: row %d of the record: %w", i, err)
 			}
 		}
@@ -188,7 +200,7 @@ func (w *AppendWriter) AppendRecordBatch(ctx context.Context, rec arrow.RecordBa
 			return err
 		}
 		slice := rec.NewSlice(int64(off), int64(end))
-		if err := w.core.addBatch(target, &logContent{w: w, rec: slice}, end-off, size); err != nil {
+		if err := w.core.addBatch(target, &logContent{w: w, rec: slice}, end-off, size, r); err != nil {
 			return err
 		}
 		w.buckets.batchFull(target.partitionID, target.bucket)
@@ -240,14 +252,18 @@ func recordBytes(rec arrow.RecordBatch) int {
 	return n
 }
 
-// Flush sends every buffered row and waits until the server acknowledged
-// all of them or they failed. It returns the failures since the previous
-// Flush (the first one, naming its bucket and partition) or ctx's error.
+// Flush sends the rows appended without a receipt since the previous Flush
+// and waits for their outcome: nil when the server acknowledged all of
+// them, else a *WriteError that says how many were written, not written or
+// may have been (errors.Is with ErrNotWritten, ErrPartiallyWritten,
+// ErrOutcomeUnknown). When ctx ends first, rows never sent are withdrawn and
+// rows in flight abandoned: none of them is sent after Flush returned.
 func (w *AppendWriter) Flush(ctx context.Context) error { return w.core.flush(ctx) }
 
-// Close flushes and stops the writer. If ctx ends first, rows not yet
-// acknowledged are abandoned and Close says how many batches were lost.
-// Later calls do nothing.
+// Close flushes, waits for the rows of every receipt, and stops the writer.
+// If ctx ends first, rows not yet acknowledged are withdrawn or abandoned as
+// in Flush, and Close returns by ctx's deadline. It returns Flush's outcome;
+// later calls do nothing.
 func (w *AppendWriter) Close(ctx context.Context) error { return w.core.close(ctx) }
 
 func (w *AppendWriter) newContent() (batchContent, error) {

@@ -30,7 +30,10 @@ type fakeCluster struct {
 	leaderAfter int32
 	// notLeader: ListOffsets answers NOT_LEADER_OR_FOLLOWER n times.
 	notLeader atomic.Int32
-	wg        sync.WaitGroup
+	// produce, when set, makes the tablet server serve ProduceLog and
+	// InitWriter: it answers each ProduceLog request (nil: no answer).
+	produce func(*protocol.ProduceLogRequest) *protocol.ProduceLogResponse
+	wg      sync.WaitGroup
 }
 
 const fakeTableJSON = `{"version":1,"schema":{"version":1,"columns":[{"name":"id","data_type":{"type":"BIGINT"},"id":0}],"highest_field_id":0},"partition_key":[],"bucket_key":[],"bucket_count":2,"properties":{},"custom_properties":{}}`
@@ -96,6 +99,9 @@ func (f *fakeCluster) answer(stype int32, h rpc.RequestHeader, body []byte) prot
 		keys := []protocol.APIKey{protocol.APIVersions, protocol.GetMetadata}
 		if stype == 2 {
 			keys = append(keys, protocol.ListOffsets)
+			if f.produce != nil {
+				keys = append(keys, protocol.ProduceLog, protocol.InitWriter)
+			}
 		}
 		var vs []*protocol.PbApiVersion
 		for _, k := range keys {
@@ -122,6 +128,15 @@ func (f *fakeCluster) answer(stype int32, h rpc.RequestHeader, body []byte) prot
 			}}
 		}
 		return resp
+	case protocol.InitWriter:
+		return &protocol.InitWriterResponse{WriterId: proto.Int64(42)}
+	case protocol.ProduceLog:
+		var req protocol.ProduceLogRequest
+		require.NoError(f.t, proto.Unmarshal(body, &req))
+		if resp := f.produce(&req); resp != nil {
+			return resp
+		}
+		return nil
 	case protocol.ListOffsets:
 		f.offsetCalls.Add(1)
 		var req protocol.ListOffsetsRequest

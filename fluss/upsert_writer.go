@@ -150,14 +150,25 @@ func (w *UpsertWriter) TargetColumns() []string {
 // is used up, and up to MissingPartitionTimeout for a partition that does
 // not exist (or creates it, with AutoCreatePartitions).
 func (w *UpsertWriter) Upsert(ctx context.Context, values []any) error {
-	return w.write(ctx, values, false)
+	return w.write(ctx, nil, values, false)
+}
+
+// UpsertWith is Upsert for receipt r: r.Wait reports the outcome of this
+// write together with the others written with r, and Flush does not.
+func (w *UpsertWriter) UpsertWith(ctx context.Context, r *Receipt, values []any) error {
+	return w.write(ctx, r, values, false)
 }
 
 // Delete buffers the deletion of the row with the primary key of values
 // (a whole row in table column order; only the key columns are read).
 // Deleting a key that does not exist does nothing.
 func (w *UpsertWriter) Delete(ctx context.Context, values []any) error {
-	return w.write(ctx, values, true)
+	return w.write(ctx, nil, values, true)
+}
+
+// DeleteWith is Delete for receipt r (see UpsertWith).
+func (w *UpsertWriter) DeleteWith(ctx context.Context, r *Receipt, values []any) error {
+	return w.write(ctx, r, values, true)
 }
 
 // DeleteKey buffers the deletion of the row with the given primary key,
@@ -171,10 +182,10 @@ func (w *UpsertWriter) DeleteKey(ctx context.Context, key []any) error {
 	for i, idx := range w.pkIdx {
 		values[idx] = key[i]
 	}
-	return w.write(ctx, values, true)
+	return w.write(ctx, nil, values, true)
 }
 
-func (w *UpsertWriter) write(ctx context.Context, values []any, del bool) error {
+func (w *UpsertWriter) write(ctx context.Context, r *Receipt, values []any, del bool) error {
 	if len(values) != w.ncols {
 		return fmt.Errorf("fluss: write to %s: got %d values for %d columns", w.t.Path(), len(values), w.ncols)
 	}
@@ -213,20 +224,18 @@ func (w *UpsertWriter) write(ctx context.Context, values []any, del bool) error 
 	if err := w.core.reserve(ctx, size); err != nil {
 		return err
 	}
-	_, err = w.core.add(target, size, func(c batchContent) error {
+	_, err = w.core.add(target, size, r, func(c batchContent) error {
 		return c.(*kvContent).b.Append(rk.key, value)
 	})
 	return err
 }
 
-// Flush sends every buffered write and waits until the server acknowledged
-// all of them or they failed. It returns the failures since the previous
-// Flush (the first one, naming its bucket and partition) or ctx's error.
+// Flush sends the writes made without a receipt since the previous Flush
+// and waits for their outcome, as AppendWriter.Flush does.
 func (w *UpsertWriter) Flush(ctx context.Context) error { return w.core.flush(ctx) }
 
-// Close flushes and stops the writer. If ctx ends first, writes not yet
-// acknowledged are abandoned and Close says how many batches were lost.
-// Later calls do nothing.
+// Close flushes, waits for the writes of every receipt, and stops the
+// writer, by ctx's deadline, as AppendWriter.Close does.
 func (w *UpsertWriter) Close(ctx context.Context) error { return w.core.close(ctx) }
 
 func (w *UpsertWriter) newContent() (batchContent, error) {

@@ -69,6 +69,22 @@ type writeBatch struct {
 	seq      int32
 	attempts int
 	retryAt  time.Time
+	// shares lists the receipts whose rows the batch holds, with their row
+	// counts, in the order the rows came.
+	shares []receiptShare
+	// maybeStored is set once a send may have reached the server without a
+	// definite answer: from then on the batch can no longer be withdrawn.
+	maybeStored bool
+	// abandoned: its receipts gave up on it while it was in flight; it is not
+	// sent again.
+	abandoned bool
+	ended     bool
+}
+
+// receiptShare is the rows of one receipt in a batch.
+type receiptShare struct {
+	r    *Receipt
+	rows int
 }
 
 // bucketQueue is the state of one bucket.
@@ -98,9 +114,9 @@ type writerCore struct {
 	memUsed  int
 	memFreed chan struct{} // closed and replaced whenever memory is released
 	forceAll bool          // close every open batch now (flush, memory pressure)
-	errs     []error       // batch failures not yet reported by Flush
-	closing  bool
-	aborted  bool
+	// deflt collects the rows written without a receipt since the last Flush.
+	deflt   *Receipt
+	closing bool
 
 	writerID    int64 // -1 when not idempotent
 	newWriterID bool  // obtain a new writer id before sending new batches
@@ -118,6 +134,7 @@ func newWriterCore(ctx context.Context, c *Client, path TablePath, tableID int64
 	w := &writerCore{
 		c: c, path: path, tableID: tableID, cfg: cfg, proto: proto, newContent: newContent,
 		buckets:  map[bucketKey]*bucketQueue{},
+		deflt:    NewReceipt(),
 		idle:     closedChan(),
 		memFreed: make(chan struct{}),
 		writerID: -1,
@@ -185,10 +202,10 @@ func (w *writerCore) releaseLocked(size int) {
 }
 
 // add puts one row of the given estimated size into the open batch of
-// target, through fill. It reports whether the batch became full and was
-// closed (sticky bucket assignment then moves on). Memory for the row
-// must have been reserved.
-func (w *writerCore) add(target writeTarget, size int, fill func(batchContent) error) (closed bool, err error) {
+// target, through fill, for receipt r (nil: the writer's Flush receipt). It
+// reports whether the batch became full and was closed (sticky bucket
+// assignment then moves on). Memory for the row must have been reserved.
+func (w *writerCore) add(target writeTarget, size int, r *Receipt, fill func(batchContent) error) (closed bool, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closing {
@@ -211,6 +228,7 @@ func (w *writerCore) add(target writeTarget, size int, fill func(batchContent) e
 	}
 	q.open.rows++
 	q.open.size += size
+	w.shareLocked(q.open, r, 1)
 	if q.open.size >= w.cfg.batchSize {
 		w.closeOpenLocked(q)
 		w.signal()
@@ -220,9 +238,9 @@ func (w *writerCore) add(target writeTarget, size int, fill func(batchContent) e
 }
 
 // addBatch queues a complete batch (e.g. a whole Arrow record) for target,
-// after any batch already open there. Memory for it must have been
-// reserved.
-func (w *writerCore) addBatch(target writeTarget, content batchContent, rows, size int) error {
+// after any batch already open there, for receipt r (nil: the Flush
+// receipt). Memory for it must have been reserved.
+func (w *writerCore) addBatch(target writeTarget, content batchContent, rows, size int, r *Receipt) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closing {
@@ -234,6 +252,7 @@ func (w *writerCore) addBatch(target writeTarget, content batchContent, rows, si
 	w.closeOpenLocked(q)
 	b := w.newBatchLocked(target, content)
 	b.rows, b.size = rows, size
+	w.shareLocked(b, r, rows)
 	q.ready = append(q.ready, b)
 	w.signal()
 	return nil
@@ -263,74 +282,125 @@ func (w *writerCore) closeOpenLocked(q *bucketQueue) {
 	}
 }
 
-// flush closes every open batch and waits until every batch is completed.
-// It returns the failures since the last flush, the first one naming its
-// bucket.
-func (w *writerCore) flush(ctx context.Context) error {
-	w.mu.Lock()
-	w.forceAll = true
-	idle := w.idle
-	w.mu.Unlock()
-	w.signal()
-	select {
-	case <-idle:
-	case <-ctx.Done():
-		return w.unfinishedError(ctx.Err())
+// shareLocked counts rows of receipt r (nil: the Flush receipt) in b.
+func (w *writerCore) shareLocked(b *writeBatch, r *Receipt, rows int) {
+	if r == nil {
+		r = w.deflt
 	}
-	return w.takeErrors()
+	if n := len(b.shares); n > 0 && b.shares[n-1].r == r {
+		b.shares[n-1].rows += rows
+		return
+	}
+	for i := range b.shares {
+		if b.shares[i].r == r {
+			b.shares[i].rows += rows
+			return
+		}
+	}
+	b.shares = append(b.shares, receiptShare{r: r, rows: rows})
+	r.track(b, w)
 }
 
-// unfinishedError wraps cause (the end of a Flush's context) with what is still
-// unacknowledged and the last error a retried batch got, so that a Flush that
-// runs out of time says why.
-func (w *writerCore) unfinishedError(cause error) error {
+// settleLocked gives every receipt with rows in b its outcome; later calls
+// for b do nothing.
+func (w *writerCore) settleLocked(b *writeBatch, o rowOutcome, cause error, detail string) {
+	for _, s := range b.shares {
+		s.r.settle(b, s.rows, o, cause, detail)
+	}
+	b.shares = nil
+}
+
+// sendNow closes every open batch so that the sender ships it without
+// waiting for the linger time.
+func (w *writerCore) sendNow() {
+	w.mu.Lock()
+	w.forceAll = true
+	w.mu.Unlock()
+	w.signal()
+}
+
+// flush sends the rows written without a receipt since the last flush and
+// waits for their outcome (see Receipt.Wait).
+func (w *writerCore) flush(ctx context.Context) error {
+	w.mu.Lock()
+	r := w.deflt
+	w.deflt = NewReceipt()
+	w.mu.Unlock()
+	return r.Wait(ctx)
+}
+
+// giveUp ends b for the receipts waiting on it: a batch that provably never
+// reached the server is withdrawn (not written); one that may have is
+// abandoned (outcome unknown) and never sent again. cause is why (the end
+// of the caller's context).
+func (w *writerCore) giveUp(b *writeBatch, cause error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	batches, rows := 0, 0
-	var worst *writeBatch
-	for _, q := range w.buckets {
-		all := q.ready
-		if q.inflight != nil {
-			all = append([]*writeBatch{q.inflight}, all...)
+	if b.ended {
+		return
+	}
+	if b.lastErr != nil {
+		cause = fmt.Errorf("%w (after %d attempts; last error: %v)", cause, b.attempts, b.lastErr)
+	}
+	where := b.target.describe(w.path)
+	q := w.buckets[b.target.key()]
+	switch {
+	case q.inflight == b:
+		// The sender owns it until its request returns; complete ends it.
+		b.abandoned = true
+		w.settleLocked(b, outcomeUnknown, cause, where+": a request carrying the rows is in flight")
+	case !b.maybeStored:
+		w.unqueueLocked(q, b)
+		w.settleLocked(b, outcomeNotWritten, cause, where+": never sent (withdrawn)")
+		w.finishLocked(b)
+	default:
+		w.unqueueLocked(q, b)
+		w.settleLocked(b, outcomeUnknown, cause, fmt.Sprintf("%s: sent %d times without an acknowledgement", where, b.attempts))
+		if b.writerID >= 0 {
+			// The server's sequence state for this writer id is unknown now.
+			w.newWriterID = true
 		}
+		w.finishLocked(b)
+	}
+}
+
+// unqueueLocked removes b from its bucket's open slot or ready queue.
+func (w *writerCore) unqueueLocked(q *bucketQueue, b *writeBatch) {
+	if q.open == b {
+		q.open = nil
+		return
+	}
+	for i, r := range q.ready {
+		if r == b {
+			q.ready = append(q.ready[:i:i], q.ready[i+1:]...)
+			return
+		}
+	}
+}
+
+// giveUpAll gives up every batch the writer holds.
+func (w *writerCore) giveUpAll(cause error) {
+	w.mu.Lock()
+	var all []*writeBatch
+	for _, q := range w.buckets {
+		if q.inflight != nil {
+			all = append(all, q.inflight)
+		}
+		all = append(all, q.ready...)
 		if q.open != nil {
 			all = append(all, q.open)
 		}
-		for _, b := range all {
-			batches++
-			rows += b.rows
-			if b.lastErr != nil && (worst == nil || b.attempts > worst.attempts) {
-				worst = b
-			}
-		}
 	}
-	if batches == 0 {
-		return cause
-	}
-	msg := fmt.Sprintf("fluss: %d batches (%d rows) of %s not yet acknowledged", batches, rows, w.path)
-	if worst != nil {
-		msg += fmt.Sprintf("; last error for %s (sent %d times): %v", worst.target.describe(w.path), worst.attempts, worst.lastErr)
-	}
-	return fmt.Errorf("%s: %w", msg, cause)
-}
-
-// takeErrors returns and clears the recorded batch failures.
-func (w *writerCore) takeErrors() error {
-	w.mu.Lock()
-	errs := w.errs
-	w.errs = nil
 	w.mu.Unlock()
-	switch len(errs) {
-	case 0:
-		return nil
-	case 1:
-		return errs[0]
+	for _, b := range all {
+		w.giveUp(b, cause)
 	}
-	return fmt.Errorf("%w (and %d more failed batches)", errs[0], len(errs)-1)
 }
 
-// close flushes, then stops the sender. When ctx ends first, the batches
-// not yet acknowledged are abandoned and reported as failed.
+// close sends what is buffered and waits for every outcome, then stops the
+// sender. When ctx ends first, batches never sent are withdrawn and the
+// others abandoned (see Receipt.Wait): close returns by ctx's deadline. It
+// returns the outcome of the rows written without a receipt.
 func (w *writerCore) close(ctx context.Context) error {
 	w.mu.Lock()
 	if w.closing {
@@ -341,25 +411,27 @@ func (w *writerCore) close(ctx context.Context) error {
 	w.mu.Unlock()
 	ferr := w.flush(ctx)
 	w.mu.Lock()
-	w.closing = true
-	if ferr != nil && w.pending > 0 {
-		w.aborted = true
-	}
+	w.forceAll = true
+	idle := w.idle
 	w.mu.Unlock()
-	if ferr != nil {
-		w.cancelFn() // abandon requests in flight
+	w.signal()
+	select {
+	case <-idle:
+	case <-ctx.Done():
+		w.giveUpAll(ctx.Err())
 	}
+	w.mu.Lock()
+	w.closing = true
+	w.mu.Unlock()
+	// Abandon whatever is still in flight (only batches every receipt gave
+	// up on) and wake a sender blocked on metadata or a writer id.
+	w.cancelFn()
 	close(w.stop)
 	<-w.stopped
-	w.cancelFn()
 	w.inFlight.Wait()
 	w.mu.Lock()
-	n := w.pending
 	w.dropAllLocked()
 	w.mu.Unlock()
-	if ferr != nil && n > 0 {
-		return fmt.Errorf("fluss: closing the writer of %s: %d batches were not acknowledged: %w", w.path, n, ferr)
-	}
 	return ferr
 }
 
@@ -367,7 +439,13 @@ func (w *writerCore) close(ctx context.Context) error {
 func (w *writerCore) dropAllLocked() {
 	for _, q := range w.buckets {
 		for _, b := range append(append([]*writeBatch{q.open}, q.ready...), q.inflight) {
-			if b != nil {
+			if b != nil && !b.ended {
+				o := outcomeNotWritten
+				if b.maybeStored {
+					o = outcomeUnknown
+				}
+				w.settleLocked(b, o, ErrWriterClosed, b.target.describe(w.path)+": the writer closed")
+				b.ended = true
 				b.content.release()
 				w.releaseLocked(b.size)
 			}

@@ -122,7 +122,10 @@ func (w *writerCore) send(batches []*writeBatch) {
 		node, err := w.c.bucketLeader(lctx, w.path, b.target.partition, b.target.bucket)
 		cancel()
 		if err != nil {
-			w.complete(b, err)
+			// Counted as an attempt, so that a bucket without a leader is
+			// retried a bounded number of times, with backoff.
+			b.attempts++
+			w.complete(b, &unsentError{err})
 			continue
 		}
 		byLeader[node.ID] = append(byLeader[node.ID], b)
@@ -178,10 +181,24 @@ func (w *writerCore) sendToLeader(ctx context.Context, node ServerNode, group []
 	}
 }
 
-// request sends one write request and completes its batches.
+// request sends one write request and completes its batches. Batches that
+// every waiting receipt gave up on before the request left are not sent.
 func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*writeBatch) {
+	w.mu.Lock()
+	live := batches[:0:0]
 	for _, b := range batches {
+		if b.abandoned {
+			w.inflightDoneLocked(b)
+			w.finishLocked(b)
+			continue
+		}
 		b.attempts++
+		live = append(live, b)
+	}
+	w.mu.Unlock()
+	if batches = live; len(batches) == 0 {
+		w.signal()
+		return
 	}
 	req := w.proto.request(w.tableID, w.cfg.acks, w.cfg.timeout, batches)
 	resp := w.proto.response()
@@ -215,34 +232,53 @@ func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*wr
 	}
 }
 
-// permanentError marks a failure that no retry can fix.
+// permanentError marks a failure on the client's side that no retry can
+// fix; nothing was sent.
 type permanentError struct{ err error }
 
 func (e *permanentError) Error() string { return e.err.Error() }
 func (e *permanentError) Unwrap() error { return e.err }
 
+// unsentError marks a failure before a request was sent (no leader known).
+type unsentError struct{ err error }
+
+func (e *unsentError) Error() string { return e.err.Error() }
+func (e *unsentError) Unwrap() error { return e.err }
+
+// inflightDoneLocked frees b's bucket for its next batch.
+func (w *writerCore) inflightDoneLocked(b *writeBatch) {
+	if q := w.buckets[b.target.key()]; q.inflight == b {
+		q.inflight = nil
+	}
+}
+
 // complete records the outcome of one send of b: done, retried later, or
-// failed.
+// failed for good — not written when no send may have reached the server,
+// unknown otherwise.
 func (w *writerCore) complete(b *writeBatch, err error) {
 	var fe *Error
 	isFluss := errors.As(err, &fe)
 	if isFluss && fe.Code == CodeDuplicateSequenceException {
 		err = nil // the server already has this batch
 	}
-	retriable := err != nil && w.retriable(err, b)
+	retriable := err != nil && !b.abandoned && w.retriable(err, b)
 	if retriable && isFluss && (fe.InvalidMetadata() || fe.Code == CodeNetworkException) {
 		w.c.invalidateTable(w.path)
 	}
 	w.mu.Lock()
+	defer w.signal()
+	defer w.mu.Unlock()
 	q := w.buckets[b.target.key()]
-	if q.inflight == b {
-		q.inflight = nil
+	w.inflightDoneLocked(b)
+	if err != nil && maybeStored(err) {
+		b.maybeStored = true
 	}
 	switch {
 	case err == nil:
 		if b.writerID >= 0 && b.writerID == q.writerID {
 			q.nextSeq = nextSequence(q.nextSeq)
 		}
+		w.settleLocked(b, outcomeWritten, nil, "")
 		w.finishLocked(b)
 	case retriable:
 		if isFluss && fe.Code == CodeUnknownWriterIDException {
@@ -260,12 +296,13 @@ func (w *writerCore) complete(b *writeBatch, err error) {
 			// not reuse its sequence under this writer id.
 			w.newWriterID = true
 		}
-		w.errs = append(w.errs, fmt.Errorf("fluss: writing %d rows to %s failed after %d attempts: %w",
-			b.rows, b.target.describe(w.path), b.attempts, err))
+		o := outcomeNotWritten
+		if b.maybeStored {
+			o = outcomeUnknown
+		}
+		w.settleLocked(b, o, err, fmt.Sprintf("writing %d rows to %s failed after %d attempts", b.rows, b.target.describe(w.path), b.attempts))
 		w.finishLocked(b)
 	}
-	w.mu.Unlock()
-	w.signal()
 }
 
 // retriable reports whether b should be sent again after err.
@@ -293,6 +330,7 @@ func (w *writerCore) backoff(attempts int) time.Duration {
 
 // finishLocked releases a completed batch.
 func (w *writerCore) finishLocked(b *writeBatch) {
+	b.ended = true
 	b.content.release()
 	b.data = nil
 	w.releaseLocked(b.size)

@@ -11,7 +11,7 @@ import (
 	"github.com/flussql/flussql/fluss/types"
 )
 
-// A Flush that runs out of time says what is still unacknowledged and why.
+// A Flush that runs out of time says what happened to the rows and why.
 func TestFlushTimeoutSaysWhy(t *testing.T) {
 	f := newFakeCluster(t)
 	f.leaderAfter = 1 << 30 // the buckets never get a leader
@@ -29,7 +29,9 @@ func TestFlushTimeoutSaysWhy(t *testing.T) {
 	defer cancel()
 	err = w.Flush(ctx)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Contains(t, err.Error(), "(3 rows) of db.t not yet acknowledged")
+	assert.ErrorIs(t, err, ErrNotWritten, "never sent: withdrawn")
+	assert.Contains(t, err.Error(), "3 rows not written: bucket")
+	assert.Contains(t, err.Error(), "of db.t: never sent (withdrawn)")
 	assert.Contains(t, err.Error(), "has no known leader yet")
 
 	closeCtx, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
