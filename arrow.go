@@ -56,8 +56,11 @@ type ArrowConn interface {
 type ArrowReader interface {
 	// Schema is the schema of every batch.
 	Schema() *arrow.Schema
-	// Next returns the next batch, io.EOF after the last one of a bounded scan, or the
-	// context's error. The batch is released by the following Next or by Close.
+	// Next returns the next batch, or io.EOF after the last one of a bounded scan. A
+	// bucket whose leader fails is read on from the same offset on its new leader; when
+	// ctx ends first, Next returns by its deadline an error that matches ctx's error and
+	// names the buckets it was waiting for. The batch is released by the following Next
+	// or by Close.
 	Next(ctx context.Context) (arrow.RecordBatch, error)
 	// Close stops the scan and releases its memory.
 	Close() error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"sync"
@@ -120,7 +121,8 @@ func newScanRows(ctx context.Context, cols []planner.ResultColumn, s *fluss.LogS
 }
 
 // Next fills dest with the next row, fetching from the cluster when the current batch is
-// used up. It returns the context's error when the query's context ends.
+// used up. It returns by the query's deadline whatever the servers do, with an error that
+// matches the context's error and names the buckets the scan was waiting for.
 func (r *scanRows) Next(dest []driver.Value) error {
 	for {
 		if r.ended {
@@ -191,23 +193,51 @@ func (r *scanRows) fillValues(dest []driver.Value, row []any) error {
 	return nil
 }
 
-// fetch replaces the current batch with the next non-empty one.
+// deadlineMargin is how much earlier than the query's deadline a scan stops waiting for
+// the cluster: database/sql answers Rows.Err with the bare context error once the deadline
+// has passed, so the scan's own error — which names the buckets that were failing or
+// silent, their offsets and the last failure — must reach Next before that.
+const deadlineMargin = 50 * time.Millisecond
+
+// pollContext is the context of one Poll: the query's, ending a little before its
+// deadline (deadlineMargin, at most a tenth of the time left), and for bounded scans
+// ending after the fetch timeout without rows.
+func (r *scanRows) pollContext() (context.Context, context.CancelFunc) {
+	ctx, cancels := r.ctx, []context.CancelFunc(nil)
+	if dl, ok := ctx.Deadline(); ok {
+		margin := min(time.Until(dl)/10, deadlineMargin)
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-max(margin, 0)))
+		cancels = append(cancels, cancel)
+	}
+	if r.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, r.timeout,
+			fmt.Errorf("no rows for %s, the DSN's timeout: %w", r.timeout, context.DeadlineExceeded))
+		cancels = append(cancels, cancel)
+	}
+	return ctx, func() {
+		for _, c := range cancels {
+			c()
+		}
+	}
+}
+
+// fetch replaces the current batch with the next non-empty one. A scan whose bucket
+// leader fails resumes on the new leader (fluss.LogScanner.Poll); when the query's
+// context ends first, or a bounded scan gets no rows for the fetch timeout, the error
+// matches the context's error and says which buckets were failing or waiting, at which
+// offsets, and the last failure.
 func (r *scanRows) fetch() error {
 	if r.batch != nil {
 		r.batch.Release()
 		r.batch = nil
 	}
 	for {
-		ctx, cancel := r.ctx, context.CancelFunc(func() {})
-		if r.timeout > 0 {
-			ctx, cancel = context.WithTimeout(r.ctx, r.timeout)
-		}
+		ctx, cancel := r.pollContext()
 		b, err := r.scanner.Poll(ctx)
 		cancel()
 		if err != nil {
-			if r.ctx.Err() != nil {
-				return r.ctx.Err()
-			}
 			return err
 		}
 		if b.NumRows() == 0 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // kvBucketReq is the part of one request that goes to one bucket: the
@@ -39,32 +40,106 @@ type fanoutOptions struct {
 // fanout sends keys (indexes into routed) to their bucket leaders: it
 // groups them per leader, splits them into requests of at most
 // maxKeysPerRequest keys, sends those concurrently and retries the keys of
-// buckets that failed with a retriable error after refreshing metadata, at
-// most kvMaxAttempts times.
+// buckets that failed with a retriable error (a moved or missing leader, an
+// unreachable server, a timeout) after refreshing metadata, until ctx ends
+// (see kvRetry).
 func (t *pkTable) fanout(ctx context.Context, routed []routedKey, opts fanoutOptions, send kvSendFunc) error {
 	pending := make([]int, len(routed))
 	for i := range pending {
 		pending[i] = i
 	}
-	for attempt := 0; len(pending) > 0; attempt++ {
+	r := t.c.newKVRetry(ctx, fmt.Sprintf("looking up %d keys in %s", len(routed), t.path))
+	for len(pending) > 0 {
 		retry, err := t.fanoutOnce(ctx, routed, pending, opts, send)
 		if err != nil && !retryable(err) {
+			if ctx.Err() != nil {
+				return r.stop(ctx.Err(), err)
+			}
 			return err
 		}
 		if len(retry) == 0 {
 			return nil
 		}
-		if attempt+1 >= kvMaxAttempts {
-			return fmt.Errorf("fluss: %s: giving up after %d attempts: %w", t.path, attempt+1, err)
-		}
 		t.c.invalidateTable(t.path)
-		if werr := backoffWait(ctx, attempt); werr != nil {
-			return errors.Join(err, werr)
+		if werr := r.failed(ctx, err); werr != nil {
+			return werr
 		}
 		pending = retry
 	}
 	return nil
 }
+
+// kvRetry paces the attempts of one KV call (lookup, prefix lookup, limit
+// scan) that keeps failing with retriable errors: after each failure it
+// waits (fetchBackoff: 50 ms doubling up to 1 s, jittered) and lets the
+// caller try again, until ctx ends — or, when ctx has no deadline, until
+// the client's request timeout has passed since the first attempt. The
+// error it then returns names the call, the attempts, how long they took
+// and the last error, and matches both ctx's error and the last error.
+type kvRetry struct {
+	what     string
+	start    time.Time
+	giveUp   time.Time // zero: ctx's deadline bounds the attempts
+	attempts int
+}
+
+func (c *Client) newKVRetry(ctx context.Context, what string) *kvRetry {
+	r := &kvRetry{what: what, start: time.Now()}
+	if _, ok := ctx.Deadline(); !ok && c.cfg.RequestTimeout > 0 {
+		r.giveUp = r.start.Add(c.cfg.RequestTimeout)
+	}
+	return r
+}
+
+// failed records a failed attempt (err is retriable) and waits before the
+// next one. It returns non-nil when there is no next one.
+func (r *kvRetry) failed(ctx context.Context, err error) error {
+	r.attempts++
+	d := fetchBackoff(r.attempts)
+	if !r.giveUp.IsZero() && time.Now().Add(d).After(r.giveUp) {
+		return &retryError{
+			msg:  fmt.Sprintf("fluss: %s: gave up after %d attempts over %s (the request timeout); last error: %v", r.what, r.attempts, r.elapsed(), err),
+			errs: []error{err},
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		r.attempts-- // stop counts it again
+		return r.stop(ctx.Err(), err)
+	}
+}
+
+// stop returns the error for a call whose context ended (cause) after the
+// attempt that failed with last.
+func (r *kvRetry) stop(cause, last error) error {
+	r.attempts++
+	if last == nil || last == cause {
+		return &retryError{
+			msg:  fmt.Sprintf("fluss: %s: %v after %d attempts over %s", r.what, cause, r.attempts, r.elapsed()),
+			errs: []error{cause},
+		}
+	}
+	return &retryError{
+		msg:  fmt.Sprintf("fluss: %s: %v after %d attempts over %s; last error: %v", r.what, cause, r.attempts, r.elapsed(), last),
+		errs: []error{cause, last},
+	}
+}
+
+func (r *kvRetry) elapsed() time.Duration { return time.Since(r.start).Round(time.Millisecond) }
+
+// retryError is the error of a call given up on: its message says why and
+// it matches each of errs.
+type retryError struct {
+	msg  string
+	errs []error
+}
+
+func (e *retryError) Error() string   { return e.msg }
+func (e *retryError) Unwrap() []error { return e.errs }
 
 type locKey struct {
 	partition string
@@ -110,7 +185,7 @@ func (t *pkTable) fanoutOnce(ctx context.Context, routed []routedKey, pending []
 				return nil, err
 			}
 			failedLoc[lk] = err
-			lastErr = err
+			lastErr = fmt.Errorf("bucket %d of %s: %w", k.bucket, physicalName(t.path, k.partition), err)
 			retry = append(retry, i)
 			continue
 		}
@@ -186,7 +261,7 @@ func (t *pkTable) fanoutOnce(ctx context.Context, routed []routedKey, pending []
 					}
 					continue
 				}
-				lastErr = err
+				lastErr = fmt.Errorf("bucket %d of %s: %w", f.req.bucket, physicalName(t.path, f.req.partition), err)
 				retry = append(retry, f.req.idx...)
 			}
 		}()

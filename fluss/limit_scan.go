@@ -49,17 +49,21 @@ func (tb *Table) LimitScan(ctx context.Context, partition string, bucket int32, 
 		return nil, &Error{Code: CodeUnknownTableOrBucketException, NotSent: true,
 			Message: fmt.Sprintf("limit scan: %s has no bucket %d (it has %d)", physicalName(t.path, partition), bucket, t.info.NumBuckets())}
 	}
-	for attempt := 0; ; attempt++ {
+	r := t.c.newKVRetry(ctx, fmt.Sprintf("limit scan of bucket %d of %s", bucket, physicalName(t.path, partition)))
+	for {
 		rows, err := t.limitScanOnce(ctx, partition, bucket, limit)
 		if err == nil {
 			return rows, nil
 		}
-		if !retryable(err) || attempt+1 >= kvMaxAttempts {
+		if !retryable(err) {
+			if ctx.Err() != nil {
+				return nil, r.stop(ctx.Err(), err)
+			}
 			return nil, fmt.Errorf("limit scan of bucket %d of %s: %w", bucket, physicalName(t.path, partition), err)
 		}
 		t.c.invalidateTable(t.path)
-		if werr := backoffWait(ctx, attempt); werr != nil {
-			return nil, errors.Join(err, werr)
+		if werr := r.failed(ctx, err); werr != nil {
+			return nil, werr
 		}
 	}
 }

@@ -146,14 +146,29 @@ type ScannerOptions struct {
 	Allocator memory.Allocator
 }
 
+// ErrEndOffsetUnreachable is wrapped by Poll's error when a bounded scan
+// cannot reach the end offset of a bucket: after a leader change, the new
+// leader's high watermark stayed below the end recorded when the bucket was
+// subscribed, so rows the bucket held then are no longer there.
+var ErrEndOffsetUnreachable = errors.New("fluss: the end offset of a bounded scan is no longer in the bucket")
+
 // subscription is one subscribed bucket.
 type subscription struct {
 	tb        TableBucket
 	partition string
 	offset    int64 // next fetch offset; EarliestOffset until the first rows
 	end       int64 // bounded: stop here; -1 when unbounded
-	retryAt   time.Time
-	failures  int
+
+	// Failed fetches (scanner_fetch.go): the next try, the failures in a
+	// row, since when, and the last error.
+	retryAt      time.Time
+	attempts     int
+	failingSince time.Time
+	lastErr      error
+	// A bounded bucket read up to a leader high watermark below end: since
+	// when, and that high watermark (checkEndLocked).
+	stallSince time.Time
+	stallHW    int64
 }
 
 func (s *subscription) done() bool { return s.end >= 0 && s.offset >= s.end }
@@ -307,7 +322,7 @@ func (s *LogScanner) subscribe(ctx context.Context, offsets map[TableBucket]int6
 			}
 		}
 		for _, tb := range tbs {
-			sub := &subscription{tb: tb, partition: name, offset: offsets[tb], end: -1}
+			sub := &subscription{tb: tb, partition: name, offset: offsets[tb], end: -1, stallHW: -1}
 			switch {
 			case useSpec:
 				sub.offset = start[tb.Bucket]
@@ -408,10 +423,20 @@ func (s *LogScanner) isClosed() bool {
 }
 
 // Poll returns the next batch of rows. It fetches from the bucket leaders
-// when nothing is buffered and waits for new rows until ctx ends, then
-// returns ctx's error. In bounded mode it returns io.EOF once every
-// subscribed bucket was read to its end offset (at once if nothing is
-// subscribed). The caller must Release the batch.
+// when nothing is buffered and waits for new rows until ctx ends. In
+// bounded mode it returns io.EOF once every subscribed bucket was read to
+// its end offset (at once if nothing is subscribed). The caller must
+// Release the batch.
+//
+// A bucket whose leader fails, moves or cannot be reached is read again
+// from the same offset on its new leader, so the rows returned have no gap
+// and no duplicate; it is retried, with growing pauses of up to a second,
+// until ctx ends. When ctx ends Poll returns an error that matches ctx's
+// error and its cause (errors.Is, context.Cause) and names the buckets that were failing (offset,
+// attempts, last error, which it matches too) or waiting for an answer.
+// Errors that retrying cannot fix (a dropped table, an offset out of
+// range, a corrupt batch, ErrEndOffsetUnreachable) are returned at once,
+// naming the bucket and offset.
 func (s *LogScanner) Poll(ctx context.Context) (*ScanBatch, error) {
 	for {
 		s.mu.Lock()
@@ -438,23 +463,39 @@ func (s *LogScanner) Poll(ctx context.Context) (*ScanBatch, error) {
 		if round == nil {
 			round = s.startRoundLocked()
 		}
+		var wait time.Duration
+		if round == nil {
+			wait = s.nextRetryLocked()
+		}
 		s.mu.Unlock()
 		if round == nil {
 			// every bucket is backing off after an error
-			if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
-				return nil, err
+			if err := sleepCtx(ctx, wait); err != nil {
+				return nil, s.stoppedError(context.Cause(ctx), nil)
 			}
 			continue
 		}
 		select {
 		case <-round.done:
 		case <-ctx.Done():
-			return nil, ctx.Err() // the round stays in flight for the next Poll
+			return nil, s.stoppedError(context.Cause(ctx), round) // the round stays in flight for the next Poll
 		}
 		if err := s.apply(round); err != nil {
 			return nil, err
 		}
 	}
+}
+
+// nextRetryLocked returns how long until the first bucket backing off may
+// be fetched again.
+func (s *LogScanner) nextRetryLocked() time.Duration {
+	var first time.Time
+	for _, sub := range s.subs {
+		if !sub.done() && (first.IsZero() || sub.retryAt.Before(first)) {
+			first = sub.retryAt
+		}
+	}
+	return min(max(time.Until(first), time.Millisecond), fetchBackoffCap)
 }
 
 func (s *LogScanner) allDoneLocked() bool {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -172,21 +173,37 @@ func (c *Client) metadataRequest(ctx context.Context, req *protocol.MetadataRequ
 		targets = append(targets, target{a, 0})
 	}
 	var errs []error
-	for _, t := range targets {
+	for i, t := range targets {
+		// A server that does not answer (a stopped process) must not hold
+		// the request while others could answer: each but the last gets
+		// at most metadataTargetTimeout.
+		tctx, cancel := ctx, context.CancelFunc(func() {})
+		if i < len(targets)-1 {
+			tctx, cancel = context.WithTimeout(ctx, min(metadataTargetTimeout, c.cfg.RequestTimeout))
+		}
 		var resp protocol.MetadataResponse
-		err := c.callAddr(ctx, t.addr, t.typ, protocol.GetMetadata, req, &resp)
+		err := c.callAddr(tctx, t.addr, t.typ, protocol.GetMetadata, req, &resp)
+		silent := tctx.Err() != nil && ctx.Err() == nil
+		cancel()
 		if err == nil {
 			c.meta.update(&resp)
 			return &resp, nil
 		}
+		if ctx.Err() != nil {
+			return nil, errors.Join(append(errs, err)...)
+		}
 		var fe *Error
-		if !errors.As(err, &fe) || fe.Code != CodeNetworkException || ctx.Err() != nil {
+		if !silent && (!errors.As(err, &fe) || fe.Code != CodeNetworkException) {
 			return nil, err // the server answered: the answer stands
 		}
 		errs = append(errs, err)
 	}
 	return nil, errors.Join(errs...)
 }
+
+// metadataTargetTimeout bounds the wait for one server's metadata answer
+// when another server can be asked next.
+const metadataTargetTimeout = 5 * time.Second
 
 // refreshCluster fetches the server list.
 func (c *Client) refreshCluster(ctx context.Context) error {
