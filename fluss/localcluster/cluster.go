@@ -19,8 +19,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
+
+	"github.com/flussql/flussql/fluss/localcluster/relay"
 )
 
 // Options configure a local cluster. The zero value runs the pinned version with one tablet
@@ -43,6 +46,23 @@ type Options struct {
 	Detach bool
 	// Logf, when set, receives progress lines.
 	Logf func(format string, args ...any)
+	// ZooKeeperSessionTimeout, when > 0, is the ZooKeeper session timeout of every server
+	// (Fluss "zookeeper.client.session-timeout", default 60 s), and ZooKeeper is configured to
+	// grant it. A tablet server that dies without a controlled shutdown (Kill) is noticed by
+	// the coordinator only when its session expires, so this bounds how long bucket
+	// leadership stays with a dead server. A few seconds suit fault tests (see the README).
+	ZooKeeperSessionTimeout time.Duration
+	// ServerConfig holds extra server.yaml entries for the coordinator and the tablet servers
+	// (Fluss ConfigOptions keys, e.g. KeyReplicaMaxLagTime: "5s"); an entry replaces the one
+	// this package would write for the same key. Keys and values cannot contain '#' or
+	// newlines.
+	ServerConfig map[string]string
+	// Relays, when true, puts a fault-injecting loopback relay (package relay) in front of each
+	// tablet server: the tablet server advertises the relay's address on its CLIENT listener,
+	// so all client traffic to it passes the relay, while the servers replicate among
+	// themselves directly on INTERNAL. See Cluster.Relay. Not possible with Detach (the relays
+	// live in this process).
+	Relays bool
 }
 
 // Cluster is a running local cluster.
@@ -55,11 +75,35 @@ type Cluster struct {
 	Version string
 	// Dir is the run folder.
 	Dir string
-	// Procs are the started processes, in start order (ZooKeeper first).
+	// Procs are the started processes, in start order (ZooKeeper first). Restart updates
+	// the PID of the process it starts again.
 	Procs []Proc
 
 	ownDir bool
 	logf   func(string, ...any)
+
+	// mu guards Procs, restarts and the fault controls.
+	mu sync.Mutex
+	// specs are the command lines start used, by process name, so Restart can run a
+	// process again exactly as before (same id, ports, configuration and data folder).
+	specs  map[string]procSpec
+	detach bool
+	// tablets is the number of tablet servers; clientPorts their client ports by id.
+	tablets     int
+	clientPorts map[int]int
+	zkAddr      string
+	// user and password are the SASL credentials the readiness probes use.
+	user, password string
+	// restarts counts Restart calls per process (names the rotated log files).
+	restarts map[string]int
+	// relays are the tablet servers' relays by process name (Options.Relays).
+	relays map[string]*relay.Relay
+}
+
+// procSpec is how one server process is started.
+type procSpec struct {
+	java string
+	args []string
 }
 
 // Proc is one server process of the cluster.
@@ -90,7 +134,15 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{Version: version, SASL: len(opts.SASLUsers) > 0, logf: logf}
+	if opts.Relays && opts.Detach {
+		return nil, errors.New("localcluster: Relays cannot be used with Detach (the relays run in this process)")
+	}
+	c := &Cluster{Version: version, SASL: len(opts.SASLUsers) > 0, logf: logf,
+		specs: map[string]procSpec{}, detach: opts.Detach, clientPorts: map[int]int{}, restarts: map[string]int{}}
+	for _, u := range sortedUsers(opts.SASLUsers) {
+		c.user, c.password = u, opts.SASLUsers[u]
+		break
+	}
 	if opts.Dir == "" {
 		dir, err := os.MkdirTemp("", "fluss-local-")
 		if err != nil {
@@ -119,6 +171,7 @@ func (c *Cluster) start(ctx context.Context, java, lib string, opts Options) err
 	if n <= 0 {
 		n = 1
 	}
+	c.tablets = n
 	for _, sub := range []string{"conf", "zk", "remote", "tmp", "plugins", "log"} {
 		if err := os.MkdirAll(filepath.Join(c.Dir, sub), 0o755); err != nil {
 			return fmt.Errorf("localcluster: %w", err)
@@ -130,7 +183,12 @@ func (c *Cluster) start(ctx context.Context, java, lib string, opts Options) err
 	}
 	zkPort, csPort, csInternalPort := ports[0], ports[1], ports[2]
 	c.BootstrapServers = fmt.Sprintf("127.0.0.1:%d", csPort)
-	if err := writeConfigs(c.Dir, zkPort, csPort, csInternalPort, opts.SASLUsers); err != nil {
+	c.zkAddr = fmt.Sprintf("127.0.0.1:%d", zkPort)
+	split := c.SASL || opts.Relays
+	if err := writeConfigs(c.Dir, configSpec{
+		zkPort: zkPort, csPort: csPort, csInternalPort: csInternalPort, sasl: opts.SASLUsers,
+		split: split, zkSessionTimeout: opts.ZooKeeperSessionTimeout, extra: opts.ServerConfig,
+	}); err != nil {
 		return err
 	}
 	jvm := []string{
@@ -145,17 +203,17 @@ func (c *Cluster) start(ctx context.Context, java, lib string, opts Options) err
 
 	zkArgs := append([]string{"-Xmx256m"}, jvm...)
 	zkArgs = append(zkArgs, "-cp", cp, zkMainClass, filepath.Join(c.Dir, "conf", "zookeeper.properties"))
-	if err := c.spawn(java, "zookeeper", zkArgs, opts.Detach); err != nil {
+	if err := c.spawn(java, "zookeeper", zkArgs); err != nil {
 		return err
 	}
-	if err := waitZooKeeper(ctx, fmt.Sprintf("127.0.0.1:%d", zkPort)); err != nil {
+	if err := waitZooKeeper(ctx, c.zkAddr); err != nil {
 		return err
 	}
 	c.logf("localcluster: ZooKeeper up on 127.0.0.1:%d after %s", zkPort, time.Since(start).Round(time.Millisecond))
 
 	csArgs := append([]string{"-Xms128m", "-Xmx768m"}, jvm...)
 	csArgs = append(csArgs, "-cp", cp, coordinatorMainClass, "--configDir", filepath.Join(c.Dir, "conf"))
-	if err := c.spawn(java, "coordinator", csArgs, opts.Detach); err != nil {
+	if err := c.spawn(java, "coordinator", csArgs); err != nil {
 		return err
 	}
 	for i := 0; i < n; i++ {
@@ -165,10 +223,26 @@ func (c *Cluster) start(ctx context.Context, java, lib string, opts Options) err
 		}
 		tsArgs := append([]string{"-Xms128m", "-Xmx1g", "-XX:+UseG1GC"}, jvm...)
 		tsArgs = append(tsArgs, "-cp", cp, tabletMainClass, "--configDir", filepath.Join(c.Dir, "conf"),
-			"-Dbind.listeners="+tabletListeners(ports[3+2*i], ports[4+2*i], c.SASL),
+			"-Dbind.listeners="+tabletListeners(ports[3+2*i], ports[4+2*i], split),
 			fmt.Sprintf("-Dtablet-server.id=%d", i),
 			"-Ddata.dir="+data)
-		if err := c.spawn(java, fmt.Sprintf("tablet-server-%d", i), tsArgs, opts.Detach); err != nil {
+		c.clientPorts[i] = ports[3+2*i]
+		if opts.Relays {
+			r, err := relay.Start(fmt.Sprintf("127.0.0.1:%d", ports[3+2*i]))
+			if err != nil {
+				return fmt.Errorf("localcluster: %w", err)
+			}
+			c.mu.Lock()
+			if c.relays == nil {
+				c.relays = map[string]*relay.Relay{}
+			}
+			c.relays[tabletName(i)] = r
+			c.mu.Unlock()
+			// advertised.listeners replaces the address of the listener with the same name
+			// (Endpoint.loadAdvertisedEndpoints); INTERNAL stays direct for replication.
+			tsArgs = append(tsArgs, "-Dadvertised.listeners=CLIENT://"+r.Addr())
+		}
+		if err := c.spawn(java, tabletName(i), tsArgs); err != nil {
 			return err
 		}
 	}
@@ -178,15 +252,15 @@ func (c *Cluster) start(ctx context.Context, java, lib string, opts Options) err
 	// coordinator's event loop starts is loaded at start-up without a "New tablet server
 	// callback" line, so that line cannot be waited for.) Then the authoritative check: a
 	// metadata answer that lists every tablet server.
-	if err := c.waitLog(ctx, "coordinator", "Registered leader"); err != nil {
+	if err := c.waitLog(ctx, "coordinator", coordinatorReadyLine, true); err != nil {
 		return err
 	}
 	for i := 0; i < n; i++ {
-		if err := c.waitLog(ctx, fmt.Sprintf("tablet-server-%d", i), fmt.Sprintf("Registered tablet server %d at path", i)); err != nil {
+		if err := c.waitLog(ctx, tabletName(i), tabletReadyLine(i), true); err != nil {
 			return err
 		}
 	}
-	if err := c.waitMetadata(ctx, n, opts.SASLUsers); err != nil {
+	if err := c.waitMetadata(ctx, n); err != nil {
 		return err
 	}
 	c.logf("localcluster: Fluss %s coordinator on %s with %d tablet server(s) after %s",
@@ -201,12 +275,36 @@ const (
 	tabletMainClass      = "org.apache.fluss.server.tablet.TabletServer"
 )
 
-// spawn starts one JVM with its output in log/<name>.log and records its PID.
-func (c *Cluster) spawn(java, name string, args []string, detach bool) error {
+// Readiness lines in the server logs (ZooKeeperClient in Fluss 0.9.1).
+const coordinatorReadyLine = "Registered leader"
+
+func tabletReadyLine(id int) string { return fmt.Sprintf("Registered tablet server %d at path", id) }
+
+// tabletName is the process name of tablet server id.
+func tabletName(id int) string { return fmt.Sprintf("tablet-server-%d", id) }
+
+// spawn starts one JVM with its output in log/<name>.log, records its PID and remembers its
+// command line for Restart.
+func (c *Cluster) spawn(java, name string, args []string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.specs[name] = procSpec{java: java, args: args}
+	pid, logPath, err := c.startProc(name)
+	if err != nil {
+		return err
+	}
+	c.Procs = append(c.Procs, Proc{Name: name, PID: pid, Log: logPath})
+	return nil
+}
+
+// startProc runs the remembered command line of name with a fresh log file; c.mu is held.
+func (c *Cluster) startProc(name string) (int, string, error) {
+	spec := c.specs[name]
+	java, args, detach := spec.java, spec.args, c.detach
 	logPath := filepath.Join(c.Dir, "log", name+".log")
 	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
-		return fmt.Errorf("localcluster: %w", err)
+		return 0, "", fmt.Errorf("localcluster: %w", err)
 	}
 	defer f.Close()
 	cmd := exec.Command(java, args...)
@@ -217,18 +315,19 @@ func (c *Cluster) spawn(java, name string, args []string, detach bool) error {
 	// and we stop the servers in order; Detach also gives it its own session.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: !detach, Setsid: detach}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("localcluster: start %s: %w", name, err)
+		return 0, "", fmt.Errorf("localcluster: start %s: %w", name, err)
 	}
-	c.Procs = append(c.Procs, Proc{Name: name, PID: cmd.Process.Pid, Log: logPath})
 	// Reap the child when it exits so it does not linger as a zombie.
 	go func() { _ = cmd.Wait() }()
-	return nil
+	return cmd.Process.Pid, logPath, nil
 }
 
 // Stop ends the servers by PID in reverse start order (tablet servers first, so their
 // controlled shutdown can reach the coordinator), waiting up to 30 s for each before
 // killing it, and removes the run folder if Start created it.
 func (c *Cluster) Stop() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	var errs []error
 	for i := len(c.Procs) - 1; i >= 0; i-- {
 		if err := stopPID(c.Procs[i].PID, c.Dir, 30*time.Second); err != nil {
@@ -236,6 +335,12 @@ func (c *Cluster) Stop() error {
 		}
 	}
 	c.Procs = nil
+	for _, name := range sortedKeys(c.relays) {
+		if err := c.relays[name].Close(); err != nil {
+			errs = append(errs, fmt.Errorf("relay of %s: %w", name, err))
+		}
+	}
+	c.relays = nil
 	if c.ownDir && c.Dir != "" {
 		if err := os.RemoveAll(c.Dir); err != nil {
 			errs = append(errs, err)
@@ -256,6 +361,8 @@ func stopPID(pid int, dir string, grace time.Duration) error {
 		}
 		return err
 	}
+	// A paused process (Pause) handles SIGTERM only once it runs again.
+	_ = syscall.Kill(pid, syscall.SIGCONT)
 	deadline := time.Now().Add(grace)
 	for time.Now().Before(deadline) {
 		if !alive(pid) {
@@ -343,35 +450,26 @@ func zkServing(addr string) bool {
 	return strings.Contains(string(b), "Mode: standalone")
 }
 
-// waitLog waits until the named process's log holds every wanted line, failing early if the
-// process exits.
-func (c *Cluster) waitLog(ctx context.Context, name string, want ...string) error {
-	var proc Proc
-	for _, p := range c.Procs {
-		if p.Name == name {
-			proc = p
-		}
-	}
+// waitLog waits until the named process's log holds the wanted line, failing early if the
+// process exits (with all, if any process of the cluster exits).
+func (c *Cluster) waitLog(ctx context.Context, name, want string, all bool) error {
 	for {
+		proc, _ := c.proc(name)
 		b, _ := os.ReadFile(proc.Log)
-		missing := ""
-		for _, w := range want {
-			if !strings.Contains(string(b), w) {
-				missing = w
-				break
-			}
-		}
-		if missing == "" {
+		if strings.Contains(string(b), want) {
 			return nil
 		}
-		for _, p := range c.Procs {
-			if !alive(p.PID) {
+		c.mu.Lock()
+		procs := append([]Proc(nil), c.Procs...)
+		c.mu.Unlock()
+		for _, p := range procs {
+			if (all || p.Name == name) && !alive(p.PID) {
 				return fmt.Errorf("localcluster: %s (pid %d) exited during start", p.Name, p.PID)
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("localcluster: %s log never showed %q: %w", name, missing, ctx.Err())
+			return fmt.Errorf("localcluster: %s log never showed %q: %w", name, want, ctx.Err())
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
@@ -379,8 +477,11 @@ func (c *Cluster) waitLog(ctx context.Context, name string, want ...string) erro
 
 // logTails returns the last lines of every server log, for error messages.
 func (c *Cluster) logTails(lines int) string {
+	c.mu.Lock()
+	procs := append([]Proc(nil), c.Procs...)
+	c.mu.Unlock()
 	var b strings.Builder
-	for _, p := range c.Procs {
+	for _, p := range procs {
 		fmt.Fprintf(&b, "---- %s (%s), last %d lines ----\n", p.Name, p.Log, lines)
 		b.WriteString(lastLines(p.Log, lines))
 	}
@@ -418,6 +519,16 @@ func findJava() (string, error) {
 		return "", fmt.Errorf("localcluster: Java 17+ is needed to run the Fluss server; install it (e.g. apt-get install openjdk-17-jre-headless) or set JAVA_HOME: %w", err)
 	}
 	return p, nil
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // sortedUsers returns the SASL user names in a stable order.

@@ -4,46 +4,112 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"time"
+)
+
+// configSpec is what writeConfigs needs to know about the cluster.
+type configSpec struct {
+	zkPort, csPort, csInternalPort int
+	sasl                           map[string]string
+	// split puts the servers on two listeners, INTERNAL for each other and CLIENT for clients
+	// (SASL mode, and relay mode, where tablet servers advertise a relay as CLIENT address).
+	split bool
+	// zkSessionTimeout, when > 0, is the servers' ZooKeeper session timeout; ZooKeeper is then
+	// told to accept it and to check sessions often enough to expire them on time.
+	zkSessionTimeout time.Duration
+	// extra holds additional server.yaml entries; they replace ours with the same key.
+	extra map[string]string
+}
+
+// Keys of the Fluss server configuration this package sets (ConfigOptions in Fluss 0.9.1).
+const (
+	// KeyZooKeeperSessionTimeout is ConfigOptions.ZOOKEEPER_SESSION_TIMEOUT (default 60 s).
+	KeyZooKeeperSessionTimeout = "zookeeper.client.session-timeout"
+	// KeyReplicaMaxLagTime is ConfigOptions.LOG_REPLICA_MAX_LAG_TIME (default 30 s): a follower
+	// that has not fetched, or not caught up with the leader's log end, for this long is removed
+	// from the ISR by the leader.
+	KeyReplicaMaxLagTime = "log.replica.max-lag-time"
 )
 
 // writeConfigs writes zookeeper.properties, server.yaml (shared by the coordinator and the
 // tablet servers, which override their listeners, id and data folder on the command line)
 // and log4j2.properties into dir/conf.
-func writeConfigs(dir string, zkPort, csPort, csInternalPort int, sasl map[string]string) error {
+func writeConfigs(dir string, s configSpec) error {
 	conf := filepath.Join(dir, "conf")
-	zk := fmt.Sprintf(`dataDir=%s
+	var zk strings.Builder
+	fmt.Fprintf(&zk, `dataDir=%s
 clientPort=%d
 clientPortAddress=127.0.0.1
 maxClientCnxns=0
 admin.enableServer=false
 4lw.commands.whitelist=srvr,ruok
-`, filepath.Join(dir, "zk"), zkPort)
+`, filepath.Join(dir, "zk"), s.zkPort)
+	if s.zkSessionTimeout > 0 {
+		// ZooKeeper clamps a client's session timeout to [minSessionTimeout, maxSessionTimeout]
+		// (2 and 20 ticks by default, tickTime 3000 ms) and expires sessions on tick boundaries,
+		// so a short timeout needs a short tick and explicit bounds.
+		ms := s.zkSessionTimeout.Milliseconds()
+		tick := min(max(ms/4, 100), 2000)
+		fmt.Fprintf(&zk, "tickTime=%d\nminSessionTimeout=%d\nmaxSessionTimeout=%d\n", tick, min(ms, 2*tick), max(ms, 60000))
+	}
 
-	var y strings.Builder
-	fmt.Fprintf(&y, "zookeeper.address: 127.0.0.1:%d\n", zkPort)
-	fmt.Fprintf(&y, "remote.data.dir: %s\n", filepath.Join(dir, "remote"))
-	// The coordinator reads these two although it stores no data; tablet servers override them.
-	fmt.Fprintf(&y, "data.dir: %s\n", filepath.Join(dir, "data", "coordinator"))
-	y.WriteString("tablet-server.id: 0\n")
-	y.WriteString("default.bucket.number: 1\n")
-	y.WriteString("default.replication.factor: 1\n")
-	y.WriteString("netty.server.num-network-threads: 1\n")
-	y.WriteString("netty.server.num-worker-threads: 3\n")
-	if len(sasl) == 0 {
-		fmt.Fprintf(&y, "bind.listeners: FLUSS://127.0.0.1:%d\n", csPort)
+	entries := map[string]string{
+		"zookeeper.address": fmt.Sprintf("127.0.0.1:%d", s.zkPort),
+		"remote.data.dir":   filepath.Join(dir, "remote"),
+		// The coordinator reads these two although it stores no data; tablet servers override them.
+		"data.dir":                         filepath.Join(dir, "data", "coordinator"),
+		"tablet-server.id":                 "0",
+		"default.bucket.number":            "1",
+		"default.replication.factor":       "1",
+		"netty.server.num-network-threads": "1",
+		"netty.server.num-worker-threads":  "3",
+	}
+	order := []string{"zookeeper.address", "remote.data.dir", "data.dir", "tablet-server.id",
+		"default.bucket.number", "default.replication.factor", "netty.server.num-network-threads",
+		"netty.server.num-worker-threads"}
+	add := func(k, v string) {
+		if _, ok := entries[k]; !ok {
+			order = append(order, k)
+		}
+		entries[k] = v
+	}
+	if s.zkSessionTimeout > 0 {
+		add(KeyZooKeeperSessionTimeout, fmt.Sprintf("%dms", s.zkSessionTimeout.Milliseconds()))
+	}
+	if !s.split && len(s.sasl) == 0 {
+		add("bind.listeners", fmt.Sprintf("FLUSS://127.0.0.1:%d", s.csPort))
 	} else {
-		jaas, err := jaasConfig(sasl)
+		// Servers talk to each other on a plain INTERNAL listener; clients use CLIENT.
+		add("bind.listeners", fmt.Sprintf("INTERNAL://127.0.0.1:%d, CLIENT://127.0.0.1:%d", s.csInternalPort, s.csPort))
+		add("internal.listener.name", "INTERNAL")
+	}
+	if len(s.sasl) > 0 {
+		jaas, err := jaasConfig(s.sasl)
 		if err != nil {
 			return err
 		}
-		// Servers talk to each other on a plain INTERNAL listener; clients must authenticate
-		// on CLIENT.
-		fmt.Fprintf(&y, "bind.listeners: INTERNAL://127.0.0.1:%d, CLIENT://127.0.0.1:%d\n", csInternalPort, csPort)
-		y.WriteString("internal.listener.name: INTERNAL\n")
-		y.WriteString("security.protocol.map: CLIENT:sasl\n")
-		y.WriteString("security.sasl.enabled.mechanisms: PLAIN\n")
-		fmt.Fprintf(&y, "security.sasl.plain.jaas.config: %s\n", jaas)
+		// Clients must authenticate on CLIENT.
+		add("security.protocol.map", "CLIENT:sasl")
+		add("security.sasl.enabled.mechanisms", "PLAIN")
+		add("security.sasl.plain.jaas.config", jaas)
+	}
+	extraKeys := make([]string, 0, len(s.extra))
+	for k := range s.extra {
+		extraKeys = append(extraKeys, k)
+	}
+	sort.Strings(extraKeys)
+	for _, k := range extraKeys {
+		v := s.extra[k]
+		if k == "" || strings.ContainsAny(k, "#:\n\r ") || strings.ContainsAny(v, "#\n\r") {
+			return fmt.Errorf("localcluster: ServerConfig entry %q: %q cannot be written to server.yaml (keys must be non-empty and free of # : spaces and newlines, values free of # and newlines)", k, v)
+		}
+		add(k, v)
+	}
+	var y strings.Builder
+	for _, k := range order {
+		fmt.Fprintf(&y, "%s: %s\n", k, entries[k])
 	}
 	log4j := `rootLogger.level = INFO
 rootLogger.appenderRef.out.ref = OUT
@@ -53,7 +119,7 @@ appender.out.layout.type = PatternLayout
 appender.out.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n
 `
 	for name, body := range map[string]string{
-		"zookeeper.properties": zk,
+		"zookeeper.properties": zk.String(),
 		"server.yaml":          y.String(),
 		"log4j2.properties":    log4j,
 	} {
@@ -83,8 +149,8 @@ func jaasConfig(users map[string]string) (string, error) {
 }
 
 // tabletListeners returns a tablet server's bind.listeners value.
-func tabletListeners(clientPort, internalPort int, sasl bool) string {
-	if !sasl {
+func tabletListeners(clientPort, internalPort int, split bool) string {
+	if !split {
 		return fmt.Sprintf("FLUSS://127.0.0.1:%d", clientPort)
 	}
 	return fmt.Sprintf("INTERNAL://127.0.0.1:%d, CLIENT://127.0.0.1:%d", internalPort, clientPort)

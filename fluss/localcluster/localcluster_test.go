@@ -45,7 +45,7 @@ func TestJAASConfig(t *testing.T) {
 func TestWriteConfigs(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "conf"), 0o755))
-	require.NoError(t, writeConfigs(dir, 2181, 9123, 9122, map[string]string{"admin": "secret"}))
+	require.NoError(t, writeConfigs(dir, configSpec{zkPort: 2181, csPort: 9123, csInternalPort: 9122, sasl: map[string]string{"admin": "secret"}}))
 	y, err := os.ReadFile(filepath.Join(dir, "conf", "server.yaml"))
 	require.NoError(t, err)
 	s := string(y)
@@ -57,7 +57,7 @@ func TestWriteConfigs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(zk), "clientPortAddress=127.0.0.1\n")
 
-	require.NoError(t, writeConfigs(dir, 2181, 9123, 9122, nil))
+	require.NoError(t, writeConfigs(dir, configSpec{zkPort: 2181, csPort: 9123, csInternalPort: 9122}))
 	y, err = os.ReadFile(filepath.Join(dir, "conf", "server.yaml"))
 	require.NoError(t, err)
 	assert.Contains(t, string(y), "bind.listeners: FLUSS://127.0.0.1:9123\n")

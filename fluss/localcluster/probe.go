@@ -9,8 +9,8 @@ import (
 )
 
 // tabletServers asks the cluster at bootstrap, with the project's own wire client, for its
-// servers and returns how many tablet servers the metadata answer lists.
-func tabletServers(ctx context.Context, bootstrap, user, password string) (int, error) {
+// servers and returns the ids of the tablet servers the metadata answer lists.
+func tabletServers(ctx context.Context, bootstrap, user, password string) ([]int, error) {
 	client, err := fluss.Connect(ctx, fluss.Config{
 		BootstrapServers: []string{bootstrap},
 		Username:         user,
@@ -19,44 +19,62 @@ func tabletServers(ctx context.Context, bootstrap, user, password string) (int, 
 		RequestTimeout:   3 * time.Second,
 	})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer client.Close()
 	nodes, err := client.ServerNodes(ctx)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	n := 0
+	var ids []int
 	for _, node := range nodes {
 		if node.Type == fluss.TabletServer {
-			n++
+			ids = append(ids, int(node.ID))
 		}
 	}
-	return n, nil
+	return ids, nil
 }
 
 // waitMetadata polls the cluster every 250 ms until a metadata answer lists n tablet servers.
-func (c *Cluster) waitMetadata(ctx context.Context, n int, users map[string]string) error {
-	var user, password string
-	for _, u := range sortedUsers(users) {
-		user, password = u, users[u]
-		break
-	}
+func (c *Cluster) waitMetadata(ctx context.Context, n int) error {
+	return c.pollMetadata(ctx, fmt.Sprintf("%d tablet server(s)", n), func(ids []int) error {
+		if len(ids) >= n {
+			return nil
+		}
+		return fmt.Errorf("metadata lists %d of %d tablet servers", len(ids), n)
+	})
+}
+
+// waitTabletListed polls the cluster every 250 ms until a metadata answer lists tablet server id.
+func (c *Cluster) waitTabletListed(ctx context.Context, id int) error {
+	return c.pollMetadata(ctx, fmt.Sprintf("tablet server %d", id), func(ids []int) error {
+		for _, got := range ids {
+			if got == id {
+				return nil
+			}
+		}
+		return fmt.Errorf("metadata lists tablet servers %v, not %d", ids, id)
+	})
+}
+
+// pollMetadata asks the coordinator for metadata every 250 ms until check accepts the tablet
+// server ids of an answer.
+func (c *Cluster) pollMetadata(ctx context.Context, what string, check func(ids []int) error) error {
 	var last error
 	for {
 		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		got, err := tabletServers(pctx, c.BootstrapServers, user, password)
+		ids, err := tabletServers(pctx, c.BootstrapServers, c.user, c.password)
 		cancel()
-		if err == nil && got >= n {
-			return nil
+		if err == nil {
+			err = check(ids)
 		}
 		if err == nil {
-			err = fmt.Errorf("metadata lists %d of %d tablet servers", got, n)
+			return nil
 		}
 		last = err
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("localcluster: the cluster at %s never answered metadata with %d tablet server(s): %v", c.BootstrapServers, n, last)
+			return fmt.Errorf("localcluster: the cluster at %s never answered metadata with %s: %v", c.BootstrapServers, what, last)
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
