@@ -1,14 +1,17 @@
 // Command fluss-local-cluster starts and stops a real Apache Fluss cluster on loopback for
 // development and tests (see package fluss/localcluster).
 //
-//	fluss-local-cluster up   [-state FILE] [-sasl user:password]   start detached, print the bootstrap address
+//	fluss-local-cluster up   [-state FILE] [-sasl user:password] [-tablet-servers N] [-zk-session-timeout D]
+//	                                                               start detached, print the bootstrap address
 //	fluss-local-cluster down [-state FILE]                         stop what `up` started
 //	fluss-local-cluster run  [-sasl user:password] -- CMD ARGS…    start, run CMD with the addresses in its environment, stop
 //	fluss-local-cluster fetch                                      fetch the server jars into the cache, print their folder
 //
 // `run` exports FLUSS_BOOTSTRAP_SERVERS for CMD, and with -sasl also starts a second cluster
 // with SASL/PLAIN and exports FLUSS_SASL_BOOTSTRAP_SERVERS, FLUSS_SASL_USERNAME and
-// FLUSS_SASL_PASSWORD. FLUSS_VERSION chooses the server release.
+// FLUSS_SASL_PASSWORD. FLUSS_VERSION chooses the server release. -tablet-servers starts N tablet
+// servers (default 1); -zk-session-timeout sets the servers' ZooKeeper session timeout (e.g. 6s,
+// so that a killed tablet server loses its buckets within seconds; default 60 s).
 package main
 
 import (
@@ -80,7 +83,12 @@ func up(args []string) error {
 	fs := flag.NewFlagSet("up", flag.ExitOnError)
 	statePath := fs.String("state", ".cluster/state.json", "where to record what was started")
 	saslFlag := fs.String("sasl", "", "turn SASL/PLAIN on with this user:password")
+	tablets := fs.Int("tablet-servers", 1, "number of tablet servers")
+	zkSession := fs.Duration("zk-session-timeout", 0, "ZooKeeper session timeout of the servers (0: Fluss's default, 60s)")
 	_ = fs.Parse(args)
+	if *tablets < 1 {
+		return fmt.Errorf("-tablet-servers wants at least 1, got %d", *tablets)
+	}
 	if old, err := localcluster.LoadState(*statePath); err == nil && old.Running() {
 		fmt.Println(old.BootstrapServers)
 		logf("a cluster started here is already running (state %s); `make cluster-down` stops it", *statePath)
@@ -98,7 +106,8 @@ func up(args []string) error {
 		return err
 	}
 	started := time.Now()
-	c, err := localcluster.Start(context.Background(), localcluster.Options{Dir: dir, SASLUsers: users, Detach: true, Logf: logf})
+	c, err := localcluster.Start(context.Background(), localcluster.Options{Dir: dir, SASLUsers: users, Detach: true, Logf: logf,
+		TabletServers: *tablets, ZooKeeperSessionTimeout: *zkSession})
 	if err != nil {
 		os.RemoveAll(dir)
 		return err

@@ -280,3 +280,49 @@ func TestFaultControl(t *testing.T) {
 	require.NoError(t, c.Restart(ctx, "coordinator"))
 	checkAddrs(3)
 }
+
+// TestPausedFollowerTime measures how long after a SIGSTOP of a follower the leader shrinks
+// the ISR (its "Shrink ISR" log line) or the coordinator declares the follower dead (its
+// "Tablet server failure callback" line). A measurement, not a check: it runs only with
+// FLUSS_MEASURE_PAUSE set to "<session timeout|default>,<log.replica.max-lag-time|default>".
+func TestPausedFollowerTime(t *testing.T) {
+	mode := os.Getenv("FLUSS_MEASURE_PAUSE")
+	if mode == "" {
+		t.Skip("FLUSS_MEASURE_PAUSE is unset")
+	}
+	session, lag, _ := strings.Cut(mode, ",")
+	opts := Options{TabletServers: 3}
+	if session != "default" {
+		d, err := time.ParseDuration(session)
+		require.NoError(t, err)
+		opts.ZooKeeperSessionTimeout = d
+	}
+	if lag != "default" && lag != "" {
+		opts.ServerConfig = map[string]string{KeyReplicaMaxLagTime: lag}
+	}
+	c := startFaultCluster(t, opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	leader := createReplicatedTable(ctx, t, c, "faults", "pause", 3)
+	time.Sleep(2 * time.Second)
+	follower := (leader + 1) % 3
+	paused := time.Now()
+	require.NoError(t, c.Pause(tabletName(follower)))
+	leaderLog, _ := c.proc(tabletName(leader))
+	coordLog, _ := c.proc("coordinator")
+	b, _ := os.ReadFile(leaderLog.Log)
+	shrinks := strings.Count(string(b), "Shrink ISR") // the ISR may have changed during setup
+	var shrink, dead time.Duration
+	for time.Since(paused) < 2*time.Minute && (shrink == 0 || dead == 0) {
+		if b, _ := os.ReadFile(leaderLog.Log); shrink == 0 && strings.Count(string(b), "Shrink ISR") > shrinks {
+			shrink = time.Since(paused)
+		}
+		if b, _ := os.ReadFile(coordLog.Log); dead == 0 && strings.Contains(string(b), fmt.Sprintf("Tablet server failure callback for %d", follower)) {
+			dead = time.Since(paused)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	require.NoError(t, c.Resume(tabletName(follower)))
+	t.Logf("PAUSE session=%s max-lag=%s: follower %d paused; leader shrank ISR after %s, coordinator declared it dead after %s (0 = not within 2 min)",
+		session, lag, follower, shrink.Round(100*time.Millisecond), dead.Round(100*time.Millisecond))
+}
