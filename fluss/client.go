@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,8 +31,26 @@ type Client struct {
 }
 
 // Connect connects to the cluster through cfg.BootstrapServers and learns
-// its coordinator and tablet servers. A cluster that is still starting is
-// waited for, up to cfg.ConnectTimeout.
+// its coordinator and tablet servers.
+//
+// The bootstrap servers are asked at the same time; the first Fluss server
+// to answer is used, so a dead address costs nothing when another answers.
+// Connect fails only when none answers, and then says why for each address:
+// nothing listens there ("connection refused", reported at once), the
+// server accepted but did not answer the handshake within
+// cfg.ConnectTimeout, the peer is not a Fluss server (reported as soon as
+// its first bytes are read), authentication failed, and so on. The causes
+// stay in the chain: errors.Is(err, syscall.ECONNREFUSED), errors.As(err,
+// &fe) for a *fluss.Error.
+//
+// Connect waits, retrying with backoff up to cfg.ConnectTimeout, only for a
+// cluster that is still starting: a Fluss server answers but lists no
+// tablet server yet, or answers with a retriable error code (such as
+// LEADER_NOT_AVAILABLE). Transport failures on every address (refused,
+// reset, closed, not Fluss, not answered) and permanent answers
+// (authentication, authorization, unsupported version) are not waited out.
+// ctx bounds everything; when it ends first, the error reads as ctx's
+// deadline (errors.Is(err, context.DeadlineExceeded)).
 func Connect(ctx context.Context, cfg Config) (*Client, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
@@ -43,20 +62,30 @@ func Connect(ctx context.Context, cfg Config) (*Client, error) {
 		meta:   newMetadataCache(),
 		closed: make(chan struct{}),
 	}
-	wctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
+	start := time.Now()
+	wctx, cancel := context.WithTimeoutCause(ctx, cfg.ConnectTimeout, rpc.ErrConnectTimeout)
 	defer cancel()
 	backoff := 100 * time.Millisecond
+	var waitedFor error // why the last attempt was worth waiting for
 	for {
-		err := c.refreshCluster(wctx)
-		if err == nil && len(c.meta.clusterState().tablets) == 0 {
-			err = errNoTabletServer
+		errs := c.bootstrap(wctx)
+		if errs == nil && len(c.meta.clusterState().tablets) == 0 {
+			errs = []error{ErrNoTabletServer}
 		}
-		if err == nil {
+		if errs == nil {
 			return c, nil
 		}
-		if permanentConnectError(err) || wctx.Err() != nil {
+		worth := worthWaiting(errs)
+		if worth {
+			waitedFor = connectError(cfg, errs, time.Since(start))
+		}
+		if !worth || wctx.Err() != nil {
 			c.Close()
-			return nil, fmt.Errorf("fluss: connecting to %v: %w", cfg.BootstrapServers, err)
+			if waitedFor != nil && errors.Is(context.Cause(wctx), rpc.ErrConnectTimeout) {
+				// The connect timeout ended the wait: report what was waited for.
+				return nil, waitedFor
+			}
+			return nil, connectError(cfg, errs, time.Since(start))
 		}
 		select {
 		case <-time.After(backoff):
@@ -66,10 +95,93 @@ func Connect(ctx context.Context, cfg Config) (*Client, error) {
 	}
 }
 
-// permanentConnectError reports errors that waiting will not fix.
-func permanentConnectError(err error) bool {
-	return errors.Is(err, ErrAuthentication) || errors.Is(err, ErrUnsupportedVersion) ||
-		errors.Is(err, ErrAuthorization)
+// bootstrap asks every bootstrap server for the cluster metadata at once
+// and records the first answer. It returns nil on success, else one error
+// per bootstrap server, in the configured order.
+func (c *Client) bootstrap(ctx context.Context) []error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	addrs := c.cfg.BootstrapServers
+	errs := make([]error, len(addrs))
+	type answer struct {
+		i    int
+		resp *protocol.MetadataResponse
+		err  error
+	}
+	answers := make(chan answer, len(addrs))
+	for i, a := range addrs {
+		go func() {
+			var resp protocol.MetadataResponse
+			err := c.callAddr(ctx, a, 0, protocol.GetMetadata, &protocol.MetadataRequest{}, &resp)
+			answers <- answer{i, &resp, err}
+		}()
+	}
+	for range addrs {
+		a := <-answers
+		if a.err == nil {
+			c.meta.update(a.resp)
+			return nil // the others are cancelled; their answers are dropped
+		}
+		errs[a.i] = a.err
+	}
+	return errs
+}
+
+// worthWaiting reports whether a failed connection attempt may succeed
+// later by itself: the cluster is up but still starting.
+func worthWaiting(errs []error) bool {
+	for _, err := range errs {
+		if errors.Is(err, ErrNoTabletServer) {
+			return true
+		}
+		var fe *Error
+		if errors.As(err, &fe) && fe.cause == nil && fe.Retriable() {
+			return true // a retriable code the server sent
+		}
+	}
+	return false
+}
+
+// connectionFailure is the error of a failed Connect: its message lists
+// each bootstrap server's reason, and it wraps each of them.
+type connectionFailure struct {
+	msg  string
+	errs []error
+}
+
+func (e *connectionFailure) Error() string   { return e.msg }
+func (e *connectionFailure) Unwrap() []error { return e.errs }
+
+func connectError(cfg Config, errs []error, waited time.Duration) error {
+	through := strings.Join(cfg.BootstrapServers, ", ")
+	if len(errs) == 1 && errors.Is(errs[0], ErrNoTabletServer) {
+		return &connectionFailure{
+			msg:  fmt.Sprintf("fluss: connecting through %s: the cluster reports no tablet server (waited %s)", through, waited.Round(100*time.Millisecond)),
+			errs: errs,
+		}
+	}
+	reasons := make([]string, 0, len(errs))
+	for _, err := range errs {
+		if err != nil {
+			reasons = append(reasons, connectReason(err))
+		}
+	}
+	msg := fmt.Sprintf("fluss: connecting through %s: %s", through, strings.Join(reasons, "; "))
+	if len(reasons) > 1 {
+		msg = fmt.Sprintf("fluss: connecting through %s: no bootstrap server answered: %s", through, strings.Join(reasons, "; "))
+	}
+	return &connectionFailure{msg: msg, errs: errs}
+}
+
+// connectReason states why one address failed, without the "fluss:"
+// prefix and, for a transport failure, without the error code name (the
+// message itself says what happened).
+func connectReason(err error) string {
+	var fe *Error
+	if errors.As(err, &fe) && fe.Code == CodeNetworkException && fe.cause != nil && fe.Message != "" {
+		return fe.Message
+	}
+	return strings.TrimPrefix(err.Error(), "fluss: ")
 }
 
 // Close closes every connection. Requests in flight fail; later calls
@@ -115,7 +227,13 @@ func (c *Client) callAddr(ctx context.Context, addr string, want ServerType, api
 	}
 	conn, err := c.pool.Get(ctx, addr)
 	if err != nil {
-		return convertErr(err)
+		// No connection: the request was not written.
+		err = convertErr(err)
+		var fe *Error
+		if errors.As(err, &fe) {
+			fe.NotSent = true
+		}
+		return err
 	}
 	if want != 0 && serverTypeOf(conn.ServerType()) != want {
 		c.meta.invalidateCluster()
@@ -140,21 +258,32 @@ func serverTypeOf(t protocol.ServerType) ServerType {
 	return 0
 }
 
-// callCoordinator sends req to the coordinator (DDL). It retries once on a
-// fresh coordinator address when nothing reached the old one.
+// callCoordinator sends req to the coordinator (DDL). When nothing reached
+// it, the cluster metadata is refreshed and the request retried once, but
+// only if the coordinator is now at another address: the same address
+// would fail the same way (a refused or unanswered connection) and, for a
+// server that does not answer, cost another connect timeout.
 func (c *Client) callCoordinator(ctx context.Context, api protocol.APIKey, req, resp proto.Message) error {
 	var err error
+	tried := ""
 	for attempt := 0; attempt < 2; attempt++ {
-		var node ServerNode
-		node, err = c.coordinator(ctx)
-		if err != nil {
+		node, cerr := c.coordinator(ctx)
+		if cerr != nil {
+			if err != nil {
+				return err
+			}
+			return cerr
+		}
+		if node.Addr() == tried {
 			return err
 		}
+		tried = node.Addr()
 		err = c.callNode(ctx, node, api, req, resp)
 		var fe *Error
-		if !errors.As(err, &fe) || !fe.NotSent {
+		if !errors.As(err, &fe) || !fe.NotSent || ctx.Err() != nil {
 			return err
 		}
+		c.meta.invalidateCluster()
 	}
 	return err
 }
@@ -182,7 +311,7 @@ func (c *Client) callAnyServer(ctx context.Context, api protocol.APIKey, req, re
 		errs = append(errs, err)
 	}
 	if len(errs) == 0 {
-		return errNoTabletServer
+		return ErrNoTabletServer
 	}
 	return errors.Join(errs...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/flussql/flussql/fluss/internal/rpc"
 )
@@ -176,6 +177,9 @@ type Error struct {
 	// (the connection could not be opened), so retrying cannot duplicate it.
 	NotSent bool
 	cause   error
+	// plain marks a Message that states the whole failure by itself (the
+	// caller's own deadline): Error shows it without the code name.
+	plain bool
 }
 
 // Name returns the Fluss name of the error code.
@@ -188,6 +192,9 @@ func (e *Error) Error() string {
 	}
 	if msg == "" {
 		return "fluss: " + e.Name()
+	}
+	if e.plain {
+		return "fluss: " + msg
 	}
 	return fmt.Sprintf("fluss: %s: %s", e.Name(), msg)
 }
@@ -264,6 +271,20 @@ func errorFromCode(code int32, msg string) error {
 
 // convertErr turns transport errors from the rpc layer into the public
 // error model. Errors that are already public pass through.
+//
+//   - A deadline the caller's context imposed becomes an *Error with code
+//     REQUEST_TIME_OUT (so that retry loops with their own per-attempt
+//     deadlines treat it as a timeout) whose message reads as that
+//     deadline: "fluss: context deadline exceeded after 3s waiting for
+//     CREATE_TABLE(1005) from host:port"; errors.Is(err,
+//     context.DeadlineExceeded) holds. The client's own request and connect
+//     timeouts read "no answer to ... within the request timeout (30s)".
+//     A REQUEST_TIME_OUT the server sent never matches
+//     context.DeadlineExceeded.
+//   - A cancelled context stays a plain error matching context.Canceled.
+//   - Transport failures become NETWORK_EXCEPTION, with NotSent set only
+//     when no byte of the request was written (the connection could not be
+//     opened, or its handshake failed, before the request).
 func convertErr(err error) error {
 	if err == nil {
 		return nil
@@ -273,34 +294,49 @@ func convertErr(err error) error {
 		wrapped := &Error{Code: ErrorCode(re.Code), Message: re.Message}
 		if msg := err.Error(); err != error(re) && msg != re.Error() {
 			// keep the context the rpc layer added (e.g. SASL user and address)
-			wrapped.Message = fmt.Sprintf("%s (%s)", re.Message, contextPrefix(msg, re.Error()))
+			wrapped.Message = fmt.Sprintf("%s (%s)", re.Message, rpcText(contextPrefix(msg, re.Error())))
 		}
 		return wrapped
 	}
 	var sf *rpc.ServerFailureError
 	if errors.As(err, &sf) {
-		return &Error{Code: ErrorCode(sf.Code), Message: sf.Error(), cause: err}
+		return &Error{Code: ErrorCode(sf.Code), Message: rpcText(sf.Error()), cause: err}
 	}
 	var ue *rpc.UnsupportedAPIError
 	if errors.As(err, &ue) {
-		return &Error{Code: CodeUnsupportedVersion, Message: ue.Error(), NotSent: true, cause: err}
+		return &Error{Code: CodeUnsupportedVersion, Message: rpcText(ue.Error()), NotSent: true, cause: err}
 	}
 	var te *rpc.TimeoutError
 	if errors.As(err, &te) {
 		if errors.Is(err, context.Canceled) {
-			return err
+			return &canceledError{msg: "fluss: " + rpcText(err.Error()), err: err}
 		}
-		return &Error{Code: CodeRequestTimeOut, Message: te.Error(), cause: err}
+		return &Error{Code: CodeRequestTimeOut, Message: rpcText(err.Error()), NotSent: !te.Sent, cause: err, plain: te.Caller()}
 	}
 	var ce *rpc.ConnError
 	if errors.As(err, &ce) {
-		return &Error{Code: CodeNetworkException, Message: ce.Error(), NotSent: !ce.Sent, cause: err}
+		return &Error{Code: CodeNetworkException, Message: rpcText(err.Error()), NotSent: !ce.Sent, cause: err}
 	}
 	if errors.Is(err, rpc.ErrClosed) {
 		return ErrClosed
 	}
 	return err
 }
+
+// rpcText drops the rpc layer's "fluss rpc: " prefixes from a message.
+func rpcText(msg string) string {
+	return strings.ReplaceAll(msg, "fluss rpc: ", "")
+}
+
+// canceledError is a call whose context was cancelled: errors.Is(err,
+// context.Canceled) holds.
+type canceledError struct {
+	msg string
+	err error
+}
+
+func (e *canceledError) Error() string { return e.msg }
+func (e *canceledError) Unwrap() error { return e.err }
 
 // contextPrefix returns the part of full that precedes inner.
 func contextPrefix(full, inner string) string {

@@ -146,7 +146,7 @@ func (c *Client) tabletOffers(ctx context.Context, api protocol.APIKey) (bool, s
 	}
 	nodes := cl.tabletList()
 	if len(nodes) == 0 {
-		return false, "", errNoTabletServer
+		return false, "", ErrNoTabletServer
 	}
 	addr := nodes[0].Addr()
 	conn, err := c.pool.Get(ctx, addr)

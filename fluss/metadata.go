@@ -172,6 +172,18 @@ func (c *Client) metadataRequest(ctx context.Context, req *protocol.MetadataRequ
 	for _, a := range c.cfg.BootstrapServers {
 		targets = append(targets, target{a, 0})
 	}
+	// Servers whose last dial failed are asked last: a dead or silent one
+	// would cost a refused dial or a whole connect timeout first.
+	slices.SortStableFunc(targets, func(a, b target) int {
+		fa, fb := c.pool.FailedWithin(a.addr, recentDialFailure), c.pool.FailedWithin(b.addr, recentDialFailure)
+		switch {
+		case fa == fb:
+			return 0
+		case fb:
+			return -1
+		}
+		return 1
+	})
 	var errs []error
 	for i, t := range targets {
 		// A server that does not answer (a stopped process) must not hold
@@ -200,6 +212,10 @@ func (c *Client) metadataRequest(ctx context.Context, req *protocol.MetadataRequ
 	}
 	return nil, errors.Join(errs...)
 }
+
+// recentDialFailure is how long a failed dial moves a server to the end of
+// the metadata request's list.
+const recentDialFailure = 30 * time.Second
 
 // metadataTargetTimeout bounds the wait for one server's metadata answer
 // when another server can be asked next.

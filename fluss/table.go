@@ -277,4 +277,7 @@ func (n ServerNode) String() string { return fmt.Sprintf("%s %d at %s", n.Type, 
 
 func millis(ms int64) time.Time { return time.UnixMilli(ms) }
 
-var errNoTabletServer = errors.New("fluss: the cluster reports no tablet server")
+// ErrNoTabletServer is matched (errors.Is) by the error of Connect when the
+// cluster answered but listed no tablet server until cfg.ConnectTimeout
+// ended: the coordinator is up and its tablet servers are not (yet).
+var ErrNoTabletServer = errors.New("fluss: the cluster reports no tablet server")

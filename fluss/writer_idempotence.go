@@ -73,7 +73,7 @@ func (c *Client) callAnyTablet(ctx context.Context, api protocol.APIKey, req, re
 	}
 	nodes := cl.tabletList()
 	if len(nodes) == 0 {
-		return errNoTabletServer
+		return ErrNoTabletServer
 	}
 	rand.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
 	var errs []error

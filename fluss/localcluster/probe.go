@@ -2,6 +2,7 @@ package localcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -9,15 +10,21 @@ import (
 )
 
 // tabletServers asks the cluster at bootstrap, with the project's own wire client, for its
-// servers and returns the ids of the tablet servers the metadata answer lists.
+// servers and returns the ids of the tablet servers the metadata answer lists. An answer
+// that lists none (a coordinator restarted while every tablet server is down) is an answer:
+// no ids and no error.
 func tabletServers(ctx context.Context, bootstrap, user, password string) ([]int, error) {
 	client, err := fluss.Connect(ctx, fluss.Config{
 		BootstrapServers: []string{bootstrap},
 		Username:         user,
 		Password:         password,
-		ConnectTimeout:   3 * time.Second,
-		RequestTimeout:   3 * time.Second,
+		// Connect waits this long for a tablet server to be listed.
+		ConnectTimeout: time.Second,
+		RequestTimeout: 3 * time.Second,
 	})
+	if errors.Is(err, fluss.ErrNoTabletServer) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,9 +2,10 @@ package rpc
 
 import (
 	"bufio"
+	"bytes"
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 	"time"
@@ -94,47 +95,67 @@ type result struct {
 }
 
 // Dial connects to addr, performs the ApiVersions handshake and, when
-// credentials are set, SASL/PLAIN authentication.
+// credentials are set, SASL/PLAIN authentication, all within
+// opts.DialTimeout and ctx.
+//
+// Its errors say what happened, as soon as it is known:
+//   - nothing listens at addr: a *ConnError (Op "dial") at once, naming
+//     addr and "connection refused"; errors.Is(err, syscall.ECONNREFUSED)
+//     holds;
+//   - the server accepts but does not answer the handshake: a *ConnError
+//     (Op "handshake", Err ErrConnectTimeout) when the connect timeout ends;
+//   - the peer answers with something that is not a Fluss answer: a
+//     *ConnError wrapping a *NotFlussError as soon as the first bytes that
+//     cannot be Fluss are read;
+//   - ctx ends first: a *TimeoutError with ctx's error and cause.
+//
+// None of them has Sent set: no request of the caller was written.
 func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 	opts = opts.withDefaults()
-	ctx, cancel := context.WithTimeout(ctx, opts.DialTimeout)
+	start := time.Now()
+	ctx, cancel := context.WithTimeoutCause(ctx, opts.DialTimeout, ErrConnectTimeout)
 	defer cancel()
 	nc, err := opts.Dial(ctx, "tcp", addr)
 	if err != nil {
-		return nil, &ConnError{Addr: addr, Op: "dial", Err: err}
+		return nil, dialFailure(ctx, addr, err, start)
 	}
-	c := newConn(addr, nc, opts)
-	if err := c.handshake(ctx); err != nil {
-		c.Close()
+	resp, rest, err := exchangeVersions(ctx, nc, addr, opts, start)
+	if err != nil {
+		_ = nc.Close()
 		return nil, err
+	}
+	c := newConn(addr, nc, opts, rest)
+	c.applyVersions(resp)
+	if opts.Credentials != nil {
+		if err := c.authenticate(ctx, *opts.Credentials); err != nil {
+			c.Close()
+			return nil, err
+		}
 	}
 	return c, nil
 }
 
-func newConn(addr string, nc net.Conn, opts Options) *Conn {
+func newConn(addr string, nc net.Conn, opts Options, buffered []byte) *Conn {
 	c := &Conn{
 		addr:       addr,
 		opts:       opts,
 		nc:         nc,
 		wsem:       make(chan struct{}, 1),
 		pending:    make(map[int32]chan result),
+		nextID:     handshakeRequestID + 1,
 		done:       make(chan struct{}),
 		readerDone: make(chan struct{}),
 	}
-	go c.readLoop()
+	var r io.Reader = nc
+	if len(buffered) > 0 {
+		r = io.MultiReader(bytes.NewReader(buffered), nc)
+	}
+	go c.readLoop(r)
 	return c
 }
 
-// handshake asks the server which APIs it serves and negotiates versions.
-func (c *Conn) handshake(ctx context.Context) error {
-	var resp protocol.ApiVersionsResponse
-	req := &protocol.ApiVersionsRequest{
-		ClientSoftwareName:    proto.String(c.opts.ClientName),
-		ClientSoftwareVersion: proto.String(c.opts.ClientVersion),
-	}
-	if err := c.roundTrip(ctx, protocol.APIVersions, 0, req, &resp); err != nil {
-		return fmt.Errorf("fluss rpc: handshake with %s: %w", c.addr, err)
-	}
+// applyVersions records the server's role and negotiates API versions.
+func (c *Conn) applyVersions(resp *protocol.ApiVersionsResponse) {
 	c.serverType = protocol.ServerType(resp.GetServerType())
 	c.server = make(map[protocol.APIKey]protocol.VersionRange, len(resp.GetApiVersions()))
 	c.versions = make(map[protocol.APIKey]int16)
@@ -148,10 +169,6 @@ func (c *Conn) handshake(ctx context.Context) error {
 			}
 		}
 	}
-	if c.opts.Credentials != nil {
-		return c.authenticate(ctx, *c.opts.Credentials)
-	}
-	return nil
 }
 
 // Addr returns the address the connection was dialed with.
@@ -202,9 +219,13 @@ func (c *Conn) roundTrip(ctx context.Context, api protocol.APIKey, version int16
 		// Includes missing required fields: never send what the server would drop.
 		return fmt.Errorf("fluss rpc: encoding %s request: %w", api, err)
 	}
+	if err := ctx.Err(); err != nil {
+		return &TimeoutError{Addr: c.addr, API: api, Err: err, Cause: context.Cause(ctx)}
+	}
+	start := time.Now()
 	if _, ok := ctx.Deadline(); !ok && c.opts.RequestTimeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.opts.RequestTimeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, c.opts.RequestTimeout, ErrRequestTimeout)
 		defer cancel()
 	}
 
@@ -214,9 +235,15 @@ func (c *Conn) roundTrip(ctx context.Context, api protocol.APIKey, version int16
 	}
 	frame := AppendRequest(make([]byte, 0, lengthPrefixLen+requestHeaderLen+len(body)),
 		RequestHeader{APIKey: api, APIVersion: version, RequestID: id}, body)
-	if err := c.write(ctx, frame); err != nil {
+	if sent, own, err := c.write(ctx, frame); err != nil {
 		c.unregister(id)
-		return c.wrapCtxErr(api, err)
+		if !own {
+			return err // the connection had already failed
+		}
+		if ctxErr, cause, ended := endCause(ctx, err); ended {
+			return &TimeoutError{Addr: c.addr, API: api, Err: ctxErr, Cause: cause, Elapsed: time.Since(start), Sent: sent}
+		}
+		return err
 	}
 	select {
 	case r := <-ch:
@@ -226,15 +253,8 @@ func (c *Conn) roundTrip(ctx context.Context, api protocol.APIKey, version int16
 		return decodeResponse(api, r.resp, resp)
 	case <-ctx.Done():
 		c.unregister(id)
-		return &TimeoutError{Addr: c.addr, API: api, Err: ctx.Err()}
+		return &TimeoutError{Addr: c.addr, API: api, Err: ctx.Err(), Cause: context.Cause(ctx), Elapsed: time.Since(start), Sent: true}
 	}
-}
-
-func (c *Conn) wrapCtxErr(api protocol.APIKey, err error) error {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return &TimeoutError{Addr: c.addr, API: api, Err: err}
-	}
-	return err
 }
 
 func decodeResponse(api protocol.APIKey, r Response, resp proto.Message) error {
@@ -275,13 +295,15 @@ func (c *Conn) unregister(id int32) {
 
 // write sends one whole frame; a frame is never interleaved with another.
 // A failed or partial write breaks the stream, so it ends the connection.
-func (c *Conn) write(ctx context.Context, frame []byte) error {
+// sent reports whether any byte of frame was written, own whether err is
+// this write's failure (not an earlier one that ended the connection).
+func (c *Conn) write(ctx context.Context, frame []byte) (sent, own bool, err error) {
 	select {
 	case c.wsem <- struct{}{}:
 	case <-ctx.Done():
-		return ctx.Err()
+		return false, true, ctx.Err()
 	case <-c.done:
-		return c.Err()
+		return false, false, c.Err()
 	}
 	defer func() { <-c.wsem }()
 	if dl, ok := ctx.Deadline(); ok {
@@ -293,14 +315,14 @@ func (c *Conn) write(ctx context.Context, frame []byte) error {
 	if err != nil {
 		cerr := &ConnError{Addr: c.addr, Op: "write", Sent: n > 0, Err: err}
 		c.fail(cerr)
-		return cerr
+		return n > 0, true, cerr
 	}
-	return nil
+	return true, true, nil
 }
 
-func (c *Conn) readLoop() {
+func (c *Conn) readLoop(r io.Reader) {
 	defer close(c.readerDone)
-	br := bufio.NewReaderSize(c.nc, 64<<10)
+	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		payload, err := ReadFrame(br, c.opts.MaxFrameSize)
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -301,37 +300,6 @@ func TestPoolConcurrentGetDialsOnce(t *testing.T) {
 		assert.Same(t, conns[0], c)
 	}
 	assert.Equal(t, int32(1), s.accepted.Load())
-}
-
-func TestDialRefused(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	ln.Close()
-	_, err = Dial(context.Background(), addr, Options{DialTimeout: time.Second})
-	var ce *ConnError
-	require.ErrorAs(t, err, &ce)
-	assert.Equal(t, "dial", ce.Op)
-	assert.False(t, ce.Sent)
-}
-
-func TestHandshakeSilenceTimesOut(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	go func() {
-		c, err := ln.Accept()
-		if err == nil {
-			defer c.Close()
-			time.Sleep(2 * time.Second)
-		}
-	}()
-	start := time.Now()
-	_, err = Dial(context.Background(), ln.Addr().String(), Options{DialTimeout: 150 * time.Millisecond})
-	require.Error(t, err)
-	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Contains(t, err.Error(), "handshake")
-	assert.Less(t, time.Since(start), time.Second)
 }
 
 func saslServer(t *testing.T, retriable int) (*fakeServer, *atomic.Int32) {

@@ -85,3 +85,54 @@ func FuzzDecodeResponse(f *testing.F) {
 		_ = decodeResponse(protocol.GetMetadata, Response{Type: ErrorResponse, Body: body}, m)
 	})
 }
+
+// FuzzParseHandshake feeds arbitrary bytes to the handshake decoder, as if
+// a peer sent them in answer to the ApiVersions request. It never panics,
+// and its verdict never changes as more bytes arrive: bytes rejected stay
+// rejected whatever follows, and every prefix of an accepted answer asks
+// for more instead of being rejected.
+func FuzzParseHandshake(f *testing.F) {
+	body, _ := proto.Marshal(&protocol.ApiVersionsResponse{
+		ApiVersions: []*protocol.PbApiVersion{{ApiKey: proto.Int32(1000), MinVersion: proto.Int32(0), MaxVersion: proto.Int32(0)}},
+		ServerType:  proto.Int32(1),
+	})
+	f.Add(AppendResponse(nil, Response{Type: SuccessResponse, Body: body}), []byte{})
+	f.Add(AppendResponse(nil, Response{Type: ServerFailure, Body: []byte{0x08, 0x01}}), []byte{0})
+	f.Add(AppendResponse(nil, Response{Type: ErrorResponse, Body: []byte{0x08, 0x2e}}), []byte{})
+	f.Add([]byte("HTTP/1.1 400 Bad Request\r\n\r\n"), []byte{})
+	f.Add([]byte{0, 0, 0, 9, 0, 0, 0, 0, 1}, []byte{1})
+	f.Add([]byte{0, 0, 0}, []byte{5, 0})
+	f.Fuzz(func(t *testing.T, b, more []byte) {
+		resp, n, err := ParseHandshake(b)
+		whole := append(append([]byte(nil), b...), more...)
+		wresp, wn, werr := ParseHandshake(whole)
+		switch {
+		case err != nil:
+			if resp != nil || n != 0 {
+				t.Fatalf("an error with an answer: %v, %d", resp, n)
+			}
+			if werr == nil {
+				t.Fatalf("rejected %q, accepted it followed by %q", b, more)
+			}
+		case n > 0:
+			if resp == nil || n > len(b) {
+				t.Fatalf("used %d of %d bytes, answer %v", n, len(b), resp)
+			}
+			if werr != nil || wn != n || wresp == nil {
+				t.Fatalf("accepted %q, then %d, %v with %q after it", b, wn, werr, more)
+			}
+			for _, k := range []int{0, 1, lengthPrefixLen, lengthPrefixLen + 1, n / 2, n - 1} {
+				if k >= n {
+					continue
+				}
+				if r, m, e := ParseHandshake(b[:k]); r != nil || m != 0 || e != nil {
+					t.Fatalf("prefix of %d bytes of an accepted answer: %v, %d, %v", k, r, m, e)
+				}
+			}
+		default:
+			if resp != nil {
+				t.Fatalf("an answer without its length")
+			}
+		}
+	})
+}
