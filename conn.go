@@ -100,7 +100,7 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 	if c.tx != nil {
 		return nil, errors.New("flussql: a transaction is already open on this connection")
 	}
-	c.tx = &tx{conn: c}
+	c.tx = &tx{conn: c, ctx: ctx}
 	return c.tx, nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/parser"
@@ -401,13 +400,13 @@ func (c *conn) closeWriters() {
 	}
 }
 
-// writerCloseTimeout bounds closing a writer. Every statement has waited for its own rows
-// before returning, so a writer holds at most batches whose statements gave up on them;
-// they are abandoned (their statements reported the outcome as unknown), not waited for.
-const writerCloseTimeout = time.Second
-
+// closeWriter closes a writer without waiting. Every statement has waited for its own rows
+// before returning, so a writer holds at most batches whose statements gave up on them (and
+// reported them not written or of unknown outcome): they are withdrawn or abandoned, not
+// waited for. database/sql closes surplus connections inside the call that releases them
+// (an Exec's), so a Close that waited for a frozen server would overrun that call's deadline.
 func closeWriter(w closableWriter) {
-	ctx, cancel := context.WithTimeout(context.Background(), writerCloseTimeout)
-	defer cancel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
 	_ = w.Close(ctx)
 }

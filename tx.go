@@ -14,7 +14,10 @@ import (
 // discards them. It is not atomic: a Commit that fails part-way may have written some
 // buckets' rows (the error says so).
 type tx struct {
-	conn   *conn
+	conn *conn
+	// ctx is BeginTx's context: database/sql has Commit take none and uses that one "until
+	// the transaction is committed or rolled back", so Commit honours its deadline.
+	ctx    context.Context
 	writes []*planner.Write
 	rows   int64
 }
@@ -28,7 +31,8 @@ func (t *tx) add(w *planner.Write) (driver.Result, error) {
 	return driver.RowsAffected(len(w.Rows)), nil
 }
 
-// Commit sends every buffered write and waits until the server acknowledged them.
+// Commit sends every buffered write and waits until the server acknowledged them, or until
+// BeginTx's context ends (then the unacknowledged rows' outcome is in the error).
 func (t *tx) Commit() error {
 	c := t.conn
 	c.mu.Lock()
@@ -41,7 +45,7 @@ func (t *tx) Commit() error {
 	if len(t.writes) == 0 {
 		return nil
 	}
-	ctx, cancel := c.connector.requestContext(context.Background())
+	ctx, cancel := c.connector.requestContext(t.ctx)
 	defer cancel()
 	if _, err := c.write(ctx, t.writes); err != nil {
 		return fmt.Errorf("flussql: commit of %d rows failed (a Fluss transaction is a client-side batch, not atomic across buckets): %w", t.rows, err)
