@@ -16,7 +16,7 @@ FUZZTIME      ?= 10s
 FUZZMINTIME   ?= 0
 CLUSTER       := $(GO) run ./cmd/fluss-local-cluster
 
-.PHONY: all build vet test unit integration fuzz cluster-up cluster-down proto bench demo tidy
+.PHONY: all build vet test unit integration fuzz reliability cluster-up cluster-down proto bench demo tidy
 
 all: build
 
@@ -28,9 +28,13 @@ vet:
 	$(GO) vet ./...
 
 ## test: vet, then every test (unit and integration) against a fresh local cluster — a plain
-## one and a SASL one — that this target starts and stops, then a short run of every fuzz target.
+## one and a SASL one — that this target starts and stops; then the short profile of the fault
+## tests (package reliability, on a 3-tablet-server cluster of its own, run alone so that their
+## deadline checks do not compete with the other packages for the CPU); then a short run of
+## every fuzz target.
 test: vet
-	$(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(GO) test -count=1 -timeout 20m ./...
+	$(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(GO) test -count=1 -timeout 20m $$($(GO) list ./... | grep -v '/reliability$$')
+	FLUSS_BOOTSTRAP_SERVERS=own $(GO) test -count=1 -timeout 15m ./reliability/
 	$(MAKE) fuzz
 
 ## unit: the tests that need no cluster (integration tests skip without FLUSS_BOOTSTRAP_SERVERS).
@@ -56,6 +60,14 @@ fuzz:
 	    done; \
 	  done; \
 	done; rm -f .fuzz.log
+
+## reliability: the long profile of the fault tests (package reliability starts its own
+## 3-tablet-server cluster and kills, freezes and restarts its servers): longer fault windows
+## and a 5-minute soak (FLUSS_RELIABILITY_SOAK=30m for longer). Figures are appended to
+## reliability-report.md. `make test` runs the short profile.
+reliability:
+	FLUSS_BOOTSTRAP_SERVERS=own FLUSS_RELIABILITY=long FLUSS_RELIABILITY_REPORT=$(CURDIR)/reliability-report.md \
+	  $(GO) test -count=1 -timeout 60m -v ./reliability/
 
 ## cluster-up / cluster-down: a local cluster for development; up prints the bootstrap address
 ## and records what it started in .cluster/state.json so that down stops exactly that.

@@ -3,6 +3,7 @@ package flussql_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -133,4 +134,28 @@ func ExampleArray() {
 		log.Fatal(err)
 	}
 	fmt.Println(tags, prefs)
+}
+
+// Tell the three outcomes of a failed write apart: not written (safe to run again), unknown
+// (the rows may be stored: check before appending again) and partially written.
+func ExampleErrOutcomeUnknown() {
+	db, err := sql.Open("fluss", "fluss://127.0.0.1:9123/fluss")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err = db.ExecContext(ctx, `INSERT INTO events VALUES (?, ?)`, 42, "click")
+	switch {
+	case err == nil:
+		// stored
+	case errors.Is(err, flussql.ErrNotWritten):
+		// nothing stored (also for errors found before sending, such as a bad value): safe
+		// to run again once the cause is fixed
+	case errors.Is(err, flussql.ErrOutcomeUnknown):
+		// may be stored: look it up before writing it again to a log table
+	case errors.Is(err, flussql.ErrPartiallyWritten):
+		// some rows stored, the others not (fluss.WriteError counts them)
+	}
 }

@@ -1,0 +1,13 @@
+// Package reliability holds flussql's fault tests: they start their own real Fluss cluster
+// (ZooKeeper, a coordinator, three tablet servers, tables with replication factor 3), kill,
+// freeze and restart its servers by PID and cut their connections through loopback relays
+// while goroutines run statements through database/sql, record the outcome of every row
+// (acknowledged, not written, unknown) and every call's duration, and then check the table
+// against that record: no acknowledged row lost, none stored twice, no "not written" row
+// stored, every call back within its deadline plus a second.
+//
+// The tests run when FLUSS_BOOTSTRAP_SERVERS is set (the signal that a real cluster can be
+// started here; `make test` sets it) in a short profile; `make reliability` runs the long
+// profile (FLUSS_RELIABILITY=long: longer fault windows and a soak). The package has no
+// non-test code.
+package reliability
