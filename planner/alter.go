@@ -77,10 +77,12 @@ func (b *builder) alterTableAdd(s *parser.AlterTableAddColumns) (Plan, error) {
 }
 
 // columnNames lists the table's columns in order.
-func columnNames(info *fluss.TableInfo) []string {
-	cols := info.Schema().Columns
-	out := make([]string, len(cols))
-	for i, c := range cols {
+func columnNames(info *fluss.TableInfo) []string { return schemaColumnNames(info.Schema()) }
+
+// schemaColumnNames lists a schema's columns in order.
+func schemaColumnNames(s types.Schema) []string {
+	out := make([]string, len(s.Columns))
+	for i, c := range s.Columns {
 		out[i] = c.Name
 	}
 	return out

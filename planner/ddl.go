@@ -93,7 +93,13 @@ func (b *builder) createTable(s *parser.CreateTable) (Plan, error) {
 			return nil, fail("partition key %q has type %s, which cannot be a partition key", k, typeName(d.Schema.Columns[i].Type))
 		}
 	}
-	for k, v := range s.Properties {
+	props := maps.Clone(s.Properties)
+	aggs, err := extractAggFunctions(d.Schema, props)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	d.AggFunctions = aggs
+	for k, v := range props {
 		switch {
 		case k == propBucketNum:
 			n, err := strconv.Atoi(strings.TrimSpace(v))

@@ -100,6 +100,7 @@ func (p *CreateTable) String() string {
 		lineIf(len(d.PartitionKeys) > 0, "partitioned by", "%s", keyList(d.PartitionKeys)).
 		line("buckets", "%s", buckets).
 		line("bucket key", "%s", bucketKey).
+		lineIf(len(d.AggFunctions) > 0, "aggregate functions", "%s", aggFunctionsText(d)).
 		lineIf(len(d.Properties) > 0, "properties", "%s", props(d.Properties)).
 		lineIf(len(d.CustomProperties) > 0, "custom properties", "%s", props(d.CustomProperties)).
 		lineIf(d.Comment != "", "comment", "%s", parser.QuoteString(d.Comment)).

@@ -145,6 +145,7 @@ func CreateTableSQL(info *fluss.TableInfo) string {
 	if len(d.BucketKeys) > 0 {
 		props[propBucketKey] = strings.Join(d.BucketKeys, ",")
 	}
+	aggFunctionOptions(d.AggFunctions, props)
 	ct := &parser.CreateTable{
 		Table:         parser.TableName{Database: info.Path.Database, Name: info.Path.Table},
 		Columns:       d.Schema.Columns,
@@ -156,16 +157,17 @@ func CreateTableSQL(info *fluss.TableInfo) string {
 	return ct.String()
 }
 
-// ResultColumns returns name, type, null, key and comment.
+// ResultColumns returns name, type, null, key, comment and aggregate.
 func (p *Describe) ResultColumns() []ResultColumn {
-	cols := stringColumns("name", "type", "null", "key", "comment")
+	cols := stringColumns("name", "type", "null", "key", "comment", "aggregate")
 	cols[2].Type = types.NewBoolean().AsNotNull()
 	return cols
 }
 
 // Rows returns one row per column: its name, type (without NOT NULL),
 // whether it is nullable, its key roles ("primary key", "partition key",
-// "bucket key", comma-separated) and its comment.
+// "bucket key", comma-separated), its comment and its aggregate function
+// (aggregation merge engine; e.g. "sum", "listagg(delimiter=';')").
 func (p *Describe) Rows() [][]any {
 	info := p.Table
 	out := make([][]any, 0, len(info.Schema().Columns))
@@ -180,7 +182,8 @@ func (p *Describe) Rows() [][]any {
 		if slices.Contains(info.BucketKeys(), c.Name) {
 			roles = append(roles, "bucket key")
 		}
-		out = append(out, []any{c.Name, parser.FormatType(c.Type.AsNullable()), c.Type.Nullable(), strings.Join(roles, ", "), c.Comment})
+		agg, ok := info.Descriptor.AggFunctions[c.Name]
+		out = append(out, []any{c.Name, parser.FormatType(c.Type.AsNullable()), c.Type.Nullable(), strings.Join(roles, ", "), c.Comment, aggFunctionText(agg, ok)})
 	}
 	return out
 }

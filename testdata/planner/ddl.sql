@@ -90,3 +90,39 @@ ALTER TABLE users ADD name STRING
 ALTER TABLE users ADD phone STRING NOT NULL
 ====
 EXPLAIN ALTER TABLE users ADD COLUMN phone STRING
+====
+CREATE TABLE totals (id BIGINT, total BIGINT, tags STRING, ok BOOLEAN, last_seen TIMESTAMP(3),
+  PRIMARY KEY (id) NOT ENFORCED)
+WITH ('table.merge-engine' = 'aggregation', 'fields.total.agg' = 'sum',
+      'fields.tags.agg' = 'LISTAGG', 'fields.tags.listagg.delimiter' = ';',
+      'fields.ok.agg' = 'bool-and', 'fields.last_seen.agg' = 'max', 'fields.x' = 'custom')
+====
+CREATE TABLE totals (id BIGINT, total BIGINT, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('fields.total.agg' = 'sum')
+====
+CREATE TABLE totals (id BIGINT, total BIGINT, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('table.merge-engine' = 'first_row', 'fields.total.agg' = 'sum')
+====
+CREATE TABLE totals (id BIGINT, total BIGINT, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('table.merge-engine' = 'aggregation', 'fields.total.agg' = 'average')
+====
+CREATE TABLE totals (id BIGINT, total BIGINT, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('table.merge-engine' = 'aggregation', 'fields.nosuch.agg' = 'sum')
+====
+CREATE TABLE totals (id BIGINT, total BIGINT, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('table.merge-engine' = 'aggregation', 'fields.id.agg' = 'sum')
+====
+CREATE TABLE totals (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('table.merge-engine' = 'aggregation', 'fields.name.agg' = 'sum')
+====
+CREATE TABLE totals (id BIGINT, total BIGINT, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('table.merge-engine' = 'aggregation', 'fields.total.agg' = 'sum', 'fields.total.sum.delimiter' = ',')
+====
+CREATE TABLE totals (id BIGINT, tags STRING, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('table.merge-engine' = 'aggregation', 'fields.tags.agg' = 'listagg', 'fields.tags.listagg.delimiter' = '')
+====
+CREATE TABLE totals (id BIGINT, tags STRING, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('table.merge-engine' = 'aggregation', 'fields.tags.listagg.delimiter' = ';')
+====
+CREATE TABLE totals (id BIGINT, tags STRING, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('table.merge-engine' = 'aggregation', 'fields.tags.agg' = 'listagg', 'fields.tags.string_agg.delimiter' = ';')

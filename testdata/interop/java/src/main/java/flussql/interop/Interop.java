@@ -109,6 +109,9 @@ public final class Interop {
                 case "nested-read":
                     out = nestedRead(conn.getAdmin(), table, path);
                     break;
+                case "schema":
+                    out = schema(table);
+                    break;
                 default:
                     usage();
                     return;
@@ -254,6 +257,30 @@ public final class Interop {
      * when the command starts (LogScanner has no bounded mode in 0.9.1). Rows are printed as
      * [id, name, value, bucket, offset]; change types are counted.
      */
+    /**
+     * Prints the table's columns as the Java client sees them: name, type and, for an
+     * aggregation merge-engine table, each column's aggregate function and its parameters.
+     */
+    private static String schema(Table table) {
+        StringBuilder cols = new StringBuilder();
+        for (org.apache.fluss.metadata.Schema.Column c :
+                table.getTableInfo().getSchema().getColumns()) {
+            sep(cols).append("{\"name\":").append(quote(c.getName()));
+            cols.append(",\"type\":").append(quote(c.getDataType().toString()));
+            if (c.getAggFunction().isPresent()) {
+                org.apache.fluss.metadata.AggFunction f = c.getAggFunction().get();
+                cols.append(",\"agg\":").append(quote(f.getType().toString()));
+                StringBuilder params = new StringBuilder();
+                for (Map.Entry<String, String> e : new TreeMap<>(f.getParameters()).entrySet()) {
+                    sep(params).append(quote(e.getKey())).append(':').append(quote(e.getValue()));
+                }
+                cols.append(",\"params\":{").append(params).append('}');
+            }
+            cols.append('}');
+        }
+        return "{\"columns\":[" + cols + "]}";
+    }
+
     private static String scan(Admin admin, Table table, TablePath path) throws Exception {
         int buckets = table.getTableInfo().getNumBuckets();
         long[] end = endOffsets(admin, table, path);
@@ -593,7 +620,7 @@ public final class Interop {
 
     private static void usage() {
         System.err.println(
-                "usage: Interop append|upsert|lookup DB TABLE START COUNT PREFIX | scan|nested-write|nested-read DB TABLE");
+                "usage: Interop append|upsert|lookup DB TABLE START COUNT PREFIX | scan|nested-write|nested-read|schema DB TABLE");
         System.exit(2);
     }
 }
