@@ -81,8 +81,8 @@ func TestIntegrationAdminPlans(t *testing.T) {
 	require.NoError(t, admin.CreateTable(ctx, again.Path, again.Descriptor, false), "the rendered statement is accepted by the server")
 
 	desc := plan("DESCRIBE orders").(*Describe).Rows()
-	assert.Equal(t, []any{"customer_id", "BIGINT", false, "primary key, bucket key", ""}, desc[0])
-	assert.Equal(t, []any{"amount", "DECIMAL(10, 2)", true, "", "in EUR"}, desc[4])
+	assert.Equal(t, []any{"customer_id", "BIGINT", false, "primary key, bucket key", "", ""}, desc[0])
+	assert.Equal(t, []any{"amount", "DECIMAL(10, 2)", true, "", "in EUR", ""}, desc[4])
 
 	// Partitions: add through plans, list, prune.
 	for _, r := range []string{"US", "EU"} {
