@@ -84,7 +84,9 @@ func (c *conn) Begin() (driver.Tx, error) {
 // are checked and buffered, nothing is sent before Commit, and Commit sends them all and
 // waits for every acknowledgement. It is not atomic across buckets. Only the default
 // isolation level is accepted, and read-only transactions are refused (reads do not see
-// the buffered writes either way).
+// the buffered writes either way). A statement that fails in the transaction aborts it, as
+// in PostgreSQL: later statements fail, and Commit sends nothing and returns that first
+// error (matching ErrNotWritten). Other statements (DDL) run at once, outside the batch.
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
@@ -179,12 +181,15 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
-	st, err := parser.Parse(query)
-	if err != nil {
+	if err := c.txAborted(); err != nil {
 		return nil, err
 	}
+	st, err := parser.Parse(query)
+	if err != nil {
+		return nil, c.txFailed(err)
+	}
 	res, err := c.exec(ctx, st, args)
-	return res, err
+	return res, c.txFailed(err)
 }
 
 // QueryContext runs a statement that returns rows.

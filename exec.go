@@ -216,12 +216,23 @@ func (c *conn) enqueue(ctx context.Context, r *fluss.Receipt, writes []*planner.
 				return 0, err
 			}
 			rows := w.Rows
-			if w.Mode == planner.Update {
+			affected := int64(len(rows))
+			switch w.Mode {
+			case planner.Update:
 				// SQL's UPDATE touches only existing rows; Fluss's partial update would
 				// insert a missing key, so look the keys up first.
 				if rows, err = c.existingRows(ctx, w); err != nil {
 					return 0, err
 				}
+				affected = int64(len(rows))
+			case planner.Delete:
+				// Every key is deleted (a key written meanwhile is gone too), but the count
+				// is of the keys that existed, as UPDATE's and SQL's: look them up first.
+				existing, err := c.existingRows(ctx, w)
+				if err != nil {
+					return 0, err
+				}
+				affected = int64(len(existing))
 			}
 			for _, row := range rows {
 				if w.Mode == planner.Delete {
@@ -233,7 +244,7 @@ func (c *conn) enqueue(ctx context.Context, r *fluss.Receipt, writes []*planner.
 					return 0, err
 				}
 			}
-			n += int64(len(rows))
+			n += affected
 		default:
 			return 0, fmt.Errorf("flussql: write mode %s is %w", w.Mode, ErrNotSupported)
 		}

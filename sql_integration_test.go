@@ -130,9 +130,15 @@ func TestDMLAndErrors(t *testing.T) {
 	n, _ = res.RowsAffected()
 	assert.Equal(t, int64(0), n, "UPDATE of a missing key changes nothing")
 	assert.Empty(t, queryStrings(t, db, `SELECT * FROM `+kv+` WHERE id = 123456`))
-	_, err = db.Exec(`DELETE FROM ` + kv + ` WHERE id = 7`)
+	res, err = db.Exec(`DELETE FROM ` + kv + ` WHERE id = 7`)
 	require.NoError(t, err)
+	n, _ = res.RowsAffected()
+	assert.Equal(t, int64(1), n, "DELETE counts the key that existed")
 	assert.Empty(t, queryStrings(t, db, `SELECT * FROM `+kv+` WHERE id = 7`))
+	res, err = db.Exec(`DELETE FROM ` + kv + ` WHERE id = 7`)
+	require.NoError(t, err)
+	n, _ = res.RowsAffected()
+	assert.Equal(t, int64(0), n, "DELETE of a missing key reports 0, as UPDATE does")
 
 	// Partial update: INSERT with a column list keeps the other columns.
 	_, err = db.Exec(`INSERT INTO ` + kv + ` (id, n) VALUES (8, 800)`)

@@ -53,11 +53,14 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if err := s.conn.usable(); err != nil {
 		return nil, err
 	}
+	if err := s.conn.txAborted(); err != nil {
+		return nil, err
+	}
 	if res, ok, err := s.execCached(ctx, args); ok {
-		return res, writeOutcome(err)
+		return res, s.conn.txFailed(writeOutcome(err))
 	}
 	res, err := s.conn.exec(ctx, s.parsed, args)
-	return res, err
+	return res, s.conn.txFailed(err)
 }
 
 // execCached runs a write through the cached plan; ok is false when there is none (yet),

@@ -20,6 +20,9 @@ type tx struct {
 	ctx    context.Context
 	writes []*planner.Write
 	rows   int64
+	// failed is the error of the first statement that failed in the transaction: it is
+	// aborted then, as in PostgreSQL — later statements fail and Commit sends nothing.
+	failed error
 }
 
 var _ driver.Tx = (*tx)(nil)
@@ -42,6 +45,10 @@ func (t *tx) Commit() error {
 	}
 	c.tx = nil
 	c.mu.Unlock()
+	if t.failed != nil {
+		return fmt.Errorf("flussql: the transaction was not committed and nothing of it was sent (its %d buffered rows are discarded), because a statement in it failed: %w",
+			t.rows, &notWrittenError{t.failed})
+	}
 	if len(t.writes) == 0 {
 		return nil
 	}
@@ -63,4 +70,38 @@ func (t *tx) Rollback() error {
 	}
 	t.writes = nil
 	return nil
+}
+
+// txAbortedError is the error of a statement run in a transaction that an earlier statement's
+// failure aborted.
+type txAbortedError struct{ first error }
+
+func (e *txAbortedError) Error() string {
+	return "flussql: the transaction is aborted by an earlier failed statement (" + e.first.Error() + "); roll it back"
+}
+func (e *txAbortedError) Unwrap() []error { return []error{e.first, ErrNotWritten} }
+
+// txAborted returns the error for a statement run in the connection's transaction after a
+// statement in it failed, or nil.
+func (c *conn) txAborted() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tx != nil && c.tx.failed != nil {
+		return &txAbortedError{c.tx.failed}
+	}
+	return nil
+}
+
+// txFailed records err, the error of a statement, in the connection's open transaction
+// (aborting it) and returns err.
+func (c *conn) txFailed(err error) error {
+	if err == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tx != nil && c.tx.failed == nil {
+		c.tx.failed = err
+	}
+	return err
 }

@@ -139,7 +139,14 @@ func lexError(src string, start, end int) *Error {
 		r, _ := utf8.DecodeRuneInString(src[start:])
 		text = string(r)
 		msg = "unexpected character " + quoteFound(text)
-		if r >= utf8.RuneSelf || r == '$' {
+		if r == '$' && start+1 < len(src) && src[start+1] >= '0' && src[start+1] <= '9' {
+			end := start + 1
+			for end < len(src) && src[end] >= '0' && src[end] <= '9' {
+				end++
+			}
+			text = src[start:end]
+			msg = "unexpected " + quoteFound(text) + ": flussql has no $n placeholders; write ? (bound by position) or :name (bound by name, e.g. with sql.Named)"
+		} else if r >= utf8.RuneSelf || r == '$' {
 			msg += " (identifiers with such characters must be quoted in backticks)"
 		}
 	}

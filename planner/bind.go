@@ -85,6 +85,11 @@ func (bd *binder) checkCount(p parser.Params) error {
 		}
 		return nil
 	}
+	for _, a := range bd.args {
+		if a.Name != "" {
+			return fmt.Errorf("sql.Named(%q, …) cannot fill a ? placeholder (? binds by position, so the name would be ignored): write :%s in the statement where the value goes, or pass the value without sql.Named", a.Name, a.Name)
+		}
+	}
 	if len(bd.args) != p.Positional {
 		return fmt.Errorf("the statement has %d placeholders; want %d arguments, got %d", p.Positional, p.Positional, len(bd.args))
 	}

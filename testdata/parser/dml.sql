@@ -37,3 +37,7 @@ UPDATE users SET u.a = 1 WHERE id = 1
 DELETE users WHERE id = 1
 ====
 DELETE FROM users WHERE
+====
+SELECT * FROM users WHERE id = $1
+====
+INSERT INTO users VALUES ($1, $23)

@@ -87,3 +87,7 @@ INSERT INTO partitioned_users VALUES (:id, :region, :score)
 -- bind: :id=1, :region='US'
 ====
 EXPLAIN DELETE FROM users WHERE user_id = 1
+====
+INSERT INTO logs (id, level) VALUES (?, ?)
+-- bind: :id=1, :level=2
+-- bind: 1, 2

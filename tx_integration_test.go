@@ -1,0 +1,66 @@
+package flussql_test
+
+import (
+	"database/sql"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql"
+)
+
+// TestTxAbortedByFailedStatement: a statement that fails inside a transaction aborts it —
+// the statements after it fail, Commit returns the first error and sends nothing — so a
+// transaction is never committed with a hole in it.
+func TestTxAbortedByFailedStatement(t *testing.T) {
+	db, dbName := openTestDB(t)
+	tbl := createTable(t, db, dbName, "t", `id INT, name STRING`, `'bucket.num' = '1'`)
+	full := dbName + "." + tbl
+
+	tx, err := db.Begin()
+	require.NoError(t, err)
+	_, err = tx.Exec(`INSERT INTO `+full+` VALUES (?, ?)`, 1, "a")
+	require.NoError(t, err)
+	_, err = tx.Exec(`INSERT INTO `+full+` VALUES (?, ?, ?)`, 2, "b", 3)
+	require.Error(t, err, "three values for two columns")
+	first := err.Error()
+	prepared, err := tx.Prepare(`INSERT INTO ` + full + ` VALUES (?, ?)`)
+	require.NoError(t, err)
+	_, err = prepared.Exec(3, "c")
+	require.ErrorContains(t, err, "the transaction is aborted by an earlier failed statement")
+	assert.ErrorIs(t, err, flussql.ErrNotWritten)
+	_, err = tx.Exec(`INSERT INTO `+full+` VALUES (4, 'd')`)
+	require.ErrorContains(t, err, "aborted")
+	err = tx.Commit()
+	require.Error(t, err)
+	assert.ErrorIs(t, err, flussql.ErrNotWritten)
+	assert.Contains(t, err.Error(), first)
+	assert.Contains(t, err.Error(), "nothing of it was sent")
+	assert.Empty(t, queryStrings(t, db, `SELECT * FROM `+full), "nothing of the aborted transaction is stored")
+
+	// The connection is usable afterwards, and a good transaction commits.
+	tx, err = db.Begin()
+	require.NoError(t, err)
+	_, err = tx.Exec(`INSERT INTO `+full+` VALUES (5, 'e')`)
+	require.NoError(t, err)
+	require.NoError(t, tx.Commit())
+	assert.Equal(t, [][]string{{"5", "e"}}, queryStrings(t, db, `SELECT * FROM `+full))
+}
+
+// TestPlaceholderMistakes: sql.Named with ? placeholders and PostgreSQL's $1 fail before
+// anything is written, naming the fix.
+func TestPlaceholderMistakes(t *testing.T) {
+	db, dbName := openTestDB(t)
+	tbl := createTable(t, db, dbName, "t", `id INT, name STRING`, `'bucket.num' = '1'`)
+	full := dbName + "." + tbl
+	_, err := db.Exec(`INSERT INTO `+full+` VALUES (?, ?)`, sql.Named("name", "a"), sql.Named("id", 1))
+	require.ErrorContains(t, err, `sql.Named("name", …) cannot fill a ? placeholder`)
+	assert.ErrorIs(t, err, flussql.ErrNotWritten)
+	_, err = db.Exec(`INSERT INTO `+full+` VALUES ($1, $2)`, 1, "a")
+	require.ErrorContains(t, err, "write ? (bound by position) or :name")
+	assert.Empty(t, queryStrings(t, db, `SELECT * FROM `+full))
+	_, err = db.Exec(`INSERT INTO `+full+` VALUES (:id, :name)`, sql.Named("name", "a"), sql.Named("id", 1))
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"1", "a"}}, queryStrings(t, db, `SELECT * FROM `+full))
+}
