@@ -171,7 +171,11 @@ func (c ErrorCode) String() string {
 // sentinels with errors.Is, e.g. errors.Is(err, fluss.ErrTableNotExist);
 // the message keeps the server's text.
 type Error struct {
-	Code    ErrorCode
+	// Code is the Fluss error code (the server's, or the one the client
+	// chose for a transport failure or timeout).
+	Code ErrorCode
+	// Message is the server's error text, or the client's account of the
+	// failure.
 	Message string
 	// NotSent is true when the request provably never reached the server
 	// (the connection could not be opened), so retrying cannot duplicate it.
@@ -185,6 +189,8 @@ type Error struct {
 // Name returns the Fluss name of the error code.
 func (e *Error) Name() string { return e.Code.String() }
 
+// Error returns "fluss: NAME: message" (or only the message for the
+// caller's own deadline).
 func (e *Error) Error() string {
 	msg := e.Message
 	if msg == "" {

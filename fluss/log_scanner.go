@@ -31,7 +31,8 @@ var ErrScannerClosed = errors.New("fluss: log scanner closed")
 type TableBucket struct {
 	// PartitionID is the partition's id, NoPartition for non-partitioned tables.
 	PartitionID int64
-	Bucket      int32
+	// Bucket is the bucket number within the table or partition, from 0.
+	Bucket int32
 }
 
 // String returns e.g. "bucket 3" or "partition 12 bucket 3".
@@ -76,6 +77,7 @@ func (c ChangeType) String() string {
 // with the scanner's projected columns. Release it when done; its record
 // may share memory with the fetch response.
 type ScanBatch struct {
+	// Bucket is the bucket the rows were read from.
 	Bucket TableBucket
 	// Partition is the partition name ("" for non-partitioned tables).
 	Partition string

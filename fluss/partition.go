@@ -22,6 +22,7 @@ type PartitionSpec map[string]string
 
 // PartitionInfo is an existing partition of a table.
 type PartitionInfo struct {
+	// ID is the partition's id, unique within the cluster.
 	ID int64
 	// Name is the values in partition-key order joined by "$", e.g.
 	// "20240101$eu"; it is how the protocol names the partition.

@@ -12,8 +12,10 @@ import (
 
 // TablePath names a table: database and table name.
 type TablePath struct {
+	// Database is the database name.
 	Database string
-	Table    string
+	// Table is the table name within the database.
+	Table string
 }
 
 // String returns "database.table".
@@ -61,7 +63,8 @@ type TableDescriptor struct {
 	// (auto-increment columns; aggregate functions of the aggregation
 	// merge engine, by column name).
 	AutoIncrementColumns []string
-	AggFunctions         map[string]types.AggFunction
+	// AggFunctions holds the aggregate functions by column name.
+	AggFunctions map[string]types.AggFunction
 }
 
 // Validate checks what the client can check before sending: every key
@@ -140,9 +143,15 @@ func descriptorFromJSON(t types.TableJSON) TableDescriptor {
 // descriptor includes the defaults the server filled in (bucket count and
 // keys, replication factor, formats).
 type TableInfo struct {
-	Path       TablePath
-	TableID    int64
-	SchemaID   int32
+	// Path is the table's database and name.
+	Path TablePath
+	// TableID is the server's id of the table; a table dropped and created
+	// again under the same path gets a new one.
+	TableID int64
+	// SchemaID is the id of the table's current schema; ALTER TABLE … ADD
+	// raises it, and data written earlier carries the older id.
+	SchemaID int32
+	// Descriptor is the table's definition, with the server's defaults.
 	Descriptor TableDescriptor
 	// CreatedTime and ModifiedTime are the server's timestamps (ms precision).
 	CreatedTime, ModifiedTime time.Time
@@ -200,7 +209,10 @@ func (t *TableInfo) KvFormat() string { return t.Property(PropKvFormat, "COMPACT
 
 // DatabaseDescriptor describes a database.
 type DatabaseDescriptor struct {
-	Comment          string
+	// Comment is the database comment.
+	Comment string
+	// CustomProperties are free-form user properties stored with the
+	// database.
 	CustomProperties map[string]string
 }
 
@@ -235,8 +247,11 @@ func unmarshalDatabase(b []byte) (DatabaseDescriptor, error) {
 
 // DatabaseInfo is an existing database.
 type DatabaseInfo struct {
-	Name                      string
-	Descriptor                DatabaseDescriptor
+	// Name is the database name.
+	Name string
+	// Descriptor is the database's comment and properties.
+	Descriptor DatabaseDescriptor
+	// CreatedTime and ModifiedTime are the server's timestamps (ms precision).
 	CreatedTime, ModifiedTime time.Time
 }
 
@@ -262,10 +277,14 @@ func (t ServerType) String() string {
 
 // ServerNode is a server of the cluster.
 type ServerNode struct {
-	ID   int32
+	// ID is the server's id (tablet servers: their configured id).
+	ID int32
+	// Host and Port are where clients reach the server.
 	Host string
 	Port int
+	// Rack is the server's configured rack ("" if none).
 	Rack string
+	// Type says whether it is the coordinator or a tablet server.
 	Type ServerType
 }
 

@@ -109,8 +109,8 @@ type procSpec struct {
 // Proc is one server process of the cluster.
 type Proc struct {
 	Name string `json:"name"` // "zookeeper", "coordinator", "tablet-server-0", …
-	PID  int    `json:"pid"`
-	Log  string `json:"log"` // path of its log file
+	PID  int    `json:"pid"`  // its process id
+	Log  string `json:"log"`  // path of its log file
 }
 
 // Start fetches the jars if needed and starts ZooKeeper, the coordinator and the tablet

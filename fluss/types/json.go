@@ -22,12 +22,16 @@ const jsonVersion = 1
 // AggFunction is a column's aggregate function in an aggregation merge-engine
 // table, e.g. {Type: "listagg", Parameters: {"delimiter": ";"}}.
 type AggFunction struct {
-	Type       string
+	// Type is the function's name, lower case with underscores ("sum",
+	// "last_value_ignore_nulls").
+	Type string
+	// Parameters are the function's parameters (e.g. listagg's "delimiter").
 	Parameters map[string]string
 }
 
 // SchemaJSON is a Schema with the parts only Fluss's schema JSON carries.
 type SchemaJSON struct {
+	// Schema is the columns and primary key.
 	Schema Schema
 	// AutoIncrementColumns names auto-increment columns.
 	AutoIncrementColumns []string
@@ -37,14 +41,19 @@ type SchemaJSON struct {
 
 // TableJSON is Fluss's table descriptor JSON.
 type TableJSON struct {
-	Schema        SchemaJSON
-	Comment       string
+	// Schema is the table's schema with its JSON-only parts.
+	Schema SchemaJSON
+	// Comment is the table comment.
+	Comment string
+	// PartitionKeys names the partition columns, in order.
 	PartitionKeys []string
 	// BucketKeys and BucketCount describe the distribution. BucketCount 0
 	// means "server default"; with no keys and no count no distribution is sent.
-	BucketKeys       []string
-	BucketCount      int
-	Properties       map[string]string
+	BucketKeys  []string
+	BucketCount int
+	// Properties are Fluss's table options ("table.*", "client.*").
+	Properties map[string]string
+	// CustomProperties are free-form user properties.
 	CustomProperties map[string]string
 }
 

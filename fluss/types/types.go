@@ -56,7 +56,9 @@ func (k Kind) String() string {
 // parameters means "not set"; constructors fill in Fluss's defaults.
 // Types are nullable unless NotNull is set, as in Fluss SQL.
 type DataType struct {
-	Kind    Kind
+	// Kind is the type family.
+	Kind Kind
+	// NotNull marks a NOT NULL type.
 	NotNull bool
 	// Length is n in CHAR(n) and BINARY(n).
 	Length int
@@ -74,22 +76,43 @@ type DataType struct {
 
 // Field is a named field of a ROW type.
 type Field struct {
-	Name        string
-	Type        DataType
+	// Name is the field name.
+	Name string
+	// Type is the field's type.
+	Type DataType
+	// Description is the field's comment.
 	Description string
 }
 
-// Constructors for every Fluss type, with Fluss's default parameters.
-func NewBoolean() DataType  { return DataType{Kind: Boolean} }
-func NewTinyInt() DataType  { return DataType{Kind: TinyInt} }
+// NewBoolean returns BOOLEAN.
+func NewBoolean() DataType { return DataType{Kind: Boolean} }
+
+// NewTinyInt returns TINYINT (8-bit).
+func NewTinyInt() DataType { return DataType{Kind: TinyInt} }
+
+// NewSmallInt returns SMALLINT (16-bit).
 func NewSmallInt() DataType { return DataType{Kind: SmallInt} }
-func NewInt() DataType      { return DataType{Kind: Int} }
-func NewBigInt() DataType   { return DataType{Kind: BigInt} }
-func NewFloat() DataType    { return DataType{Kind: Float} }
-func NewDouble() DataType   { return DataType{Kind: Double} }
-func NewString() DataType   { return DataType{Kind: String} }
-func NewBytes() DataType    { return DataType{Kind: Bytes} }
-func NewDate() DataType     { return DataType{Kind: Date} }
+
+// NewInt returns INT (32-bit).
+func NewInt() DataType { return DataType{Kind: Int} }
+
+// NewBigInt returns BIGINT (64-bit).
+func NewBigInt() DataType { return DataType{Kind: BigInt} }
+
+// NewFloat returns FLOAT (32-bit IEEE 754).
+func NewFloat() DataType { return DataType{Kind: Float} }
+
+// NewDouble returns DOUBLE (64-bit IEEE 754).
+func NewDouble() DataType { return DataType{Kind: Double} }
+
+// NewString returns STRING (UTF-8, unbounded).
+func NewString() DataType { return DataType{Kind: String} }
+
+// NewBytes returns BYTES (unbounded).
+func NewBytes() DataType { return DataType{Kind: Bytes} }
+
+// NewDate returns DATE (days since 1970-01-01).
+func NewDate() DataType { return DataType{Kind: Date} }
 
 // NewDecimal returns DECIMAL(p, s); p is 1..38 and 0 <= s <= p.
 func NewDecimal(p, s int) DataType { return DataType{Kind: Decimal, Precision: p, Scale: s} }
@@ -171,14 +194,19 @@ func (t DataType) Equal(u DataType) bool { return t.String() == u.String() }
 
 // Column is one column of a table schema.
 type Column struct {
-	Name    string
-	Type    DataType
+	// Name is the column name.
+	Name string
+	// Type is the column's type; NotNull for NOT NULL columns.
+	Type DataType
+	// Comment is the column comment.
 	Comment string
 }
 
 // Schema is the column list of a table and its primary key (empty for a log table).
 type Schema struct {
-	Columns    []Column
+	// Columns are the columns in table order.
+	Columns []Column
+	// PrimaryKey names the primary-key columns, in key order.
 	PrimaryKey []string
 }
 
