@@ -106,7 +106,8 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 	return c.tx, nil
 }
 
-// Ping checks that the cluster answers a metadata request.
+// Ping checks that the cluster answers a metadata request and that the DSN's database
+// exists.
 func (c *conn) Ping(ctx context.Context) error {
 	if err := c.usable(); err != nil {
 		return err
@@ -115,6 +116,16 @@ func (c *conn) Ping(ctx context.Context) error {
 	defer cancel()
 	if _, err := c.client.ServerNodes(ctx); err != nil {
 		return err
+	}
+	if db := c.connector.cfg.Database; db != "" {
+		ok, err := c.client.Admin().DatabaseExists(ctx, db)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("flussql: the database %q named by the DSN (its path, /%s) does not exist: create it (CREATE DATABASE %s) or name another in the DSN: %w",
+				db, db, parser.QuoteIdent(db), fluss.ErrDatabaseNotExist)
+		}
 	}
 	return nil
 }

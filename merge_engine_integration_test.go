@@ -26,9 +26,9 @@ func TestMergeEngineAggregationSQL(t *testing.T) {
 		 'fields.tags.listagg.delimiter' = ';', 'fields.words.agg' = 'STRING_AGG',
 		 'fields.all_ok.agg' = 'bool_and', 'fields.any_ok.agg' = 'bool_or'`)
 	full := dbName + "." + tbl
-	_, err := db.Exec(`INSERT INTO `+full+` VALUES (1, 10, 2, 3, 'b', 'x', 'p', 5, NULL, 'a', 'a', true, false)`)
+	_, err := db.Exec(`INSERT INTO ` + full + ` VALUES (1, 10, 2, 3, 'b', 'x', 'p', 5, NULL, 'a', 'a', true, false)`)
 	require.NoError(t, err)
-	_, err = db.Exec(`INSERT INTO `+full+` VALUES (1, 5, 3, 7, 'a', NULL, NULL, 6, 8, 'b', 'b', false, true)`)
+	_, err = db.Exec(`INSERT INTO ` + full + ` VALUES (1, 5, 3, 7, 'a', NULL, NULL, 6, 8, 'b', 'b', false, true)`)
 	require.NoError(t, err)
 	got := queryStrings(t, db, `SELECT * FROM `+full+` WHERE id = 1`)
 	require.Len(t, got, 1)

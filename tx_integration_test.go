@@ -2,12 +2,14 @@ package flussql_test
 
 import (
 	"database/sql"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql"
+	"github.com/flussql/flussql/fluss"
 )
 
 // TestTxAbortedByFailedStatement: a statement that fails inside a transaction aborts it —
@@ -30,7 +32,7 @@ func TestTxAbortedByFailedStatement(t *testing.T) {
 	_, err = prepared.Exec(3, "c")
 	require.ErrorContains(t, err, "the transaction is aborted by an earlier failed statement")
 	assert.ErrorIs(t, err, flussql.ErrNotWritten)
-	_, err = tx.Exec(`INSERT INTO `+full+` VALUES (4, 'd')`)
+	_, err = tx.Exec(`INSERT INTO ` + full + ` VALUES (4, 'd')`)
 	require.ErrorContains(t, err, "aborted")
 	err = tx.Commit()
 	require.Error(t, err)
@@ -42,7 +44,7 @@ func TestTxAbortedByFailedStatement(t *testing.T) {
 	// The connection is usable afterwards, and a good transaction commits.
 	tx, err = db.Begin()
 	require.NoError(t, err)
-	_, err = tx.Exec(`INSERT INTO `+full+` VALUES (5, 'e')`)
+	_, err = tx.Exec(`INSERT INTO ` + full + ` VALUES (5, 'e')`)
 	require.NoError(t, err)
 	require.NoError(t, tx.Commit())
 	assert.Equal(t, [][]string{{"5", "e"}}, queryStrings(t, db, `SELECT * FROM `+full))
@@ -63,4 +65,22 @@ func TestPlaceholderMistakes(t *testing.T) {
 	_, err = db.Exec(`INSERT INTO `+full+` VALUES (:id, :name)`, sql.Named("name", "a"), sql.Named("id", 1))
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{{"1", "a"}}, queryStrings(t, db, `SELECT * FROM `+full))
+}
+
+// TestPingChecksDatabase: Ping fails, naming the DSN part, when the DSN's database does not
+// exist, and succeeds once it does.
+func TestPingChecksDatabase(t *testing.T) {
+	db, dbName := openTestDB(t)
+	missing := dbName + "_missing"
+	other, err := sql.Open("fluss", "fluss://"+os.Getenv("FLUSS_BOOTSTRAP_SERVERS")+"/"+missing)
+	require.NoError(t, err)
+	defer other.Close()
+	err = other.Ping()
+	require.Error(t, err)
+	assert.ErrorIs(t, err, fluss.ErrDatabaseNotExist)
+	assert.Contains(t, err.Error(), `the database "`+missing+`" named by the DSN`)
+	_, err = db.Exec("CREATE DATABASE " + missing)
+	require.NoError(t, err)
+	defer db.Exec("DROP DATABASE IF EXISTS " + missing)
+	assert.NoError(t, other.Ping())
 }
