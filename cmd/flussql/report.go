@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/flussql/flussql/parser"
@@ -21,6 +22,11 @@ import (
 //
 // and the interactive shell "ERROR at line 1, column 10: …" with the same two lines.
 func (s *shell) reportError(err error, buf string, bufLine, stmtLine, stmtCol int, src source) {
+	if errors.Is(err, syscall.EPIPE) {
+		// The reader of the output went away (`flussql -e … | head`): nothing to say, and
+		// nobody to say it to on stdout; the script stops as at any error.
+		return
+	}
 	var pe *parser.Error
 	if !errors.As(err, &pe) {
 		if src.interactive {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -309,4 +310,23 @@ func TestInteractiveSemantics(t *testing.T) {
 	assert.Contains(t, out.String(), "  SELECT * FORM numbers;\n           ^\n")
 	assert.Contains(t, out.String(), "ERROR: table fluss.missing does not exist\n")
 	assert.Contains(t, out.String(), "(2 rows)\n")
+}
+
+// closedPipe is a stdout whose reader went away (as with `flussql -e … | head`): every write
+// fails with EPIPE.
+type closedPipe struct{}
+
+func (closedPipe) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}
+}
+
+// A shell whose output pipe was closed says nothing about it on stderr.
+func TestClosedOutputPipeIsQuiet(t *testing.T) {
+	resetFake()
+	var errs lockedBuffer
+	e := fakeEnv(&errs, "", "-e", "SELECT * FROM numbers; SELECT * FROM numbers")
+	e.stdout = closedPipe{}
+	run(context.Background(), e)
+	assert.NotContains(t, errs.String(), "broken pipe")
+	assert.Empty(t, errs.String())
 }
