@@ -3,6 +3,7 @@ package flussql
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/url"
 	"os"
@@ -52,6 +53,10 @@ type Config struct {
 	PartitionAutoCreate bool
 	// PartitionWait bounds how long a write waits for a missing partition to appear.
 	PartitionWait time.Duration
+	// Logger receives the wire client's debug records: connections, metadata refreshes,
+	// bucket leader changes, write and fetch retries, partition waits (fluss.Config.Logger).
+	// Not part of the DSN; set it on a Config passed to NewConnector. Nil logs nothing.
+	Logger *slog.Logger
 }
 
 // Defaults for the DSN keys.

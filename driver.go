@@ -136,6 +136,7 @@ func (c *Connector) wireClient(ctx context.Context) (*fluss.Client, error) {
 		RequestTimeout:   c.cfg.RequestTimeout,
 		ConnectTimeout:   c.cfg.ConnectTimeout,
 		ClientID:         "flussql",
+		Logger:           c.cfg.Logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("flussql: connecting to %s: %w", strings.Join(c.cfg.Addrs, ","), err)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
+	"os"
 	"time"
 
 	"github.com/flussql/flussql"
@@ -74,6 +76,24 @@ func ExampleNewConnector() {
 	defer db.Close()
 	fmt.Println(cfg.FormatDSN())
 	// Output: fluss://127.0.0.1:9123/analytics?timeout=10s
+}
+
+// Log what the wire client does behind the statements (connections, metadata refreshes,
+// leader changes, retries) with log/slog at debug level. The password never appears.
+func ExampleConfig_logger() {
+	cfg, err := flussql.ParseDSN("fluss://alice:secret@127.0.0.1:9123/analytics")
+	if err != nil {
+		log.Fatal(err)
+	}
+	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	connector, err := flussql.NewConnector(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	db := sql.OpenDB(connector)
+	defer db.Close()
+	fmt.Println(cfg)
+	// Output: fluss://alice:xxxxx@127.0.0.1:9123/analytics
 }
 
 // Read a log-table scan as Arrow record batches through sql.Conn.Raw.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"strconv"
@@ -25,6 +26,7 @@ type Client struct {
 	cfg  Config
 	pool *rpc.Pool
 	meta metadataCache
+	log  *slog.Logger
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -58,10 +60,13 @@ func Connect(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	c := &Client{
 		cfg:    cfg,
-		pool:   rpc.NewPool(cfg.rpcOptions()),
 		meta:   newMetadataCache(),
+		log:    cfg.Logger,
 		closed: make(chan struct{}),
 	}
+	opts := cfg.rpcOptions()
+	opts.OnDial = c.logDial
+	c.pool = rpc.NewPool(opts)
 	start := time.Now()
 	wctx, cancel := context.WithTimeoutCause(ctx, cfg.ConnectTimeout, rpc.ErrConnectTimeout)
 	defer cancel()

@@ -3,6 +3,7 @@ package fluss
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"strings"
 	"time"
@@ -38,6 +39,11 @@ type Config struct {
 	ConnectTimeout time.Duration
 	// MaxResponseSize is the largest response frame accepted (default 256 MiB).
 	MaxResponseSize int
+	// Logger receives debug records of what the client does behind the
+	// caller's calls: connections, metadata refreshes, bucket leader
+	// changes, write and fetch retries, partition waits. Nil: nothing is
+	// logged. Passwords never appear in them.
+	Logger *slog.Logger
 }
 
 // String describes the configuration without the password.
@@ -58,6 +64,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ConnectTimeout <= 0 {
 		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return c
 }

@@ -80,6 +80,9 @@ type metadataCache struct {
 	// id (see schema_history.go); they never change, so they are never
 	// dropped.
 	schemas map[schemaKey]*schemaVersion
+	// leaders holds the bucket leaders last seen per table and partition,
+	// for logging leader changes (logging.go).
+	leaders map[partitionKey]map[int32]int32
 }
 
 func newMetadataCache() metadataCache {
@@ -194,13 +197,17 @@ func (c *Client) metadataRequest(ctx context.Context, req *protocol.MetadataRequ
 			tctx, cancel = context.WithTimeout(ctx, min(metadataTargetTimeout, c.cfg.RequestTimeout))
 		}
 		var resp protocol.MetadataResponse
+		start := time.Now()
 		err := c.callAddr(tctx, t.addr, t.typ, protocol.GetMetadata, req, &resp)
 		silent := tctx.Err() != nil && ctx.Err() == nil
 		cancel()
 		if err == nil {
 			c.meta.update(&resp)
+			c.debug("fluss: metadata refreshed", "from", t.addr, "tables", len(req.GetTablePath()), "partitions", len(req.GetPartitionsPath()),
+				"tablet_servers", len(resp.GetTabletServers()), "took", time.Since(start))
 			return &resp, nil
 		}
+		c.debug("fluss: metadata request failed", "from", t.addr, "took", time.Since(start), "err", err)
 		if ctx.Err() != nil {
 			return nil, errors.Join(append(errs, err)...)
 		}
@@ -272,6 +279,7 @@ func (c *Client) tableMetadata(ctx context.Context, path TablePath) (*tableMetad
 			return nil, err
 		}
 		tm = &tableMetadata{Info: info, Buckets: bucketsFromPb(t.GetBucketMetadata())}
+		c.noteLeaders(path, "", tm.Buckets)
 		c.meta.mu.Lock()
 		c.meta.tables[path] = tm
 		c.meta.mu.Unlock()
@@ -306,6 +314,7 @@ func (c *Client) partitionMetadata(ctx context.Context, path TablePath, name str
 			continue
 		}
 		pm = &partitionMetadata{TableID: p.GetTableId(), Name: name, ID: p.GetPartitionId(), Buckets: bucketsFromPb(p.GetBucketMetadata())}
+		c.noteLeaders(path, name, pm.Buckets)
 		c.meta.mu.Lock()
 		c.meta.partitions[key] = pm
 		c.meta.mu.Unlock()

@@ -99,6 +99,7 @@ func (r *partitionRouter) lookup(ctx context.Context, name string, parts []strin
 			for i, k := range r.keys {
 				spec[k] = parts[i]
 			}
+			c.debug("fluss: creating missing partition", "table", path.String(), "partition", name)
 			if err := c.Admin().CreatePartition(ctx, path, spec, true); err != nil {
 				return 0, fmt.Errorf("fluss: creating partition %s of %s: %w", r.qualified(parts), path, err)
 			}
@@ -113,6 +114,7 @@ func (r *partitionRouter) lookup(ctx context.Context, name string, parts []strin
 			}
 			return 0, fmt.Errorf("fluss: partition %s of %s: %w", name, path, err)
 		}
+		c.debug("fluss: waiting for partition", "table", path.String(), "partition", name, "for", wait, "until", deadline, "err", err)
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():

@@ -289,6 +289,8 @@ func (w *writerCore) complete(b *writeBatch, err error) {
 		}
 		b.retryAt = time.Now().Add(w.backoff(b.attempts))
 		b.lastErr = err
+		w.c.debug("fluss: write batch retried", "table", w.path.String(), "target", b.target.describe(w.path), "rows", b.rows,
+			"attempt", b.attempts, "backoff", w.backoff(b.attempts), "err", err)
 		q.ready = append([]*writeBatch{b}, q.ready...)
 	default:
 		if w.writerID >= 0 {

@@ -40,6 +40,9 @@ type Options struct {
 	MaxFrameSize int
 	// Dial replaces net.Dialer.DialContext (tests).
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// OnDial, when set, is called after every dial a Pool makes, with its
+	// outcome (for logging).
+	OnDial func(addr string, took time.Duration, err error)
 }
 
 func (o Options) withDefaults() Options {

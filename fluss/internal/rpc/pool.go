@@ -109,9 +109,13 @@ func (p *Pool) dial(ctx context.Context, addr string, s *slot, d *dialCall, old 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(p.ctx, cancel)
+	start := time.Now()
 	c, err := Dial(ctx, addr, p.opts)
 	stop()
 	cancel()
+	if p.opts.OnDial != nil {
+		p.opts.OnDial(addr, time.Since(start), err)
+	}
 
 	p.mu.Lock()
 	s.dial = nil
