@@ -21,7 +21,10 @@ const helpText = `Statements end with ';' and may span lines. Ctrl-C cancels the
   \timing [on|off]  show how long statements take
   \x [on|off]     expanded output: one block per row
   \format [table|csv|tsv|json]  output format
-  \q              quit
+  \i file         run the statements of a file
+  \o [file]       send results to a file (\o alone: back to the screen)
+  \conninfo       where the shell is connected
+  \q              quit (also: quit, exit)
 `
 
 // command runs one backslash command line. It returns the exit code it earns and whether
@@ -53,6 +56,18 @@ func (s *shell) command(ctx context.Context, line string, src source, lineNo int
 	switch name {
 	case `\q`, `\quit`:
 		return exitOK, true
+	case `\i`, `\include`:
+		var f string
+		if f, err = arg("a file"); err == nil {
+			var code int
+			if code, err = s.include(ctx, f, src); err == nil && code != exitOK {
+				return code, false
+			}
+		}
+	case `\o`, `\out`:
+		err = s.redirect(args)
+	case `\conninfo`:
+		fmt.Fprint(s.out, s.conninfoText())
 	case `\?`, `\h`, `\help`:
 		fmt.Fprint(s.out, helpText)
 	case `\l`:

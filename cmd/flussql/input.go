@@ -95,6 +95,16 @@ func (s *shell) loop(ctx context.Context, r lineReader, src source) int {
 			return exitError
 		}
 		lineNo++
+		if !pending {
+			switch sessionWord(line) {
+			case "quit", "exit":
+				_ = s.out.Flush()
+				return exitOK
+			case "help":
+				fmt.Fprint(s.out, helpWordText)
+				continue
+			}
+		}
 		if !pending && isCommandLine(line) {
 			cmd := strings.TrimSpace(line)
 			r.remember(cmd)

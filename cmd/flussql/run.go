@@ -82,6 +82,8 @@ func run(ctx context.Context, e env) int {
 		stdoutTTY: e.stdoutTTY, progress: p, echo: *echo,
 	}
 	sh.out = newOutput(e.stdout, p)
+	sh.stdout = sh.out
+	defer func() { _ = sh.closeOutputFile() }()
 	if e.window > 0 {
 		sh.window = e.window
 	}
@@ -141,6 +143,7 @@ func run(ctx context.Context, e env) int {
 		return exitUsage
 	}
 	sh.database = cfg.Database
+	sh.conninfo = connInfo(cfg)
 	cctx, end := sh.begin(ctx)
 	db, conn, err := connect(cctx, e.driver, dsn, wait)
 	end()

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -23,9 +24,14 @@ type shell struct {
 	// database is the current database, shown in the prompt and restored on reconnect.
 	database string
 
-	out    *bufio.Writer // stdout, buffered
-	errw   io.Writer     // stderr
-	format string
+	out    *bufio.Writer // where results go: stdout, or the \o file
+	stdout *bufio.Writer // stdout, buffered
+	// outFile is the \o file, nil when results go to stdout.
+	outFile *os.File
+	// conninfo describes the connection for \conninfo (addresses, user), no password.
+	conninfo string
+	errw     io.Writer // stderr
+	format   string
 	// expanded (\x) prints one block per row in the table format.
 	expanded bool
 	// timing (\timing) prints how long each statement took.

@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql"
 )
 
 // lockedBuffer is an io.Writer that tests may read while the shell writes.
@@ -329,4 +331,42 @@ func TestClosedOutputPipeIsQuiet(t *testing.T) {
 	run(context.Background(), e)
 	assert.NotContains(t, errs.String(), "broken pipe")
 	assert.Empty(t, errs.String())
+}
+
+// \i runs a file's statements in the session, \o sends results to a file and back,
+// \conninfo names the connection without the password, and quit ends the input.
+func TestSessionCommands(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "inc.sql")
+	require.NoError(t, os.WriteFile(script, []byte("SELECT * FROM numbers LIMIT 1;\n"), 0o644))
+	outFile := filepath.Join(dir, "out.txt")
+	code, out := runFake(t, `\i `+script+"\n"+
+		`\o `+outFile+"\n"+
+		"SELECT * FROM numbers LIMIT 2;\n"+
+		`\o`+"\n"+
+		`\conninfo`+"\n"+
+		"help\n"+
+		"quit\n"+
+		"SELECT * FROM numbers LIMIT 3;\n")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, "(1 row)", `\i ran the file's statement`)
+	assert.NotContains(t, out, "(2 rows)", `\o kept the result off stdout`)
+	assert.NotContains(t, out, "(3 rows)", "quit ended the input")
+	assert.Contains(t, out, `You are connected to database "fluss" through 127.0.0.1:1 without authentication.`)
+	assert.Contains(t, out, `\? for the shell's commands`)
+	written, err := os.ReadFile(outFile)
+	require.NoError(t, err)
+	assert.Contains(t, string(written), "(2 rows)")
+	assert.Contains(t, string(written), "name-1")
+
+	_, out = runFake(t, `\i `+filepath.Join(dir, "missing.sql")+"\n")
+	assert.Contains(t, out, "missing.sql: no such file or directory")
+}
+
+func TestConnInfoHidesThePassword(t *testing.T) {
+	cfg, err := flussql.ParseDSN("fluss://alice:pw-secret@127.0.0.1:9123,127.0.0.1:9124/db")
+	require.NoError(t, err)
+	got := connInfo(cfg)
+	assert.Equal(t, `127.0.0.1:9123, 127.0.0.1:9124 as user "alice" (SASL/PLAIN)`, got)
+	assert.NotContains(t, got, "pw-secret")
 }
