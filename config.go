@@ -57,6 +57,9 @@ type Config struct {
 	// bucket leader changes, write and fetch retries, partition waits (fluss.Config.Logger).
 	// Not part of the DSN; set it on a Config passed to NewConnector. Nil logs nothing.
 	Logger *slog.Logger
+	// Tracer, when set, is called at the start and end of every statement (see Tracer).
+	// Not part of the DSN.
+	Tracer Tracer
 }
 
 // Defaults for the DSN keys.

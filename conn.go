@@ -189,6 +189,10 @@ func (c *conn) session() planner.Session {
 
 // ExecContext runs a statement that returns no rows.
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	return c.traceExec(ctx, query, len(args), func(ctx context.Context) (driver.Result, error) { return c.execText(ctx, query, args) })
+}
+
+func (c *conn) execText(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
@@ -205,6 +209,10 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 
 // QueryContext runs a statement that returns rows.
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	return c.traceQuery(ctx, query, len(args), func(ctx context.Context) (driver.Rows, error) { return c.queryText(ctx, query, args) })
+}
+
+func (c *conn) queryText(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
 	}

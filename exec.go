@@ -20,6 +20,7 @@ func (c *conn) plan(ctx context.Context, st parser.Statement, args []driver.Name
 	if err != nil {
 		return nil, err
 	}
+	notePlan(ctx, p)
 	return planner.Bind(p, plannerArgs(args))
 }
 

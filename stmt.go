@@ -50,6 +50,10 @@ func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
 
 // ExecContext runs the statement with args.
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	return s.conn.traceExec(ctx, s.query, len(args), func(ctx context.Context) (driver.Result, error) { return s.exec(ctx, args) })
+}
+
+func (s *stmt) exec(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
 	if err := s.conn.usable(); err != nil {
 		return nil, err
 	}
@@ -98,6 +102,7 @@ func (s *stmt) execCached(ctx context.Context, args []driver.NamedValue) (driver
 		s.write, s.writeDB = w, db
 		s.mu.Unlock()
 	}
+	notePlan(ctx, w)
 	bound, err := planner.Bind(w, plannerArgs(args))
 	if err != nil {
 		return nil, true, err
@@ -108,11 +113,12 @@ func (s *stmt) execCached(ctx context.Context, args []driver.NamedValue) (driver
 
 // QueryContext runs the statement with args and returns its rows.
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	if err := s.conn.usable(); err != nil {
-		return nil, err
-	}
-	rows, err := s.conn.query(ctx, s.parsed, args)
-	return rows, err
+	return s.conn.traceQuery(ctx, s.query, len(args), func(ctx context.Context) (driver.Rows, error) {
+		if err := s.conn.usable(); err != nil {
+			return nil, err
+		}
+		return s.conn.query(ctx, s.parsed, args)
+	})
 }
 
 func valuesToNamed(args []driver.Value) []driver.NamedValue {

@@ -1,8 +1,11 @@
 package flussql_test
 
 import (
+	"context"
 	"database/sql"
+	"fmt"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,4 +86,68 @@ func TestPingChecksDatabase(t *testing.T) {
 	require.NoError(t, err)
 	defer db.Exec("DROP DATABASE IF EXISTS " + missing)
 	assert.NoError(t, other.Ping())
+}
+
+// recordingTracer keeps every start and end it is called with.
+type recordingTracer struct {
+	mu     sync.Mutex
+	starts []flussql.TraceStart
+	ends   []flussql.TraceEnd
+}
+
+type spanKey struct{}
+
+func (r *recordingTracer) TraceStatementStart(ctx context.Context, s flussql.TraceStart) context.Context {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.starts = append(r.starts, s)
+	return context.WithValue(ctx, spanKey{}, s.SQL)
+}
+
+func (r *recordingTracer) TraceStatementEnd(ctx context.Context, e flussql.TraceEnd) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ctx.Value(spanKey{}) != e.SQL {
+		e.Err = fmt.Errorf("end called without the start's context")
+	}
+	r.ends = append(r.ends, e)
+}
+
+// TestTracer: the tracer sees each statement's start and end with its plan, rows and
+// error; a query ends when its rows are closed, with the rows read.
+func TestTracer(t *testing.T) {
+	_, dbName := openTestDB(t)
+	cfg, err := flussql.ParseDSN("fluss://" + os.Getenv("FLUSS_BOOTSTRAP_SERVERS") + "/" + dbName)
+	require.NoError(t, err)
+	tr := &recordingTracer{}
+	cfg.Tracer = tr
+	connector, err := flussql.NewConnector(cfg)
+	require.NoError(t, err)
+	db := sql.OpenDB(connector)
+	defer db.Close()
+	_, err = db.Exec(`CREATE TABLE t (id INT, name STRING) WITH ('bucket.num' = '1')`)
+	require.NoError(t, err)
+	_, err = db.Exec(`INSERT INTO t VALUES (?, ?), (2, 'b')`, 1, "a")
+	require.NoError(t, err)
+	rows, err := db.Query(`SELECT * FROM t`)
+	require.NoError(t, err)
+	for rows.Next() {
+	}
+	require.NoError(t, rows.Close())
+	_, err = db.Exec(`INSERT INTO nosuch VALUES (1)`)
+	require.Error(t, err)
+
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	require.Len(t, tr.starts, 4)
+	require.Len(t, tr.ends, 4)
+	assert.Equal(t, flussql.TraceStart{SQL: `INSERT INTO t VALUES (?, ?), (2, 'b')`, Args: 2}, tr.starts[1])
+	assert.True(t, tr.starts[2].Query)
+	got := []string{}
+	for _, e := range tr.ends {
+		got = append(got, fmt.Sprintf("%s|%d|%v", e.Plan, e.Rows, e.Err != nil))
+		assert.Positive(t, e.Duration)
+	}
+	assert.Equal(t, []string{"CreateTable|0|false", "Write|2|false", "Scan|2|false", "|0|true"}, got)
+	assert.ErrorContains(t, tr.ends[3].Err, "nosuch")
 }
