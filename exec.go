@@ -124,7 +124,7 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 		}
 		n, err := c.write(ctx, []*planner.Write{p})
 		if err != nil {
-			return nil, err
+			return nil, partitionHint(err)
 		}
 		return driver.RowsAffected(n), nil
 	}
@@ -158,14 +158,41 @@ func (c *conn) checkPartitions(ctx context.Context, w *planner.Write) error {
 		return err
 	}
 	if err := w.CheckPartitions(parts); err != nil {
-		var mp *planner.MissingPartitionError
-		if errors.As(err, &mp) {
-			return fmt.Errorf("flussql: %w (or set partition_auto_create=true in the DSN)", err)
-		}
-		return err
+		return partitionHint(err)
 	}
 	return nil
 }
+
+// partitionHint gives a missing-partition error, the planner's or the wire client's, the
+// SQL that fixes it: the ALTER TABLE … ADD PARTITION statement and the DSN key. The original
+// error stays in the chain (its write outcome included).
+func partitionHint(err error) error {
+	var mp *planner.MissingPartitionError
+	if !errors.As(err, &mp) {
+		var pne *fluss.PartitionNotExistError
+		if !errors.As(err, &pne) {
+			return err
+		}
+		mp = planner.MissingPartitionOf(pne)
+	}
+	return &partitionHintError{mp: mp, err: err}
+}
+
+// partitionHintError is a write error caused by a missing partition, told in SQL terms.
+type partitionHintError struct {
+	mp  *planner.MissingPartitionError
+	err error
+}
+
+func (e *partitionHintError) Error() string {
+	msg := "flussql: " + e.mp.Error() + " (or set partition_auto_create=true in the DSN)"
+	if errors.Is(e.err, ErrPartiallyWritten) || errors.Is(e.err, ErrOutcomeUnknown) {
+		msg += "; " + e.err.Error()
+	}
+	return msg
+}
+
+func (e *partitionHintError) Unwrap() []error { return []error{e.mp, e.err} }
 
 // write sends the rows of the write plans and waits until the server acknowledged all
 // of them; it returns the number of rows written. The rows are tracked by one receipt, so

@@ -233,7 +233,11 @@ func TestAppendMissingPartition(t *testing.T) {
 	took := time.Since(start)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, fluss.ErrPartitionNotExists)
-	assert.Contains(t, err.Error(), fmt.Sprintf("ALTER TABLE %s ADD PARTITION (region='US')", tbl.Path()))
+	var pne *fluss.PartitionNotExistError
+	require.ErrorAs(t, err, &pne)
+	assert.Equal(t, []string{"US"}, pne.Values)
+	assert.Equal(t, 1500*time.Millisecond, pne.Waited)
+	assert.Contains(t, err.Error(), fmt.Sprintf("partition region=US of %s does not exist (waited 1.5s)", tbl.Path()))
 	assert.GreaterOrEqual(t, took, 1400*time.Millisecond)
 	assert.Less(t, took, 6*time.Second)
 	require.NoError(t, w.Close(ctx))

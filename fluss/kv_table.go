@@ -165,8 +165,8 @@ type bucketTarget struct {
 	partitionID *int64
 }
 
-// locate finds the leader of a bucket. A missing partition yields an error
-// matching ErrPartitionNotExists that names the statement creating it.
+// locate finds the leader of a bucket. A missing partition yields a
+// *PartitionNotExistError.
 func (t *pkTable) locate(ctx context.Context, partition string, bucket int32) (bucketTarget, error) {
 	var bt bucketTarget
 	if partition == "" {
@@ -195,19 +195,10 @@ func (t *pkTable) locate(ctx context.Context, partition string, bucket int32) (b
 	return bt, nil
 }
 
-// missingPartition explains which statement creates a missing partition.
+// missingPartition is the error for a key routed to a partition that does not exist.
 func (t *pkTable) missingPartition(partition string, cause error) error {
-	keys := t.info.PartitionKeys()
-	vals := strings.Split(partition, PartitionSeparator)
-	var spec []string
-	for i, k := range keys {
-		if i < len(vals) {
-			spec = append(spec, fmt.Sprintf("%s='%s'", k, vals[i]))
-		}
-	}
-	return &Error{Code: CodePartitionNotExists, NotSent: true, cause: cause,
-		Message: fmt.Sprintf("partition %q of %s does not exist; create it with ALTER TABLE %s ADD PARTITION (%s)",
-			partition, t.path, t.path, strings.Join(spec, ", "))}
+	return &PartitionNotExistError{Table: t.path, Keys: t.info.PartitionKeys(),
+		Values: strings.Split(partition, PartitionSeparator), Cause: cause}
 }
 
 // retryable reports whether a KV request that failed with err may be sent

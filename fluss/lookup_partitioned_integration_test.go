@@ -59,7 +59,10 @@ func TestSeedPartitionedUsers(t *testing.T) {
 	start := time.Now()
 	err = strict.Upsert(ctx, []any{int32(3), "EU", int64(1)})
 	require.ErrorIs(t, err, fluss.ErrPartitionNotExists)
-	require.ErrorContains(t, err, "ADD PARTITION (region='EU')")
+	var pne *fluss.PartitionNotExistError
+	require.ErrorAs(t, err, &pne)
+	assert.Equal(t, []string{"region"}, pne.Keys)
+	assert.Equal(t, []string{"EU"}, pne.Values)
 	assert.Less(t, time.Since(start), 5*time.Second)
 
 	auto := newUpsertWriter(t, tb, fluss.UpsertWriterOptions{WriterOptions: fluss.WriterOptions{AutoCreatePartitions: true}})

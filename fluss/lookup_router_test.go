@@ -76,9 +76,13 @@ func TestKeyRouterLookupKey(t *testing.T) {
 func TestMissingPartitionMessage(t *testing.T) {
 	pt, err := openPKTable(&Table{c: offlineClient(), info: partitionedUsers()})
 	require.NoError(t, err)
-	err = pt.missingPartition("EU", nil)
+	err = pt.missingPartition("O'Brien", nil)
 	assert.ErrorIs(t, err, ErrPartitionNotExists)
-	assert.ErrorContains(t, err, "ALTER TABLE db.partitioned_users ADD PARTITION (region='EU')")
+	var pne *PartitionNotExistError
+	require.ErrorAs(t, err, &pne)
+	assert.Equal(t, PartitionNotExistError{Table: TablePath{"db", "partitioned_users"}, Keys: []string{"region"}, Values: []string{"O'Brien"}}, *pne)
+	assert.EqualError(t, err, "fluss: partition region=O'Brien of db.partitioned_users does not exist; create it (Admin.CreatePartition) or turn on WriterOptions.AutoCreatePartitions")
+	assert.NotContains(t, err.Error(), "ALTER TABLE", "the wire client speaks no SQL")
 }
 
 func TestMatchBuckets(t *testing.T) {

@@ -132,24 +132,10 @@ func (r *partitionRouter) qualified(parts []string) string {
 	return strings.Join(kv, "/")
 }
 
-// missingError explains a missing partition and how to create it. It wraps
-// the server's error, so errors.Is(err, ErrPartitionNotExists) holds.
+// missingError is the *PartitionNotExistError of a write to a missing
+// partition, after the wait.
 func (r *partitionRouter) missingError(parts []string, cause error) error {
-	kv := make([]string, len(parts))
-	for i, k := range r.keys {
-		kv[i] = fmt.Sprintf("%s='%s'", k, strings.ReplaceAll(parts[i], "'", "''"))
-	}
-	path := r.t.Path()
-	wait := ""
-	if r.cfg.missingPartition > 0 {
-		wait = fmt.Sprintf(" (waited %s)", r.cfg.missingPartition)
-	}
-	var fe *Error
-	if !errors.As(cause, &fe) || fe.Code != CodePartitionNotExists {
-		cause = fmt.Errorf("%w: %v", ErrPartitionNotExists, cause)
-	}
-	return fmt.Errorf("fluss: partition %s of %s does not exist%s; create it with ALTER TABLE %s ADD PARTITION (%s) or enable partition auto-creation: %w",
-		r.qualified(parts), path, wait, path, strings.Join(kv, ", "), cause)
+	return &PartitionNotExistError{Table: r.t.Path(), Keys: r.keys, Values: parts, Waited: r.cfg.missingPartition, Cause: cause}
 }
 
 // isMissingPartition reports whether a metadata error means the partition

@@ -341,17 +341,41 @@ func (w *Write) CheckPartitions(parts []fluss.PartitionInfo) error {
 			continue
 		}
 		keys := w.Table.PartitionKeys()
-		spec := make([]string, len(keys))
+		lits := make([]string, len(keys))
 		for i, k := range keys {
-			spec[i] = parser.QuoteIdent(k) + " = " + partitionLiteral(r.Values[schema.Index(k)].Const)
+			lits[i] = partitionLiteral(r.Values[schema.Index(k)].Const)
 		}
-		return &MissingPartitionError{
-			Path: w.Table.Path, Keys: keys, Values: r.PartitionValues,
-			Statement: fmt.Sprintf("ALTER TABLE %s.%s ADD PARTITION (%s)",
-				parser.QuoteIdent(w.Table.Path.Database), parser.QuoteIdent(w.Table.Path.Table), strings.Join(spec, ", ")),
-		}
+		return &MissingPartitionError{Path: w.Table.Path, Keys: keys, Values: r.PartitionValues,
+			Statement: addPartitionStatement(w.Table.Path, keys, lits)}
 	}
 	return nil
+}
+
+// addPartitionStatement renders the ALTER TABLE … ADD PARTITION statement that creates a
+// partition, from its keys and values as SQL literals. It is the one place that writes it.
+func addPartitionStatement(path fluss.TablePath, keys, literals []string) string {
+	spec := make([]string, len(keys))
+	for i, k := range keys {
+		spec[i] = parser.QuoteIdent(k) + " = " + literals[i]
+	}
+	return fmt.Sprintf("ALTER TABLE %s.%s ADD PARTITION (%s)",
+		parser.QuoteIdent(path.Database), parser.QuoteIdent(path.Table), strings.Join(spec, ", "))
+}
+
+// MissingPartitionOf turns the wire client's error for a missing partition into the SQL
+// layer's, which names the ALTER TABLE statement that creates it. The partition strings
+// become string literals, which a PARTITION (…) clause converts back.
+func MissingPartitionOf(e *fluss.PartitionNotExistError) *MissingPartitionError {
+	lits := make([]string, len(e.Keys))
+	for i := range e.Keys {
+		v := ""
+		if i < len(e.Values) {
+			v = e.Values[i]
+		}
+		lits[i] = parser.QuoteString(v)
+	}
+	return &MissingPartitionError{Path: e.Table, Keys: e.Keys, Values: e.Values,
+		Statement: addPartitionStatement(e.Table, e.Keys, lits), Waited: e.Waited}
 }
 
 // partitionLiteral renders a partition value as a string literal that a
@@ -380,6 +404,8 @@ type MissingPartitionError struct {
 	Keys, Values []string
 	// Statement is the ALTER TABLE … ADD PARTITION statement to run.
 	Statement string
+	// Waited is how long the write waited for the partition (0: it did not).
+	Waited time.Duration
 }
 
 // Error names the missing partition and the statement that creates it.
@@ -388,7 +414,11 @@ func (e *MissingPartitionError) Error() string {
 	for i, k := range e.Keys {
 		parts[i] = k + "=" + e.Values[i]
 	}
-	return fmt.Sprintf("partition %s of %s does not exist; create it with: %s", strings.Join(parts, "/"), e.Path, e.Statement)
+	wait := ""
+	if e.Waited > 0 {
+		wait = fmt.Sprintf(" (waited %s)", e.Waited)
+	}
+	return fmt.Sprintf("partition %s of %s does not exist%s; create it with: %s", strings.Join(parts, "/"), e.Path, wait, e.Statement)
 }
 
 // Unwrap makes the error match fluss.ErrPartitionNotExists.
