@@ -26,8 +26,8 @@
 // columns, matched by column id, NULL where the older schema lacks a column.
 //
 // Writing to a partition that does not exist fails after WriterOptions.MissingPartitionTimeout
-// with an error wrapping ErrPartitionNotExists that names the ALTER TABLE statement to run, or
-// creates the partition with WriterOptions.AutoCreatePartitions.
+// with a *PartitionNotExistError (matching ErrPartitionNotExists) that names the table and
+// the partition's values, or creates the partition with WriterOptions.AutoCreatePartitions.
 //
 // Errors reported by the server are *Error values; test them with errors.Is against the
 // sentinels (ErrTableNotExist, ErrDatabaseNotExist, ErrPartitionAlreadyExists,
