@@ -47,11 +47,13 @@ type Config struct {
 	ConnectTimeout time.Duration
 	// WriteBatchSize is the size in bytes at which a writer sends a batch.
 	WriteBatchSize int
-	// WriteLinger is how long a writer waits for more rows before sending a batch.
+	// WriteLinger is how long a writer waits for more rows before sending a batch; NoWait
+	// (DSN write_linger=0s) sends at once.
 	WriteLinger time.Duration
 	// PartitionAutoCreate creates missing partitions on write instead of failing.
 	PartitionAutoCreate bool
-	// PartitionWait bounds how long a write waits for a missing partition to appear.
+	// PartitionWait bounds how long a write waits for a missing partition to appear; NoWait
+	// (DSN partition_wait=0s) fails at once.
 	PartitionWait time.Duration
 	// Logger receives the wire client's debug records: connections, metadata refreshes,
 	// bucket leader changes, write and fetch retries, partition waits (fluss.Config.Logger).
@@ -62,7 +64,13 @@ type Config struct {
 	Tracer Tracer
 }
 
-// Defaults for the DSN keys.
+// NoWait, as Config.WriteLinger or Config.PartitionWait, means not waiting at all (the DSN
+// says 0s). A zero value in a Config means the default: NewConnector fills it in.
+const NoWait time.Duration = -1
+
+// Defaults for the DSN keys, the one table of them: ParseDSN starts from them, NewConnector
+// fills them into a Config's zero fields, and the wire client gets the result (its own
+// defaults, e.g. a 100 ms linger, never apply to a driver connection).
 const (
 	DefaultRequestTimeout = 30 * time.Second
 	DefaultConnectTimeout = 10 * time.Second
@@ -196,15 +204,9 @@ func (c *Config) set(key, value string) error {
 	case "connect_timeout":
 		dur(&c.ConnectTimeout)
 	case "write_linger":
-		var v time.Duration
-		if v, err = time.ParseDuration(value); err == nil && v < 0 {
-			err = errors.New("must not be negative")
-		}
-		if err == nil {
-			c.WriteLinger = v
-		}
+		c.WriteLinger, err = waitDuration(value, c.WriteLinger)
 	case "partition_wait":
-		dur(&c.PartitionWait)
+		c.PartitionWait, err = waitDuration(value, c.PartitionWait)
 	case "write_batch_size":
 		var n int
 		if n, err = strconv.Atoi(value); err == nil && n <= 0 {
@@ -264,14 +266,14 @@ func (c *Config) format(withPassword bool) string {
 	if c.WriteBatchSize != DefaultWriteBatchSize && c.WriteBatchSize > 0 {
 		q["write_batch_size"] = strconv.Itoa(c.WriteBatchSize)
 	}
-	if c.WriteLinger != DefaultWriteLinger && c.WriteLinger >= 0 {
-		q["write_linger"] = c.WriteLinger.String()
+	if c.WriteLinger != DefaultWriteLinger && c.WriteLinger != 0 {
+		q["write_linger"] = max(c.WriteLinger, 0).String()
 	}
 	if c.PartitionAutoCreate {
 		q["partition_auto_create"] = "true"
 	}
-	if c.PartitionWait != DefaultPartitionWait && c.PartitionWait > 0 {
-		q["partition_wait"] = c.PartitionWait.String()
+	if c.PartitionWait != DefaultPartitionWait && c.PartitionWait != 0 {
+		q["partition_wait"] = max(c.PartitionWait, 0).String()
 	}
 	if len(q) > 0 {
 		keys := make([]string, 0, len(q))
@@ -289,6 +291,47 @@ func (c *Config) format(withPassword bool) string {
 		}
 	}
 	return b.String()
+}
+
+// waitDuration parses a wait of the DSN: 0 is NoWait, a negative one is refused.
+func waitDuration(value string, old time.Duration) (time.Duration, error) {
+	v, err := time.ParseDuration(value)
+	switch {
+	case err != nil:
+		return old, err
+	case v < 0:
+		return old, errors.New("must not be negative (0s: do not wait)")
+	case v == 0:
+		return NoWait, nil
+	}
+	return v, nil
+}
+
+// normalize fills the zero fields of a Config with the defaults (mysql's Config does the
+// same in NewConnector), so a hand-built Config means what the DSN's defaults mean.
+func (c *Config) normalize() {
+	if c.Database == "" {
+		c.Database = DefaultDatabase
+	}
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.ConnectTimeout <= 0 {
+		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.WriteBatchSize <= 0 {
+		c.WriteBatchSize = DefaultWriteBatchSize
+	}
+	if c.WriteLinger == 0 {
+		c.WriteLinger = DefaultWriteLinger
+	} else if c.WriteLinger < 0 {
+		c.WriteLinger = NoWait
+	}
+	if c.PartitionWait == 0 {
+		c.PartitionWait = DefaultPartitionWait
+	} else if c.PartitionWait < 0 {
+		c.PartitionWait = NoWait
+	}
 }
 
 // escapeUserinfo percent-escapes what would end or split the user info.

@@ -27,7 +27,7 @@ func TestParseDSN(t *testing.T) {
 			want: func(c *Config) {
 				c.Database = "db"
 				c.RequestTimeout, c.ConnectTimeout = 2*time.Second, time.Second
-				c.WriteBatchSize, c.WriteLinger = 4096, 0
+				c.WriteBatchSize, c.WriteLinger = 4096, NoWait
 				c.PartitionAutoCreate, c.PartitionWait = true, time.Minute
 			}},
 		{dsn: "mysql://127.0.0.1:3306", wantErr: `must start with "fluss://"`},
@@ -97,4 +97,66 @@ func FuzzDSNRoundTrip(f *testing.F) {
 			require.Equal(t, "xxxxx", shown.Password, "String must hide the password")
 		}
 	})
+}
+
+// Each DSN key at 0: what it means, or the error that refuses it.
+func TestDSNKeysAtZero(t *testing.T) {
+	tests := []struct {
+		key     string
+		check   func(t *testing.T, c *Config)
+		wantErr string
+	}{
+		{key: "timeout", wantErr: "must be positive"},
+		{key: "connect_timeout", wantErr: "must be positive"},
+		{key: "write_batch_size", wantErr: "must be positive"},
+		{key: "write_linger", check: func(t *testing.T, c *Config) { assert.Equal(t, NoWait, c.WriteLinger) }},
+		{key: "partition_wait", check: func(t *testing.T, c *Config) { assert.Equal(t, NoWait, c.PartitionWait) }},
+		{key: "partition_auto_create", check: func(t *testing.T, c *Config) { assert.False(t, c.PartitionAutoCreate) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key, func(t *testing.T) {
+			zero := "0s"
+			if tt.key == "write_batch_size" || tt.key == "partition_auto_create" {
+				zero = "0"
+			}
+			c, err := ParseDSN("fluss://127.0.0.1:9123/db?" + tt.key + "=" + zero)
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			tt.check(t, c)
+			// The same after NewConnector, and on the way to the wire client.
+			conn, err := NewConnector(c)
+			require.NoError(t, err)
+			cfg := conn.Config()
+			tt.check(t, &cfg)
+			again, err := ParseDSN(c.FormatDSN())
+			require.NoError(t, err)
+			assert.Equal(t, c, again, "FormatDSN round trip of %s", c.FormatDSN())
+		})
+	}
+}
+
+// A hand-built Config gets the DSN defaults for the fields it leaves zero, not the wire
+// client's (2 MiB, 100 ms, 10 s).
+func TestNewConnectorFillsDSNDefaults(t *testing.T) {
+	conn, err := NewConnector(&Config{Addrs: []string{"127.0.0.1:9123"}})
+	require.NoError(t, err)
+	got := conn.Config()
+	assert.Equal(t, DefaultDatabase, got.Database)
+	assert.Equal(t, DefaultRequestTimeout, got.RequestTimeout)
+	assert.Equal(t, DefaultConnectTimeout, got.ConnectTimeout)
+	assert.Equal(t, DefaultWriteBatchSize, got.WriteBatchSize)
+	assert.Equal(t, DefaultWriteLinger, got.WriteLinger)
+	assert.Equal(t, DefaultPartitionWait, got.PartitionWait)
+	opts := writerOptionsOf(got)
+	assert.Equal(t, DefaultWriteLinger, opts.Linger)
+	assert.Equal(t, DefaultWriteBatchSize, opts.BatchSize)
+
+	conn, err = NewConnector(&Config{Addrs: []string{"127.0.0.1:9123"}, WriteLinger: NoWait, PartitionWait: NoWait})
+	require.NoError(t, err)
+	opts = writerOptionsOf(conn.Config())
+	assert.Negative(t, opts.Linger, "the wire client's 'none'")
+	assert.Negative(t, opts.MissingPartitionTimeout)
 }

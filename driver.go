@@ -92,9 +92,7 @@ func NewConnector(cfg *Config) (*Connector, error) {
 	if len(c.Addrs) == 0 {
 		return nil, fmt.Errorf("flussql: Config.Addrs is empty; set at least one host:port")
 	}
-	if c.Database == "" {
-		c.Database = DefaultDatabase
-	}
+	c.normalize()
 	return &Connector{cfg: c}, nil
 }
 

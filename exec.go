@@ -319,8 +319,11 @@ type writerKey struct {
 	targets  string
 }
 
-func (c *conn) writerOptions() fluss.WriterOptions {
-	cfg := c.connector.cfg
+func (c *conn) writerOptions() fluss.WriterOptions { return writerOptionsOf(c.connector.cfg) }
+
+// writerOptionsOf maps a normalized Config onto the wire client's writer options (NoWait is
+// negative there too: no linger, no wait for a partition).
+func writerOptionsOf(cfg Config) fluss.WriterOptions {
 	return fluss.WriterOptions{
 		BatchSize:               cfg.WriteBatchSize,
 		Linger:                  cfg.WriteLinger,
