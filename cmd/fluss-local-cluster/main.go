@@ -187,6 +187,13 @@ func run(args []string) (int, error) {
 			"FLUSS_SASL_USERNAME="+user, "FLUSS_SASL_PASSWORD="+pass)
 	}
 	logf("clusters ready after %s; running %s", time.Since(started).Round(time.Millisecond), strings.Join(cmdArgs, " "))
+	// A 0.9.1 coordinator can get stuck for good (see localcluster.WatchCoordinator): heal
+	// it instead of failing every test after that moment.
+	watch, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	for _, c := range clusters {
+		go c.WatchCoordinator(watch, time.Second)
+	}
 	cmd := exec.CommandContext(ctx, cmdArgs[0], cmdArgs[1:]...)
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr

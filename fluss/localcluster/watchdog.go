@@ -1,0 +1,61 @@
+package localcluster
+
+import (
+	"context"
+	"os"
+	"strings"
+	"time"
+)
+
+// Fluss 0.9.1's coordinator can lose the event of a table it has just created (apache/fluss
+// #1018: its ZooKeeper watcher sees the table before the table's schema). A partition of
+// that table created right after then fails inside the coordinator's event thread with a
+// NullPointerException that leaves its batch of NotifyLeaderAndIsr requests half built;
+// from then on every bucket state change fails ("… batch request … is not empty while
+// creating a new one") and no new table or partition ever gets a leader until the
+// coordinator restarts (seen on a loaded machine: every later test of the run failed with
+// LEADER_NOT_AVAILABLE). The coordinator rebuilds its state from ZooKeeper at start, so a
+// restart heals it.
+
+// stuckCoordinatorLine is what the coordinator logs on every state change once stuck.
+const stuckCoordinatorLine = "is not empty while creating a new one"
+
+// WatchCoordinator restarts the coordinator whenever its log shows that its event thread is
+// stuck (see above), until ctx ends. It logs each restart through Options.Logf and returns
+// how many it made.
+func (c *Cluster) WatchCoordinator(ctx context.Context, every time.Duration) int {
+	restarts := 0
+	seen := 0 // occurrences of the line in the current log, already handled
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return restarts
+		case <-tick.C:
+		}
+		proc, ok := c.proc("coordinator")
+		if !ok {
+			continue
+		}
+		b, err := os.ReadFile(proc.Log)
+		if err != nil {
+			continue
+		}
+		n := strings.Count(string(b), stuckCoordinatorLine)
+		if n <= seen {
+			continue
+		}
+		c.logf("localcluster: the coordinator's event thread is stuck (a lost CreateTable event, apache/fluss#1018); restarting it")
+		rctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+		err = c.Restart(rctx, "coordinator") // the restart starts a new log
+		cancel()
+		if err != nil {
+			c.logf("localcluster: restarting the stuck coordinator: %v", err)
+			seen = n
+			continue
+		}
+		restarts++
+		seen = 0
+	}
+}
