@@ -37,7 +37,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Drives the official Fluss Java client (0.9.1-incubating) for flussql's interop tests. Each
+ * Drives the official Fluss Java client (0.9.1-incubating or 1.0.0) for flussql's interop tests. Each
  * command prints one JSON object on stdout; failures go to stderr with a non-zero exit code.
  *
  * <pre>
