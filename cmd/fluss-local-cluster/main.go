@@ -5,7 +5,7 @@
 //	                                                               start detached, print the bootstrap address
 //	fluss-local-cluster down [-state FILE]                         stop what `up` started
 //	fluss-local-cluster run  [-sasl user:password] -- CMD ARGS…    start, run CMD with the addresses in its environment, stop
-//	fluss-local-cluster fetch [VERSION…]                           fetch the jars of each version (default FLUSS_VERSION) into the cache, print the classpath
+//	fluss-local-cluster fetch [VERSION…]                           fetch the jars of FLUSS_VERSION and each VERSION, print their classpaths
 //
 // `run` exports FLUSS_BOOTSTRAP_SERVERS for CMD, and with -sasl also starts a second cluster
 // with SASL/PLAIN and exports FLUSS_SASL_BOOTSTRAP_SERVERS, FLUSS_SASL_USERNAME and
@@ -59,13 +59,15 @@ func main() {
 	}
 }
 
-// fetch makes sure the jars of each named version (none: FLUSS_VERSION or the pinned one) are
-// at hand and prints one classpath per version.
+// fetch makes sure the jars of FLUSS_VERSION (or the pinned release) and of each named version
+// are at hand and prints "version<TAB>classpath" for each.
 func fetch(versions []string) error {
-	if len(versions) == 0 {
-		versions = []string{localcluster.Version()}
-	}
-	for _, v := range versions {
+	seen := map[string]bool{}
+	for _, v := range append([]string{localcluster.Version()}, versions...) {
+		if v == "" || seen[v] {
+			continue
+		}
+		seen[v] = true
 		cp, err := localcluster.EnsureJars(context.Background(), v)
 		if err != nil {
 			return err
