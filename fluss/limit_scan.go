@@ -11,9 +11,12 @@ import (
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
-// ErrUnsupportedByServer is wrapped by errors for operations the connected
-// server does not offer (e.g. a full scan of a primary-key table, which
-// needs the ScanKv API of Fluss 1.0+).
+// ErrUnsupportedByServer is matched by errors for operations the connected
+// server does not offer, as its ApiVersions answer shows: a feature of a
+// newer release (e.g. a full scan of a primary-key table, which needs the
+// SCAN_KV API of Fluss 1.0+; the message names the API, the release that
+// added it and the server's release line, see Client.ServerVersion), or a
+// request whose API the server lacks in every version this client speaks.
 var ErrUnsupportedByServer = errors.New("fluss: not supported by this server")
 
 // MaxLimitScan is the largest row count LimitScan asks for.
