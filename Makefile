@@ -6,6 +6,15 @@ GO            ?= go
 # FLUSS_VERSION to run another one, e.g. `make test FLUSS_VERSION=0.9.1-incubating`.
 FLUSS_VERSION ?=
 export FLUSS_VERSION
+# The second server `make test` runs: the 1.0 protocol, built from source (Maven Central does
+# not serve a 1.0 server), from ../shared/fluss-server/$(FLUSS_VERSION_NEXT)/ beside the
+# repository, or $$FLUSS_SERVER_DIR/$(FLUSS_VERSION_NEXT)/. NEXT_PKGS are the packages run
+# against it.
+FLUSS_VERSION_NEXT ?= 1.0-SNAPSHOT
+# PKGS: every package but reliability (its fault tests start their own cluster; see
+# reliability-short).
+PKGS          = $$($(GO) list ./... | grep -v '/reliability$$')
+NEXT_PKGS     ?= $(PKGS)
 SASL_USER     ?= admin
 SASL_PASSWORD ?= admin-secret
 FUZZTIME      ?= 10s
@@ -16,7 +25,7 @@ FUZZTIME      ?= 10s
 FUZZMINTIME   ?= 0
 CLUSTER       := $(GO) run ./cmd/fluss-local-cluster
 
-.PHONY: all build vet test unit integration fuzz reliability cluster-up cluster-down proto bench demo tidy
+.PHONY: all build vet test unit integration integration-next reliability-short fetch fuzz reliability cluster-up cluster-down proto bench demo tidy
 
 all: build
 
@@ -27,15 +36,34 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed on:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 
-## test: vet, then every test (unit and integration) against a fresh local cluster — a plain
-## one and a SASL one — that this target starts and stops; then the short profile of the fault
-## tests (package reliability, on a 3-tablet-server cluster of its own, run alone so that their
-## deadline checks do not compete with the other packages for the CPU); then a short run of
-## every fuzz target.
+## test: vet, then every test (unit and integration) against fresh local clusters — a plain
+## one and a SASL one — of the pinned release (integration), then NEXT_PKGS against clusters of
+## FLUSS_VERSION_NEXT (integration-next), then the short profile of the fault tests
+## (reliability-short: package reliability on a 3-tablet-server cluster of its own, run alone
+## so that its deadline checks do not compete with other packages for the CPU), then a short
+## run of every fuzz target.
 test: vet
-	$(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(GO) test -count=1 -timeout 20m $$($(GO) list ./... | grep -v '/reliability$$')
-	FLUSS_BOOTSTRAP_SERVERS=own $(GO) test -count=1 -timeout 15m ./reliability/
+	$(MAKE) integration
+	$(MAKE) integration-next
+	$(MAKE) reliability-short
 	$(MAKE) fuzz
+
+## integration: every test but the fault tests against a plain and a SASL cluster of the pinned
+## release (or FLUSS_VERSION).
+integration:
+	$(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(GO) test -count=1 -timeout 20m $(PKGS)
+
+## integration-next: NEXT_PKGS against a plain and a SASL cluster of FLUSS_VERSION_NEXT.
+integration-next:
+	FLUSS_VERSION=$(FLUSS_VERSION_NEXT) $(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(GO) test -count=1 -timeout 20m $(NEXT_PKGS)
+
+## reliability-short: the short profile of the fault tests (make reliability: the long one).
+reliability-short:
+	FLUSS_BOOTSTRAP_SERVERS=own $(GO) test -count=1 -timeout 15m ./reliability/
+
+## fetch: the jars of both servers `make test` runs (Maven, and the folder of server builds).
+fetch:
+	$(CLUSTER) fetch $(FLUSS_VERSION_NEXT)
 
 ## unit: the tests that need no cluster (integration tests skip without FLUSS_BOOTSTRAP_SERVERS).
 unit:

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql"
+	"github.com/flussql/flussql/fluss"
 )
 
 // TestAlterTableSQL adds columns to a log table and a primary-key table holding rows,
@@ -73,8 +74,18 @@ func TestAlterTableSQL(t *testing.T) {
 	assert.NotContains(t, create, "'owner'")
 	assert.Contains(t, create, "'team' = 'data'")
 
+	// Fluss 0.9.1 alters 3 table.* options, 1.0 alters 12, table.log.ttl among them.
 	_, err = db.Exec(`ALTER TABLE ` + table + ` SET ('table.log.ttl' = '1d')`)
-	require.Error(t, err, "Fluss 0.9.1 alters only a few table.* options")
+	if v := testServerVersion(t); v.AtLeast(1, 0) {
+		require.NoError(t, err, "Fluss %s alters table.log.ttl", v)
+		require.NoError(t, db.QueryRow(`SHOW CREATE TABLE `+table).Scan(&name, &create))
+		assert.Contains(t, create, "'table.log.ttl' = '1d'")
+	} else {
+		require.ErrorIs(t, err, fluss.ErrInvalidAlterTable)
+		require.ErrorContains(t, err, "Fluss "+v.String()+" alters only table.datalake.enabled, table.datalake.freshness, table.log.tiered.local-segments")
+	}
+	_, err = db.Exec(`ALTER TABLE ` + table + ` SET ('table.log.format' = 'INDEXED')`)
+	require.ErrorIs(t, err, fluss.ErrInvalidAlterTable, "no Fluss release alters the log format")
 	_, err = db.Exec(`ALTER TABLE ` + dbName + `.nosuch ADD c INT`)
 	require.ErrorContains(t, err, "does not exist")
 	_, err = db.Exec(`ALTER TABLE IF EXISTS ` + dbName + `.nosuch ADD c INT`)

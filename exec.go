@@ -17,11 +17,29 @@ import (
 // plan builds and binds the plan of one statement against the shared catalog.
 func (c *conn) plan(ctx context.Context, st parser.Statement, args []driver.NamedValue) (planner.Plan, error) {
 	p, err := planner.Build(ctx, st, c.catalog, c.session())
+	if errors.Is(err, planner.ErrNeedsFullScan) {
+		return nil, c.fullScanError(ctx, err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	notePlan(ctx, p)
 	return planner.Bind(p, plannerArgs(args))
+}
+
+// fullScanError says, for a query that needs a full scan of a primary-key table, what the
+// connected server offers: a server older than Fluss 1.0 has no SCAN_KV
+// (fluss.ErrUnsupportedByServer); a 1.0 server has it, but flussql does not use it yet
+// (ErrNotSupported). If the server's version cannot be found out, err stays as it is.
+func (c *conn) fullScanError(ctx context.Context, err error) error {
+	v, verr := c.client.ServerVersion(ctx)
+	if verr != nil {
+		return err
+	}
+	if !v.AtLeast(1, 0) {
+		return fmt.Errorf("flussql: %w (the server speaks Fluss %s, which has no SCAN_KV: %w)", err, v, fluss.ErrUnsupportedByServer)
+	}
+	return fmt.Errorf("flussql: %w (the server speaks Fluss %s and offers SCAN_KV, which flussql does not use yet: %w)", err, v, ErrNotSupported)
 }
 
 // exec runs a statement for Exec. Statements that return rows are refused: use Query.

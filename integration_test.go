@@ -143,3 +143,27 @@ func firstColumn(rows [][]string) [][]string {
 	}
 	return out
 }
+
+// testServerVersion returns the release line of the cluster named by FLUSS_BOOTSTRAP_SERVERS,
+// detected from its ApiVersions answers; when the launcher said what it ran
+// (FLUSS_SERVER_VERSION), the two must agree. It skips the test when the variable is unset.
+func testServerVersion(t *testing.T) fluss.ServerVersion {
+	t.Helper()
+	addrs := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
+	if addrs == "" {
+		t.Skip("FLUSS_BOOTSTRAP_SERVERS is unset: integration tests need a Fluss cluster (make test starts one)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: strings.Split(addrs, ",")})
+	require.NoError(t, err)
+	defer c.Close()
+	v, err := c.ServerVersion(ctx)
+	require.NoError(t, err)
+	if launched := os.Getenv("FLUSS_SERVER_VERSION"); launched != "" {
+		want, err := fluss.ParseServerVersion(launched)
+		require.NoError(t, err)
+		require.Equal(t, want, v, "detected from ApiVersions vs FLUSS_SERVER_VERSION=%s", launched)
+	}
+	return v
+}

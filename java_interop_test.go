@@ -20,12 +20,39 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/localcluster"
 )
 
 // javaInteropDir holds our program that drives the official Java client
-// (org.apache.fluss:fluss-client:0.9.1-incubating); see its README.md.
+// (org.apache.fluss:fluss-client of the server's release line, see javaClientVersion); see its
+// README.md.
 const javaInteropDir = "testdata/interop/java"
+
+// javaClientReleases are the released Java clients per server release line: Maven Central
+// serves fluss-client 1.0.0 but not the 1.0 server, which the tests run as 1.0-SNAPSHOT.
+var javaClientReleases = map[fluss.ServerVersion]string{
+	{Major: 0, Minor: 9}: "0.9.1-incubating",
+	{Major: 1, Minor: 0}: "1.0.0",
+}
+
+// javaClientVersion returns the fluss-client version the interop tests run against the test
+// cluster: FLUSS_JAVA_CLIENT_VERSION when set; else the version the launcher ran
+// (FLUSS_SERVER_VERSION) when it is a release; else the released client of the release line
+// detected from the server's ApiVersions answers.
+func javaClientVersion(t *testing.T) string {
+	t.Helper()
+	if v := strings.TrimSpace(os.Getenv("FLUSS_JAVA_CLIENT_VERSION")); v != "" {
+		return v
+	}
+	line := testServerVersion(t)
+	if launched := os.Getenv("FLUSS_SERVER_VERSION"); launched != "" && !strings.HasSuffix(launched, "-SNAPSHOT") {
+		return launched
+	}
+	v, ok := javaClientReleases[line]
+	require.True(t, ok, "no released Java client is known for Fluss %s servers; set FLUSS_JAVA_CLIENT_VERSION", line)
+	return v
+}
 
 // javaInteropKeys is how many ids (0..n-1) each check writes. INT keys are varint-encoded, so
 // every id from 128 on has a key whose Murmur tail holds a byte >= 0x80, the bytes whose sign
@@ -51,9 +78,9 @@ func (j *javaClient) with(options ...string) *javaClient {
 	return &c
 }
 
-// newJavaClient compiles the interop program once per machine (per content of its sources) into
-// the flussql cache and returns a runner. It skips when FLUSS_BOOTSTRAP_SERVERS is unset or when
-// java, javac or mvn is missing.
+// newJavaClient compiles the interop program once per machine (per content of its sources and
+// client version, javaClientVersion) into the flussql cache and returns a runner. It skips when
+// FLUSS_BOOTSTRAP_SERVERS is unset or when java, javac or mvn is missing.
 func newJavaClient(t *testing.T) *javaClient {
 	t.Helper()
 	bootstrap := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
@@ -68,15 +95,19 @@ func newJavaClient(t *testing.T) *javaClient {
 		}
 		tools[name] = p
 	}
-	classpath, err := buildJavaInterop(tools["javac"], tools["mvn"])
+	version := javaClientVersion(t)
+	classpath, err := buildJavaInterop(tools["javac"], tools["mvn"], version)
 	require.NoError(t, err)
+	require.Contains(t, classpath, string(os.PathSeparator)+"fluss-client-"+version+".jar", "the classpath holds the chosen client")
+	t.Logf("Java client org.apache.fluss:fluss-client:%s", version)
 	return &javaClient{java: tools["java"], classpath: classpath, bootstrap: bootstrap}
 }
 
-// buildJavaInterop resolves the client's classpath with Maven and compiles the program with
-// javac into <cache>/java-interop/<hash of the sources and javac version>/, under a file lock
-// because several test processes may build at once. It returns the classpath to run with.
-func buildJavaInterop(javac, mvn string) (string, error) {
+// buildJavaInterop resolves the classpath of fluss-client clientVersion with Maven and compiles
+// the program with javac into <cache>/java-interop/<hash of the sources, client and javac
+// versions>/, under a file lock because several test processes may build at once. It returns
+// the classpath to run with.
+func buildJavaInterop(javac, mvn, clientVersion string) (string, error) {
 	pom, err := filepath.Abs(filepath.Join(javaInteropDir, "pom.xml"))
 	if err != nil {
 		return "", err
@@ -89,6 +120,7 @@ func buildJavaInterop(javac, mvn string) (string, error) {
 	h := sha256.New()
 	version, _ := exec.Command(javac, "-version").CombinedOutput()
 	h.Write(version)
+	fmt.Fprintf(h, "fluss-client %s\n", clientVersion)
 	for _, f := range append([]string{pom}, srcs...) {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -135,7 +167,7 @@ func buildJavaInterop(javac, mvn string) (string, error) {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, mvn, "-B", "-q", "-f", pom,
 		"org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath",
-		"-Dmdep.outputFile="+cpFile).CombinedOutput()
+		"-Dfluss.version="+clientVersion, "-Dmdep.outputFile="+cpFile).CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("java interop: mvn dependency:build-classpath: %w\n%s", err, out)
 	}

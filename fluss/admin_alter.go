@@ -47,8 +47,13 @@ type TableChange struct {
 // every other key as a custom property. Fluss 0.9 lets only a few table
 // options change after creation (table.datalake.enabled — only on tables
 // created while the cluster had a datalake format —,
-// table.datalake.freshness, table.log.tiered.local-segments); any other
-// "table." key fails with ErrInvalidAlterTable. Custom properties are free.
+// table.datalake.freshness, table.log.tiered.local-segments); Fluss 1.0
+// alters twelve, among them table.log.ttl, table.log.local-ttl and the
+// table.auto-partition.* options, but the table.datalake.* ones only on
+// tables created while the cluster had a datalake format (a log table
+// without a bucket key may still turn table.datalake.enabled on). Any other
+// "table." key fails with ErrInvalidAlterTable (the error lists what the
+// server alters). Custom properties are free.
 func SetTableProperty(key, value string) TableChange {
 	return TableChange{kind: changeSetProperty, key: key, value: value}
 }
@@ -101,7 +106,11 @@ func (a *Admin) AlterTable(ctx context.Context, path TablePath, ignoreIfNotExist
 	defer a.c.invalidateTable(path)
 	err = a.c.callCoordinator(ctx, protocol.AlterTable, req, &protocol.AlterTableResponse{})
 	if err != nil {
-		return explainAlterError(path, err)
+		v, verr := a.c.ServerVersion(ctx)
+		if verr != nil {
+			v = ServerVersion{} // unknown: the hint names no release
+		}
+		return explainAlterError(path, v, err)
 	}
 	return nil
 }
@@ -171,11 +180,29 @@ func invalidAlter(format string, args ...any) error {
 	return &Error{Code: CodeInvalidAlterTableException, NotSent: true, Message: fmt.Sprintf(format, args...)}
 }
 
+// alterableTableOptions lists the 'table.' options a server of release line v alters
+// (FlussConfigUtils.ALTERABLE_TABLE_OPTIONS in apache/fluss v0.9.1 and 1.0); nil when v is
+// not known.
+func alterableTableOptions(v ServerVersion) []string {
+	switch {
+	case v.AtLeast(1, 0):
+		return []string{"table.datalake.enabled", "table.datalake.historical-partition.enabled", "table.datalake.freshness",
+			"table.datalake.auto-compaction", "table.log.ttl", "table.log.tiered.local-segments", "table.log.local-ttl",
+			"table.auto-partition.enabled", "table.auto-partition.num-retention", "table.auto-partition.num-precreate",
+			"table.statistics.columns", "table.kv.standby-replica.enabled"}
+	case v.AtLeast(0, 9):
+		return []string{"table.datalake.enabled", "table.datalake.freshness", "table.log.tiered.local-segments"}
+	}
+	return nil
+}
+
 // explainAlterError adds what the server's message leaves out. The 0.9
 // coordinator reports some refusals (an unsupported column position, a
 // NOT NULL column) as UNKNOWN_SERVER_ERROR with a Java stack trace; those
 // are turned into ErrInvalidAlterTable with the first line of the trace.
-func explainAlterError(path TablePath, err error) error {
+// A refused 'table.' option gets the list of those the server (of release
+// line v) alters.
+func explainAlterError(path TablePath, v ServerVersion, err error) error {
 	fe, ok := err.(*Error)
 	if !ok {
 		return err
@@ -188,9 +215,12 @@ func explainAlterError(path TablePath, err error) error {
 				Message: fmt.Sprintf("alter table %s: %s", path, strings.TrimSpace(rest))}
 		}
 	case CodeInvalidAlterTableException, CodeInvalidConfigException:
-		if strings.Contains(fe.Message, "is not supported to alter") {
-			return &Error{Code: fe.Code, cause: fe, Message: fe.Message +
-				" (Fluss 0.9 alters only table.datalake.enabled, table.datalake.freshness and table.log.tiered.local-segments among the 'table.' options; keys without the 'table.' prefix are custom properties)"}
+		if strings.Contains(fe.Message, "not supported to alter") {
+			hint := "keys without the 'table.' prefix are custom properties"
+			if opts := alterableTableOptions(v); opts != nil {
+				hint = fmt.Sprintf("Fluss %s alters only %s among the 'table.' options; %s", v, strings.Join(opts, ", "), hint)
+			}
+			return &Error{Code: fe.Code, cause: fe, Message: fe.Message + " (" + hint + ")"}
 		}
 	}
 	return err

@@ -71,21 +71,41 @@ func TestAlterTableRequest(t *testing.T) {
 func TestExplainAlterError(t *testing.T) {
 	path := TablePath{Database: "db", Table: "t"}
 	trace := &Error{Code: CodeUnknownServerError, Message: "java.lang.IllegalArgumentException: Column nn must be nullable.\n\tat org.apache.fluss.server.coordinator.SchemaUpdate.addColumn(SchemaUpdate.java:81)\n"}
-	err := explainAlterError(path, trace)
+	err := explainAlterError(path, ServerVersion{0, 9}, trace)
 	require.ErrorIs(t, err, ErrInvalidAlterTable)
 	assert.False(t, errors.Is(err, ErrUnknownServerError))
 	assert.EqualError(t, err, "fluss: INVALID_ALTER_TABLE_EXCEPTION: alter table db.t: Column nn must be nullable.")
 
 	other := &Error{Code: CodeUnknownServerError, Message: "java.lang.NullPointerException\n\tat x"}
-	assert.Same(t, other, explainAlterError(path, other))
+	assert.Same(t, other, explainAlterError(path, ServerVersion{0, 9}, other))
 
-	option := &Error{Code: CodeInvalidAlterTableException, Message: "The option 'table.log.ttl' is not supported to alter yet."}
-	err = explainAlterError(path, option)
-	require.ErrorIs(t, err, ErrInvalidAlterTable)
-	assert.ErrorContains(t, err, "table.log.tiered.local-segments")
+	for _, tt := range []struct {
+		name, message string
+		version       ServerVersion
+		want, notWant []string
+	}{
+		{name: "0.9", message: "The option 'table.log.ttl' is not supported to alter yet.", version: ServerVersion{0, 9},
+			want:    []string{"Fluss 0.9 alters only table.datalake.enabled, table.datalake.freshness, table.log.tiered.local-segments among", "custom properties"},
+			notWant: []string{"table.auto-partition"}},
+		{name: "1.0", message: "The following options are not supported to alter yet: 'table.log.format'.", version: ServerVersion{1, 0},
+			want: []string{"'table.log.format'", "Fluss 1.0 alters only table.datalake.enabled,", "table.log.ttl,", "table.kv.standby-replica.enabled among", "custom properties"}},
+		{name: "unknown version", message: "The option 'table.log.ttl' is not supported to alter yet.",
+			want: []string{"(keys without the 'table.' prefix are custom properties)"}, notWant: []string{"alters only"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := explainAlterError(path, tt.version, &Error{Code: CodeInvalidAlterTableException, Message: tt.message})
+			require.ErrorIs(t, err, ErrInvalidAlterTable)
+			for _, w := range tt.want {
+				assert.ErrorContains(t, err, w)
+			}
+			for _, w := range tt.notWant {
+				assert.NotContains(t, err.Error(), w)
+			}
+		})
+	}
 
 	missing := &Error{Code: CodeTableNotExist, Message: "Table 'db.t' does not exist."}
-	assert.Same(t, missing, explainAlterError(path, missing))
+	assert.Same(t, missing, explainAlterError(path, ServerVersion{0, 9}, missing))
 }
 
 // TestTableChangeString documents the changes' descriptions.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,41 +15,67 @@ import (
 	"github.com/flussql/flussql/fluss/types"
 )
 
-// TestAlterTableProperties sets and resets a custom property and an
-// alterable table option and reads them back with GetTableInfo; a table
-// option Fluss 0.9 cannot alter is refused with a message naming it.
+// TestAlterTableProperties sets and resets a custom property and the
+// table options the server under test alters, and reads them back with
+// GetTableInfo; an option the server cannot alter is refused with a
+// message naming it and what the server does alter. Fluss 0.9.1 alters 3
+// 'table.' options, 1.0 alters 12 (table.log.ttl among them) but the
+// table.datalake.* ones only on clusters with a datalake format
+// (TableDescriptorValidation.validateAlterTableProperties in apache/fluss).
 func TestAlterTableProperties(t *testing.T) {
 	c := connect(t)
 	ctx := testCtx(t)
 	admin := c.Admin()
+	v := serverVersion(t, c)
 	db := tempDatabase(t, admin)
 	path := fluss.TablePath{Database: db, Table: "props"}
 	require.NoError(t, admin.CreateTable(ctx, path, fluss.TableDescriptor{
 		Schema: types.Schema{Columns: []types.Column{{Name: "a", Type: types.NewInt()}}}, BucketCount: 1,
 	}, false))
 
-	require.NoError(t, admin.AlterTable(ctx, path, false,
-		fluss.SetTableProperty("owner", "team-a"),
-		fluss.SetTableProperty("table.datalake.freshness", "2min")))
-	info, err := admin.GetTableInfo(ctx, path)
-	require.NoError(t, err)
-	assert.Equal(t, "team-a", info.Descriptor.CustomProperties["owner"], "keys without the table. prefix are custom properties")
-	assert.Equal(t, "2min", info.Descriptor.Properties["table.datalake.freshness"])
-	assert.NotContains(t, info.Descriptor.Properties, "owner")
+	on10 := v.AtLeast(1, 0)
+	tests := []struct {
+		key, value string
+		alterable  bool
+		errMsg     []string // when not alterable
+	}{
+		{key: "owner", value: "team-a", alterable: true},
+		{key: "table.log.tiered.local-segments", value: "3", alterable: true},
+		{key: "table.datalake.freshness", value: "2min", alterable: !on10,
+			errMsg: []string{"cannot be altered for tables that were created before the Fluss cluster enabled datalake", "'table.datalake.freshness'"}},
+		{key: "table.log.ttl", value: "1d", alterable: on10,
+			errMsg: []string{"'table.log.ttl' is not supported to alter", "Fluss 0.9 alters only table.datalake.enabled, table.datalake.freshness, table.log.tiered.local-segments among"}},
+		{key: "table.log.format", value: "INDEXED", alterable: false,
+			errMsg: []string{"'table.log.format'", "not supported to alter", "Fluss " + v.String() + " alters only", "table.log.tiered.local-segments"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key, func(t *testing.T) {
+			err := admin.AlterTable(ctx, path, false, fluss.SetTableProperty(tt.key, tt.value))
+			if !tt.alterable {
+				require.ErrorIs(t, err, fluss.ErrInvalidAlterTable, "Fluss %s", v)
+				for _, m := range tt.errMsg {
+					assert.Contains(t, err.Error(), m)
+				}
+				return
+			}
+			require.NoError(t, err, "Fluss %s alters %s", v, tt.key)
+			info, err := admin.GetTableInfo(ctx, path)
+			require.NoError(t, err)
+			props, other := info.Descriptor.Properties, info.Descriptor.CustomProperties
+			if !strings.HasPrefix(tt.key, "table.") {
+				props, other = other, props // keys without the table. prefix are custom properties
+			}
+			assert.Equal(t, tt.value, props[tt.key])
+			assert.NotContains(t, other, tt.key)
 
-	require.NoError(t, admin.AlterTable(ctx, path, false,
-		fluss.ResetTableProperty("owner"), fluss.ResetTableProperty("table.datalake.freshness"),
-		fluss.ResetTableProperty("never-set")))
-	info, err = admin.GetTableInfo(ctx, path)
-	require.NoError(t, err)
-	assert.NotContains(t, info.Descriptor.CustomProperties, "owner")
-	assert.NotContains(t, info.Descriptor.Properties, "table.datalake.freshness")
-	assert.Equal(t, int32(1), info.SchemaID, "property changes keep the schema id")
-
-	err = admin.AlterTable(ctx, path, false, fluss.SetTableProperty("table.log.ttl", "1d"))
-	require.ErrorIs(t, err, fluss.ErrInvalidAlterTable)
-	assert.Contains(t, err.Error(), "'table.log.ttl' is not supported to alter")
-	assert.Contains(t, err.Error(), "table.datalake.freshness", "the error lists what can be altered")
+			require.NoError(t, admin.AlterTable(ctx, path, false, fluss.ResetTableProperty(tt.key), fluss.ResetTableProperty("never-set")))
+			info, err = admin.GetTableInfo(ctx, path)
+			require.NoError(t, err)
+			assert.NotContains(t, info.Descriptor.Properties, tt.key)
+			assert.NotContains(t, info.Descriptor.CustomProperties, tt.key)
+			assert.Equal(t, int32(1), info.SchemaID, "property changes keep the schema id")
+		})
+	}
 }
 
 // TestAlterTableErrors covers the refusals: a NOT NULL or existing column,

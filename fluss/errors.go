@@ -206,8 +206,14 @@ func (e *Error) Error() string {
 }
 
 // Is reports whether target is an *Error with the same code, which makes
-// the sentinels work with errors.Is.
+// the sentinels work with errors.Is. A request this client did not send
+// because the server's ApiVersions answer lacks the API (or every version of
+// it this client speaks) also matches ErrUnsupportedByServer.
 func (e *Error) Is(target error) bool {
+	if target == ErrUnsupportedByServer {
+		var ue *rpc.UnsupportedAPIError
+		return errors.As(e.cause, &ue)
+	}
 	t, ok := target.(*Error)
 	return ok && t.Code == e.Code
 }

@@ -94,7 +94,10 @@ func TestConvertTransportErrors(t *testing.T) {
 
 	err = convertErr(&rpc.UnsupportedAPIError{Addr: "h:1", API: protocol.CreateTable, ServerType: protocol.ServerTypeTabletServer})
 	assert.ErrorIs(t, err, ErrUnsupportedVersion)
+	assert.ErrorIs(t, err, ErrUnsupportedByServer, "found missing through ApiVersions, nothing sent")
 	assert.Contains(t, err.Error(), "does not serve CREATE_TABLE")
+	assert.NotErrorIs(t, &Error{Code: CodeUnsupportedVersion, Message: "from the server"}, ErrUnsupportedByServer,
+		"the server's own UNSUPPORTED_VERSION answer is not a missing API")
 
 	err = convertErr(&rpc.ServerFailureError{Addr: "h:1", Code: -1, Message: "boom"})
 	assert.ErrorIs(t, err, ErrUnknownServerError)

@@ -33,7 +33,11 @@ type fakeCluster struct {
 	// produce, when set, makes the tablet server serve ProduceLog and
 	// InitWriter: it answers each ProduceLog request (nil: no answer).
 	produce func(*protocol.ProduceLogRequest) *protocol.ProduceLogResponse
-	wg      sync.WaitGroup
+	// tabletUnready: the tablet server answers metadata as one that has just started (no
+	// servers) n times; tabletMetaCalls counts its metadata answers.
+	tabletUnready   atomic.Int32
+	tabletMetaCalls atomic.Int32
+	wg              sync.WaitGroup
 }
 
 const fakeTableJSON = `{"version":1,"schema":{"version":1,"columns":[{"name":"id","data_type":{"type":"BIGINT"},"id":0}],"highest_field_id":0},"partition_key":[],"bucket_key":[],"bucket_count":2,"properties":{},"custom_properties":{}}`
@@ -112,6 +116,12 @@ func (f *fakeCluster) answer(stype int32, h rpc.RequestHeader, body []byte) prot
 		var req protocol.MetadataRequest
 		require.NoError(f.t, proto.Unmarshal(body, &req))
 		resp := &protocol.MetadataResponse{CoordinatorServer: f.node(f.coord, 0), TabletServers: []*protocol.PbServerNode{f.node(f.tab, 5)}}
+		if stype == 2 {
+			f.tabletMetaCalls.Add(1)
+			if f.tabletUnready.Add(-1) >= 0 {
+				return &protocol.MetadataResponse{}
+			}
+		}
 		if len(req.GetTablePath()) > 0 {
 			n := f.metaCalls.Add(1)
 			var buckets []*protocol.PbBucketMetadata
@@ -227,4 +237,39 @@ func TestClientClose(t *testing.T) {
 	require.NoError(t, c.Close())
 	_, err := c.Admin().ListOffsets(context.Background(), TablePath{"db", "t"}, "", nil, OffsetLatest())
 	assert.ErrorIs(t, err, ErrClosed)
+}
+
+// TestMetadataPassesOverUnreadyTablet: a tablet server that has just started answers metadata
+// with no servers; the client asks the coordinator instead of forgetting every tablet server.
+func TestMetadataPassesOverUnreadyTablet(t *testing.T) {
+	f := newFakeCluster(t)
+	c := f.connect(t)
+	ctx := context.Background()
+	nodes, err := c.ServerNodes(ctx) // first from the bootstrap coordinator, now the tablet server is known
+	require.NoError(t, err)
+	require.Len(t, nodes, 2)
+
+	for _, tt := range []struct {
+		name    string
+		unready int32
+		want    int // tablet servers seen
+	}{
+		{name: "tablet server ready", unready: 0, want: 1},
+		{name: "tablet server just started", unready: 1, want: 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f.tabletUnready.Store(tt.unready)
+			before := f.tabletMetaCalls.Load()
+			nodes, err := c.ServerNodes(ctx)
+			require.NoError(t, err)
+			tablets := 0
+			for _, n := range nodes {
+				if n.Type == TabletServer {
+					tablets++
+				}
+			}
+			assert.Equal(t, tt.want, tablets)
+			assert.Equal(t, before+1, f.tabletMetaCalls.Load(), "the tablet server is asked first")
+		})
+	}
 }

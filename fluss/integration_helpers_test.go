@@ -81,3 +81,17 @@ func runPython(t *testing.T, script string, args ...string) []byte {
 	require.NoError(t, err, "%s %v: %s", script, args, stderr.String())
 	return out
 }
+
+// serverVersion returns the release line of the test cluster, detected from its ApiVersions
+// answers. When the launcher said what it ran (FLUSS_SERVER_VERSION), the two must agree.
+func serverVersion(t *testing.T, c *fluss.Client) fluss.ServerVersion {
+	t.Helper()
+	v, err := c.ServerVersion(testCtx(t))
+	require.NoError(t, err)
+	if launched := os.Getenv("FLUSS_SERVER_VERSION"); launched != "" {
+		want, err := fluss.ParseServerVersion(launched)
+		require.NoError(t, err)
+		require.Equal(t, want, v, "detected from ApiVersions vs FLUSS_SERVER_VERSION=%s", launched)
+	}
+	return v
+}

@@ -9,17 +9,15 @@ import (
 
 	"github.com/flussql/flussql/fluss/internal/kvbatch"
 	"github.com/flussql/flussql/fluss/internal/protocol"
-	"github.com/flussql/flussql/fluss/internal/rpc"
 )
 
-// ErrUnsupportedByServer is wrapped by errors for operations the connected
-// server does not offer (e.g. a full scan of a primary-key table, which
-// needs the ScanKv API of Fluss 1.0+).
+// ErrUnsupportedByServer is matched by errors for operations the connected
+// server does not offer, as its ApiVersions answer shows: a feature of a
+// newer release (e.g. a full scan of a primary-key table, which needs the
+// SCAN_KV API of Fluss 1.0+; the message names the API, the release that
+// added it and the server's release line, see Client.ServerVersion), or a
+// request whose API the server lacks in every version this client speaks.
 var ErrUnsupportedByServer = errors.New("fluss: not supported by this server")
-
-// apiScanKv is Fluss 1.0's SCAN_KV API key, used only to ask whether a
-// server offers it.
-const apiScanKv protocol.APIKey = 1061
 
 // MaxLimitScan is the largest row count LimitScan asks for.
 const MaxLimitScan = 1 << 20
@@ -116,11 +114,12 @@ func (t *pkTable) decodeValueBatches(b []byte, limit int) ([][]any, error) {
 }
 
 // FullScan would read the whole current state of a primary-key table. That
-// needs the server-side KV scan of Fluss 1.0+ (ScanKv); against an older
+// needs the server-side KV scan of Fluss 1.0+ (SCAN_KV); against an older
 // server — such as 0.9.1 — it returns an error wrapping
-// ErrUnsupportedByServer, and this client does not implement ScanKv yet
-// (errors.ErrUnsupported) for servers that offer it. Use LimitScan per
-// bucket, or read the table's changelog with a LogScanner.
+// ErrUnsupportedByServer that names the API and the server's release line,
+// and this client does not implement SCAN_KV yet (errors.ErrUnsupported) for
+// servers that offer it. Use LimitScan per bucket, or read the table's
+// changelog with a LogScanner.
 func (tb *Table) FullScan(ctx context.Context) ([][]any, error) {
 	t, err := openPKTable(tb)
 	if err != nil {
@@ -131,10 +130,14 @@ func (tb *Table) FullScan(ctx context.Context) ([][]any, error) {
 		return nil, err
 	}
 	if !offers {
-		return nil, fmt.Errorf("fluss: full scan of %s: %w: ScanKv needs Fluss 1.0+, and the tablet server at %s does not offer it; use LimitScan or read the changelog",
-			t.path, ErrUnsupportedByServer, addr)
+		v, err := t.c.ServerVersion(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return nil, unsupportedByServer("full scan of "+t.path.String(), apiScanKv, ServerVersion{1, 0}, TabletServer, addr, v,
+			"use LimitScan or read the changelog")
 	}
-	return nil, fmt.Errorf("fluss: full scan of %s: the server offers ScanKv, which this client does not implement yet: %w", t.path, errors.ErrUnsupported)
+	return nil, fmt.Errorf("fluss: full scan of %s: the server offers SCAN_KV, which this client does not implement yet: %w", t.path, errors.ErrUnsupported)
 }
 
 // tabletOffers reports whether a tablet server lists api in its
@@ -153,10 +156,5 @@ func (c *Client) tabletOffers(ctx context.Context, api protocol.APIKey) (bool, s
 	if err != nil {
 		return false, addr, convertErr(err)
 	}
-	if conn.Supports(api) {
-		return true, addr, nil
-	}
-	_, verr := conn.Version(api)
-	var ue *rpc.UnsupportedAPIError
-	return errors.As(verr, &ue) && ue.Listed, addr, nil
+	return lists(conn, api), addr, nil
 }

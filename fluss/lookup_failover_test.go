@@ -129,7 +129,9 @@ func TestLookupFanoutFrozenLeader(t *testing.T) {
 		return nil, nil
 	})
 	require.Error(t, err)
-	assert.Less(t, time.Since(start), 600*time.Millisecond)
+	// It ends with the context (500 ms), not after the fixture's 5 s request timeout; the bound
+	// leaves room for a loaded machine (600 ms failed there at 612 ms).
+	assert.Less(t, time.Since(start), 3*time.Second)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.ErrorIs(t, err, ErrRequestTimeout)
 	assert.Contains(t, err.Error(), "after 1 attempts")

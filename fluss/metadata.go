@@ -153,7 +153,8 @@ func bucketsFromPb(pbs []*protocol.PbBucketMetadata) []bucketLocation {
 
 // metadataRequest sends a MetadataRequest to a tablet server (the
 // coordinator, then the bootstrap servers, if none answers) and records the
-// servers it reports.
+// servers it reports. A tablet server whose answer lists no tablet server
+// (one that has just started) is passed over while another can answer.
 func (c *Client) metadataRequest(ctx context.Context, req *protocol.MetadataRequest) (*protocol.MetadataResponse, error) {
 	if c.isClosed() {
 		return nil, ErrClosed
@@ -188,6 +189,7 @@ func (c *Client) metadataRequest(ctx context.Context, req *protocol.MetadataRequ
 		return 1
 	})
 	var errs []error
+	var unready *protocol.MetadataResponse
 	for i, t := range targets {
 		// A server that does not answer (a stopped process) must not hold
 		// the request while others could answer: each but the last gets
@@ -201,6 +203,14 @@ func (c *Client) metadataRequest(ctx context.Context, req *protocol.MetadataRequ
 		err := c.callAddr(tctx, t.addr, t.typ, protocol.GetMetadata, req, &resp)
 		silent := tctx.Err() != nil && ctx.Err() == nil
 		cancel()
+		if err == nil && t.typ == TabletServer && len(resp.GetTabletServers()) == 0 {
+			// A tablet server that has just started answers from a cache the coordinator
+			// has not filled yet: no tablet server, not even itself. Ask the next one.
+			if unready == nil {
+				unready = &resp
+			}
+			continue
+		}
 		if err == nil {
 			c.meta.update(&resp)
 			c.debug("fluss: metadata refreshed", "from", t.addr, "tables", len(req.GetTablePath()), "partitions", len(req.GetPartitionsPath()),
@@ -216,6 +226,10 @@ func (c *Client) metadataRequest(ctx context.Context, req *protocol.MetadataRequ
 			return nil, err // the server answered: the answer stands
 		}
 		errs = append(errs, err)
+	}
+	if unready != nil {
+		c.meta.update(unready)
+		return unready, nil
 	}
 	return nil, errors.Join(errs...)
 }

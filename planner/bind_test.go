@@ -179,3 +179,32 @@ func TestResults(t *testing.T) {
 	assert.Nil(t, run("SELECT * FROM logs LIMIT 0"))
 	assert.Equal(t, [][]any{{int32(9), int32(9)}}, run("SELECT level, level AS again FROM logs WHERE msg LIKE 'd'"))
 }
+
+// TestNeedsFullScan: queries of a primary-key table that only a full scan could answer are
+// refused with an error matching ErrNeedsFullScan (the driver adds what the server offers);
+// lookups, prefix lookups and limit scans are planned.
+func TestNeedsFullScan(t *testing.T) {
+	for _, tt := range []struct {
+		query string
+		full  bool
+	}{
+		{query: "SELECT * FROM users", full: true},
+		{query: "SELECT COUNT(*) FROM users", full: true},
+		{query: "SELECT * FROM users WHERE name = 'x'", full: true},
+		{query: "SELECT * FROM users WHERE user_id = 1"},
+		{query: "SELECT * FROM users LIMIT 3"},
+		{query: "SELECT * FROM region_orders WHERE region = 'EU' AND customer_id = 1"},
+	} {
+		t.Run(tt.query, func(t *testing.T) {
+			st, err := parser.Parse(tt.query)
+			require.NoError(t, err)
+			_, err = Build(context.Background(), st, testCatalog(), Session{Database: "fluss", Location: time.UTC})
+			if !tt.full {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, ErrNeedsFullScan)
+			assert.Contains(t, err.Error(), "Fluss 1.0+ (ScanKv)")
+		})
+	}
+}

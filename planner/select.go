@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,6 +10,19 @@ import (
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
+
+// ErrNeedsFullScan is matched (errors.Is) by the error of a query that would need a full scan
+// of a primary-key table: the server's KV scan (SCAN_KV, Fluss 1.0+), which flussql does not
+// run yet. The planner does not know the server; the driver adds what the connected one offers.
+var ErrNeedsFullScan = errors.New("planner: the query needs a full scan of a primary-key table")
+
+// fullScanError is a query refused because it needs a full scan of a primary-key table.
+type fullScanError struct{ msg string }
+
+func (e *fullScanError) Error() string { return e.msg }
+
+// Is makes the error match ErrNeedsFullScan.
+func (e *fullScanError) Is(target error) bool { return target == ErrNeedsFullScan }
 
 // Lookup reads the rows of a primary-key table with the given keys: for
 // each bound key, look KeyRow up (in the key's partition) and pass the
@@ -199,10 +213,10 @@ func (sb *selectBuilder) primaryKey() (Plan, error) {
 		hint += ", on " + keyList(append(slices.Clone(bucket), info.PartitionKeys()...)) + " for a prefix lookup"
 	}
 	if sb.count {
-		return nil, fmt.Errorf("COUNT(*) over a whole primary-key table needs a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)
+		return nil, &fullScanError{fmt.Sprintf("COUNT(*) over a whole primary-key table needs a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
 	}
 	if sb.limit == nil {
-		return nil, fmt.Errorf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)
+		return nil, &fullScanError{fmt.Sprintf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)}
 	}
 	ps, err := sb.partitionSet(eq)
 	if err != nil {

@@ -5,11 +5,13 @@
 //	                                                               start detached, print the bootstrap address
 //	fluss-local-cluster down [-state FILE]                         stop what `up` started
 //	fluss-local-cluster run  [-sasl user:password] -- CMD ARGS…    start, run CMD with the addresses in its environment, stop
-//	fluss-local-cluster fetch                                      fetch the server jars into the cache, print their folder
+//	fluss-local-cluster fetch [VERSION…]                           fetch the jars of FLUSS_VERSION and each VERSION, print their classpaths
 //
 // `run` exports FLUSS_BOOTSTRAP_SERVERS for CMD, and with -sasl also starts a second cluster
 // with SASL/PLAIN and exports FLUSS_SASL_BOOTSTRAP_SERVERS, FLUSS_SASL_USERNAME and
-// FLUSS_SASL_PASSWORD. FLUSS_VERSION chooses the server release. -tablet-servers starts N tablet
+// FLUSS_SASL_PASSWORD, and FLUSS_SERVER_VERSION (the version that runs). FLUSS_VERSION chooses the server release: one
+// Maven Central serves, or one in the folder of server builds (FLUSS_SERVER_DIR, default
+// ../shared/fluss-server beside the repository; every -SNAPSHOT version comes from there). -tablet-servers starts N tablet
 // servers (default 1); -zk-session-timeout sets the servers' ZooKeeper session timeout (e.g. 6s,
 // so that a killed tablet server loses its buckets within seconds; default 60 s).
 package main
@@ -41,11 +43,7 @@ func main() {
 	case "down":
 		err = down(os.Args[2:])
 	case "fetch":
-		var lib string
-		lib, err = localcluster.EnsureJars(context.Background(), localcluster.Version())
-		if err == nil {
-			fmt.Println(lib)
-		}
+		err = fetch(os.Args[2:])
 	case "run":
 		var code int
 		code, err = run(os.Args[2:])
@@ -59,6 +57,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fluss-local-cluster:", err)
 		os.Exit(1)
 	}
+}
+
+// fetch makes sure the jars of FLUSS_VERSION (or the pinned release) and of each named version
+// are at hand and prints "version<TAB>classpath" for each.
+func fetch(versions []string) error {
+	seen := map[string]bool{}
+	for _, v := range append([]string{localcluster.Version()}, versions...) {
+		if v == "" || seen[v] {
+			continue
+		}
+		seen[v] = true
+		cp, err := localcluster.EnsureJars(context.Background(), v)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s\t%s\n", v, cp)
+	}
+	return nil
 }
 
 func usage() {
@@ -176,7 +192,7 @@ func run(args []string) (int, error) {
 		return 0, err
 	}
 	clusters = append(clusters, plain)
-	env := append(os.Environ(), "FLUSS_BOOTSTRAP_SERVERS="+plain.BootstrapServers)
+	env := append(os.Environ(), "FLUSS_BOOTSTRAP_SERVERS="+plain.BootstrapServers, "FLUSS_SERVER_VERSION="+plain.Version)
 	if users != nil {
 		sc, err := localcluster.Start(ctx, localcluster.Options{SASLUsers: users, Logf: logf})
 		if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/shell")
@@ -64,7 +67,54 @@ func sortTableRows(s string) string {
 // golden compares got with testdata/shell/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "shell", name)
+	goldenAt(t, filepath.Join("..", "..", "testdata", "shell", name), name, got)
+}
+
+// standbyOption is the table option the Fluss 1.0 coordinator adds to every primary-key table it
+// creates (CoordinatorService in apache/fluss 1.0: table.kv.standby-replica.enabled = true when
+// the request does not set it); 0.9.1 adds none.
+const standbyOption = "'table.kv.standby-replica.enabled' = 'true', "
+
+// goldenVariant names the golden file of a cluster session for servers of release line v:
+// testdata/shell/<name>.golden for 0.9, <name>.fluss-<major>.<minor>.golden for a newer line
+// whose output differs (see TestGoldenVariants).
+func goldenVariant(name string, v fluss.ServerVersion) string {
+	if !v.AtLeast(1, 0) {
+		return name + ".golden"
+	}
+	return fmt.Sprintf("%s.fluss-%d.%d.golden", name, v.Major, v.Minor)
+}
+
+// clusterGolden compares the output of a cluster session with its golden file for the
+// server's release line v: the variant when there is one, else the 0.9 file. -update writes
+// the 0.9 file on a 0.9 server, and on a newer one the variant when the output differs from
+// the 0.9 file (removing a variant that no longer differs).
+func clusterGolden(t *testing.T, name string, v fluss.ServerVersion, got string) {
+	t.Helper()
+	dir := filepath.Join("..", "..", "testdata", "shell")
+	base := filepath.Join(dir, name+".golden")
+	variant := filepath.Join(dir, goldenVariant(name, v))
+	if variant == base {
+		goldenAt(t, base, name+".golden", got)
+		return
+	}
+	if *update {
+		if want, err := os.ReadFile(base); err == nil && string(want) == got {
+			_ = os.Remove(variant)
+			return
+		}
+		goldenAt(t, variant, goldenVariant(name, v), got)
+		return
+	}
+	if _, err := os.Stat(variant); err == nil {
+		goldenAt(t, variant, goldenVariant(name, v), got)
+		return
+	}
+	goldenAt(t, base, name+".golden", got)
+}
+
+func goldenAt(t *testing.T, path, name, got string) {
+	t.Helper()
 	if *update {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
@@ -97,6 +147,7 @@ func TestClusterSessions(t *testing.T) {
 	time.Local = time.UTC
 	t.Cleanup(func() { time.Local = local })
 
+	v := clusterVersion(t)
 	for _, tc := range []struct {
 		name   string
 		script string // under testdata
@@ -130,7 +181,7 @@ func TestClusterSessions(t *testing.T) {
 			got := strings.ReplaceAll(sortTableRows(maskPartitionIDs(maskTimes(out.String()))), db, shownAs)
 			got = strings.ReplaceAll(got, path, "testdata/"+tc.script)
 			assert.Equal(t, tc.code, code, got)
-			golden(t, tc.name+".golden", got)
+			clusterGolden(t, tc.name, v, got)
 		})
 	}
 }
@@ -155,4 +206,67 @@ func TestMaskPartitionIDs(t *testing.T) {
 func TestSortTableRows(t *testing.T) {
 	in := "SELECT;\n id | r\n----+----\n  2 | EU\n  1 | US\n(2 rows)\nOK\n z\n---\n b\n a\n(2 rows)\n"
 	assert.Equal(t, "SELECT;\n id | r\n----+----\n  1 | US\n  2 | EU\n(2 rows)\nOK\n z\n---\n a\n b\n(2 rows)\n", sortTableRows(in))
+}
+
+// clusterVersion returns the release line of the cluster named by FLUSS_BOOTSTRAP_SERVERS,
+// detected from its ApiVersions answers; when the launcher said what it ran
+// (FLUSS_SERVER_VERSION), the two must agree.
+func clusterVersion(t *testing.T) fluss.ServerVersion {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: strings.Split(os.Getenv("FLUSS_BOOTSTRAP_SERVERS"), ",")})
+	require.NoError(t, err)
+	defer c.Close()
+	v, err := c.ServerVersion(ctx)
+	require.NoError(t, err)
+	if launched := os.Getenv("FLUSS_SERVER_VERSION"); launched != "" {
+		want, err := fluss.ParseServerVersion(launched)
+		require.NoError(t, err)
+		require.Equal(t, want, v, "detected from ApiVersions vs FLUSS_SERVER_VERSION=%s", launched)
+	}
+	return v
+}
+
+// TestGoldenVariants checks that every golden file of a newer release line differs from the 0.9
+// file only by what that line is known to change: on 1.0, the standby option in the DDL of
+// primary-key tables (and the width of the tables that show it).
+func TestGoldenVariants(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "shell")
+	variants, err := filepath.Glob(filepath.Join(dir, "*.fluss-*.golden"))
+	require.NoError(t, err)
+	known := map[string]func(string) string{
+		"fluss-1.0": func(s string) string { return strings.ReplaceAll(s, standbyOption, "") },
+	}
+	for _, path := range variants {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			name, line, ok := strings.Cut(strings.TrimSuffix(filepath.Base(path), ".golden"), ".fluss-")
+			require.True(t, ok)
+			undo, ok := known["fluss-"+line]
+			require.True(t, ok, "no known difference for Fluss %s", line)
+			got, err := os.ReadFile(path)
+			require.NoError(t, err)
+			want, err := os.ReadFile(filepath.Join(dir, name+".golden"))
+			require.NoError(t, err)
+			assert.NotEqual(t, string(want), string(got), "a variant that equals the 0.9 file should be removed")
+			assert.Equal(t, dropRules(string(want)), dropRules(undo(string(got))))
+		})
+	}
+}
+
+// dropRules removes the rule lines under table headers and the padding of table cells, which
+// depend on the widest cell.
+func dropRules(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if ruleRE.MatchString(l) {
+			continue
+		}
+		f := strings.Split(l, "|")
+		for i := range f {
+			f[i] = strings.TrimSpace(f[i])
+		}
+		out = append(out, strings.Join(f, "|"))
+	}
+	return strings.Join(out, "\n")
 }

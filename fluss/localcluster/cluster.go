@@ -1,6 +1,7 @@
 // Package localcluster runs a real Apache Fluss cluster on loopback without Docker: one
 // ZooKeeper, one coordinator and one or more tablet servers, each a JVM started from the
-// fluss-server jar that Maven fetches into a cache outside the repository. Integration tests
+// fluss-server jar that Maven fetches into a cache outside the repository, or, for builds Maven
+// Central does not serve (1.0-SNAPSHOT), from a folder beside the repository (ServerDir). Integration tests
 // use it from TestMain, `make cluster-up` and `make cluster-down` use it through
 // cmd/fluss-local-cluster, and the shell uses it when no DSN is given.
 //
@@ -113,7 +114,7 @@ type Proc struct {
 	Log  string `json:"log"`  // path of its log file
 }
 
-// Start fetches the jars if needed and starts ZooKeeper, the coordinator and the tablet
+// Start fetches the jars if needed (see EnsureJars for where each version comes from) and starts ZooKeeper, the coordinator and the tablet
 // servers on free loopback ports, then waits until the coordinator has seen every tablet
 // server register. On failure it stops what it started and returns an error that carries
 // the tail of the servers' logs.
@@ -130,7 +131,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	lib, err := EnsureJars(ctx, version)
+	classpath, err := EnsureJars(ctx, version)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +159,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := c.start(ctx, java, lib, opts); err != nil {
+	if err := c.start(ctx, java, classpath, opts); err != nil {
 		logs := c.logTails(60)
 		_ = c.Stop()
 		return nil, fmt.Errorf("%w\n%s", err, logs)
@@ -166,7 +167,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	return c, nil
 }
 
-func (c *Cluster) start(ctx context.Context, java, lib string, opts Options) error {
+func (c *Cluster) start(ctx context.Context, java, cp string, opts Options) error {
 	n := opts.TabletServers
 	if n <= 0 {
 		n = 1
@@ -198,7 +199,6 @@ func (c *Cluster) start(ctx context.Context, java, lib string, opts Options) err
 		"-Djava.io.tmpdir=" + filepath.Join(c.Dir, "tmp"),
 		"-Dlog4j.configurationFile=file:" + filepath.Join(c.Dir, "conf", "log4j2.properties"),
 	}
-	cp := filepath.Join(lib, "*")
 	start := time.Now()
 
 	zkArgs := append([]string{"-Xmx256m"}, jvm...)
@@ -275,8 +275,10 @@ const (
 	tabletMainClass      = "org.apache.fluss.server.tablet.TabletServer"
 )
 
-// Readiness lines in the server logs (ZooKeeperClient in Fluss 0.9.1).
-const coordinatorReadyLine = "Registered leader"
+// Readiness lines in the server logs (ZooKeeperClient). The coordinator's changed in 1.0:
+// 0.9.1 logs "Registered leader <addr> at path /coordinators/active.", 1.0 "Registered
+// Coordinator leader CoordinatorAddress{…} at path /coordinators/active."; the tail matches both.
+const coordinatorReadyLine = "at path /coordinators/active"
 
 func tabletReadyLine(id int) string { return fmt.Sprintf("Registered tablet server %d at path", id) }
 

@@ -359,6 +359,10 @@ func TestRefuseNew(t *testing.T) {
 	srv := startFakeServer(t, nil)
 	r := startRelay(t, srv.addr())
 	existing := dial(t, r.Addr())
+	// The dial returns once the kernel queued the connection; the relay accepts it a moment
+	// later, and a connection it accepts after RefuseNew is refused.
+	require.Eventually(t, func() bool { return r.Stats().Accepted == 1 }, 10*time.Second, 5*time.Millisecond,
+		"the relay accepts the existing connection")
 	r.RefuseNew(true)
 	refused := dial(t, r.Addr())
 	assert.True(t, refused.closed(time.Second), "a new connection is closed at once")

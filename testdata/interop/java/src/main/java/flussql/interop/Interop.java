@@ -14,6 +14,7 @@ import org.apache.fluss.client.table.scanner.log.ScanRecords;
 import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.config.Configuration;
+import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
@@ -37,7 +38,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Drives the official Fluss Java client (0.9.1-incubating) for flussql's interop tests. Each
+ * Drives the official Fluss Java client (0.9.1-incubating or 1.0.0) for flussql's interop tests. Each
  * command prints one JSON object on stdout; failures go to stderr with a non-zero exit code.
  *
  * <pre>
@@ -47,7 +48,13 @@ import java.util.concurrent.CompletableFuture;
  * lookup DB TABLE START COUNT PREFIX   looks every id up and checks name and score
  * nested-write DB TABLE                the three rows of NESTED (below), appended or upserted
  * nested-read  DB TABLE                rows 1..3 of a NESTED table (scan or lookups) as JSON
+ * part-write DB TABLE START COUNT PREFIX  PARTED rows: appended, or upserted on a primary-key table
+ * part-read  DB TABLE START COUNT PREFIX  PARTED rows: every partition scanned, or every key looked up
  * </pre>
+ *
+ * <p>PARTED tables are (id INT, region STRING, name STRING, value BIGINT) partitioned by region,
+ * with the primary key (id, region) when they have one; row id is (id, "r" + id % 3,
+ * PREFIX-id, id * 11). Their partitions must exist.
  *
  * <p>NESTED tables are (id INT, tags ARRAY&lt;STRING&gt;, scores MAP&lt;STRING, INT&gt;,
  * addr ROW&lt;city STRING, zip INT&gt;, grid ARRAY&lt;ARRAY&lt;BIGINT&gt;&gt;).
@@ -111,6 +118,21 @@ public final class Interop {
                     break;
                 case "schema":
                     out = schema(table);
+                    break;
+                case "part-write":
+                    need(args, 6);
+                    out = partWrite(table, intArg(args[3]), intArg(args[4]), args[5]);
+                    break;
+                case "part-read":
+                    need(args, 6);
+                    out =
+                            partRead(
+                                    conn.getAdmin(),
+                                    table,
+                                    path,
+                                    intArg(args[3]),
+                                    intArg(args[4]),
+                                    args[5]);
                     break;
                 default:
                     usage();
@@ -341,6 +363,152 @@ public final class Interop {
         }
         sb.append("},\"rows\":[").append(rows).append("]}");
         return sb.toString();
+    }
+
+    /** Row id of a PARTED table. */
+    private static GenericRow partRow(int id, String prefix) {
+        return GenericRow.of(
+                id,
+                BinaryString.fromString("r" + (id % 3)),
+                BinaryString.fromString(prefix + "-" + id),
+                id * 11L);
+    }
+
+    /** Writes PARTED rows start..start+count-1: upserts on a primary-key table, else appends. */
+    private static String partWrite(Table table, int start, int count, String prefix) {
+        List<CompletableFuture<?>> acks = new ArrayList<>(count);
+        if (table.getTableInfo().hasPrimaryKey()) {
+            UpsertWriter writer = table.newUpsert().createWriter();
+            for (int id = start; id < start + count; id++) {
+                acks.add(writer.upsert(partRow(id, prefix)));
+            }
+            writer.flush();
+        } else {
+            AppendWriter writer = table.newAppend().createWriter();
+            for (int id = start; id < start + count; id++) {
+                acks.add(writer.append(partRow(id, prefix)));
+            }
+            writer.flush();
+        }
+        CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).join();
+        return "{\"written\":" + count + "}";
+    }
+
+    /**
+     * Reads a PARTED table: a log table is scanned in every partition and bucket from the
+     * beginning up to the latest offsets listed at start; on a primary-key table every key
+     * (id, "r" + id % 3) of start..start+count-1 is looked up. Prints the rows as
+     * [id, region, name, value, partition name] and how many keys were missing.
+     */
+    private static String partRead(
+            Admin admin, Table table, TablePath path, int start, int count, String prefix)
+            throws Exception {
+        TableInfo info = table.getTableInfo();
+        StringBuilder rows = new StringBuilder();
+        int found = 0, missing = 0;
+        if (info.hasPrimaryKey()) {
+            Lookuper lookuper = table.newLookup().createLookuper();
+            List<CompletableFuture<LookupResult>> results = new ArrayList<>(count);
+            for (int id = start; id < start + count; id++) {
+                results.add(
+                        lookuper.lookup(
+                                GenericRow.of(id, BinaryString.fromString("r" + (id % 3)))));
+            }
+            for (CompletableFuture<LookupResult> f : results) {
+                InternalRow row = f.join().getSingletonRow();
+                if (row == null) {
+                    missing++;
+                    continue;
+                }
+                partJson(sep(rows), row, row.getString(1).toString());
+                found++;
+            }
+        } else {
+            int buckets = info.getNumBuckets();
+            List<Integer> all = new ArrayList<>();
+            for (int b = 0; b < buckets; b++) {
+                all.add(b);
+            }
+            Map<Long, String> names = new TreeMap<>();
+            Map<Long, long[]> end = new TreeMap<>();
+            Map<Long, long[]> next = new TreeMap<>();
+            for (PartitionInfo p : admin.listPartitionInfos(path).get()) {
+                Map<Integer, Long> latest =
+                        admin.listOffsets(
+                                        path,
+                                        p.getPartitionName(),
+                                        all,
+                                        new OffsetSpec.LatestSpec())
+                                .all()
+                                .get();
+                long[] e = new long[buckets];
+                for (int b = 0; b < buckets; b++) {
+                    e[b] = latest.get(b);
+                }
+                names.put(p.getPartitionId(), p.getPartitionName());
+                end.put(p.getPartitionId(), e);
+                next.put(p.getPartitionId(), new long[buckets]);
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            try (LogScanner scanner = table.newScan().createLogScanner()) {
+                for (Map.Entry<Long, long[]> e : end.entrySet()) {
+                    for (int b = 0; b < buckets; b++) {
+                        if (e.getValue()[b] > 0) {
+                            scanner.subscribeFromBeginning(e.getKey(), b);
+                        }
+                    }
+                }
+                while (!allReached(next, end)) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException(
+                                "scan did not reach the end offsets in 120 s");
+                    }
+                    ScanRecords records = scanner.poll(Duration.ofMillis(500));
+                    for (TableBucket tb : records.buckets()) {
+                        long pid = tb.getPartitionId();
+                        int b = tb.getBucket();
+                        for (ScanRecord r : records.records(tb)) {
+                            if (r.logOffset() >= end.get(pid)[b]) {
+                                continue; // written after the scan started
+                            }
+                            next.get(pid)[b] = Math.max(next.get(pid)[b], r.logOffset() + 1);
+                            partJson(sep(rows), r.getRow(), names.get(pid));
+                            found++;
+                        }
+                    }
+                }
+            }
+        }
+        return "{\"count\":"
+                + found
+                + ",\"missing\":"
+                + missing
+                + ",\"rows\":["
+                + rows
+                + "]}";
+    }
+
+    private static void partJson(StringBuilder sb, InternalRow row, String partition) {
+        sb.append('[')
+                .append(row.getInt(0))
+                .append(',')
+                .append(quote(row.getString(1).toString()))
+                .append(',')
+                .append(quote(row.getString(2).toString()))
+                .append(',')
+                .append(row.getLong(3))
+                .append(',')
+                .append(quote(partition))
+                .append(']');
+    }
+
+    private static boolean allReached(Map<Long, long[]> next, Map<Long, long[]> end) {
+        for (Map.Entry<Long, long[]> e : end.entrySet()) {
+            if (!reached(next.get(e.getKey()), e.getValue())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The rows of a NESTED table: values of every shape, NULLs inside and out, empty ones. */
@@ -620,7 +788,7 @@ public final class Interop {
 
     private static void usage() {
         System.err.println(
-                "usage: Interop append|upsert|lookup DB TABLE START COUNT PREFIX | scan|nested-write|nested-read|schema DB TABLE");
+                "usage: Interop append|upsert|lookup|part-write|part-read DB TABLE START COUNT PREFIX | scan|nested-write|nested-read|schema DB TABLE");
         System.exit(2);
     }
 }
