@@ -7,12 +7,12 @@
 //	fluss-local-cluster run  [-sasl user:password] -- CMD ARGS…    start, run CMD with the addresses in its environment, stop
 //	fluss-local-cluster fetch [VERSION…]                           fetch the jars of FLUSS_VERSION and each VERSION, print their classpaths
 //
-// `run` exports FLUSS_BOOTSTRAP_SERVERS for CMD, and with -sasl also starts a second cluster
-// with SASL/PLAIN and exports FLUSS_SASL_BOOTSTRAP_SERVERS, FLUSS_SASL_USERNAME and
-// FLUSS_SASL_PASSWORD, and FLUSS_SERVER_VERSION (the version that runs). FLUSS_VERSION chooses the server release: one
-// Maven Central serves, or one in the folder of server builds (FLUSS_SERVER_DIR, default
-// ../shared/fluss-server beside the repository; every -SNAPSHOT version comes from there). -tablet-servers starts N tablet
-// servers (default 1); -zk-session-timeout sets the servers' ZooKeeper session timeout (e.g. 6s,
+// `run` exports FLUSS_BOOTSTRAP_SERVERS and FLUSS_SERVER_VERSION (the version that runs) for
+// CMD, and with -sasl also starts a second cluster with SASL/PLAIN and exports
+// FLUSS_SASL_BOOTSTRAP_SERVERS, FLUSS_SASL_USERNAME and FLUSS_SASL_PASSWORD. FLUSS_VERSION
+// chooses the server release: one Maven Central serves, or one in the folder of server builds
+// (FLUSS_SERVER_DIR, default ../shared/fluss-server beside the repository; every -SNAPSHOT
+// version comes from there). -tablet-servers starts N tablet servers (default 1); -zk-session-timeout sets the servers' ZooKeeper session timeout (e.g. 6s,
 // so that a killed tablet server loses its buckets within seconds; default 60 s).
 package main
 
