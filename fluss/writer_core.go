@@ -78,7 +78,12 @@ type writeBatch struct {
 	// abandoned: its receipts gave up on it while it was in flight; it is not
 	// sent again.
 	abandoned bool
-	ended     bool
+	// sending is set (under the writer's lock) at the moment a request
+	// carrying the batch is handed to the network, and cleared when the
+	// request returns: before that, an in-flight batch (its leader still
+	// being looked up, or being encoded) can still be withdrawn.
+	sending bool
+	ended   bool
 }
 
 // receiptShare is the rows of one receipt in a batch.
@@ -345,6 +350,11 @@ func (w *writerCore) giveUp(b *writeBatch, cause error) {
 	where := b.target.describe(w.path)
 	q := w.buckets[b.target.key()]
 	switch {
+	case q.inflight == b && !b.sending && !b.maybeStored:
+		// The sender holds it but has not sent it (it is looking the leader up
+		// or encoding): it will see abandoned and not send it.
+		b.abandoned = true
+		w.settleLocked(b, outcomeNotWritten, cause, where+": never sent (withdrawn before its request left)")
 	case q.inflight == b:
 		// The sender owns it until its request returns; complete ends it.
 		b.abandoned = true

@@ -193,6 +193,7 @@ func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*wr
 			continue
 		}
 		b.attempts++
+		b.sending = true
 		live = append(live, b)
 	}
 	w.mu.Unlock()
@@ -270,6 +271,7 @@ func (w *writerCore) complete(b *writeBatch, err error) {
 	defer w.mu.Unlock()
 	q := w.buckets[b.target.key()]
 	w.inflightDoneLocked(b)
+	b.sending = false
 	if err != nil && maybeStored(err) {
 		b.maybeStored = true
 	}
