@@ -143,6 +143,9 @@ func worthWaiting(errs []error) bool {
 		if errors.As(err, &fe) && fe.cause == nil && fe.Retriable() {
 			return true // a retriable code the server sent
 		}
+		if errors.As(err, &fe) && fe.Code == CodeUnknownServerError && strings.Contains(fe.Message, "is not initialized yet") {
+			return true // a coordinator that is starting ("CoordinatorEventProcessor is not initialized yet")
+		}
 	}
 	return false
 }

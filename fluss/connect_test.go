@@ -412,3 +412,14 @@ func TestUnreachableCoordinatorCostsOneConnectTimeout(t *testing.T) {
 		})
 	}
 }
+
+// A coordinator that is still starting answers UNKNOWN_SERVER_ERROR "… is not initialized
+// yet": Connect waits for it, as for a cluster without tablet servers; other unknown server
+// errors are not waited out.
+func TestConnectWaitsForAStartingCoordinator(t *testing.T) {
+	starting := &Error{Code: CodeUnknownServerError, Message: "java.lang.IllegalStateException: CoordinatorEventProcessor is not initialized yet.\n\tat org.apache.fluss…"}
+	other := &Error{Code: CodeUnknownServerError, Message: "java.lang.NullPointerException"}
+	assert.True(t, worthWaiting([]error{starting}))
+	assert.True(t, worthWaiting([]error{other, starting}))
+	assert.False(t, worthWaiting([]error{other}))
+}

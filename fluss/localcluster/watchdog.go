@@ -47,6 +47,10 @@ func (c *Cluster) WatchCoordinator(ctx context.Context, every time.Duration) int
 			continue
 		}
 		c.logf("localcluster: the coordinator's event thread is stuck (a lost CreateTable event, apache/fluss#1018); restarting it")
+		// Stopped gracefully, the coordinator gives up its ZooKeeper session at once; killed,
+		// its leadership node would stay until the session times out (60 s by default) and
+		// the new coordinator would wait for it.
+		_ = stopPID(proc.PID, c.Dir, 15*time.Second)
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		err = c.Restart(rctx, "coordinator") // the restart starts a new log
 		cancel()
