@@ -71,6 +71,9 @@ type selItem struct {
 }
 
 func (b *builder) selectStmt(s *parser.Select) (Plan, error) {
+	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() {
+		return nil, fmt.Errorf("SELECT without FROM, DISTINCT, GROUP BY, HAVING, ORDER BY and OFFSET are not supported yet")
+	}
 	info, err := b.table(s.Table)
 	if err != nil {
 		return nil, err

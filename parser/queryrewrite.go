@@ -1,0 +1,117 @@
+package parser
+
+import (
+	"fmt"
+
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/xwb1989/sqlparser"
+)
+
+// Query syntax sqlparser (a MySQL grammar) cannot read is rewritten before
+// it sees the text, as typed literals are:
+//
+//   - a || b (Flink's string concatenation; MySQL's OR) becomes a ^ b, and a
+//     ^ the user wrote is refused;
+//   - CAST(x AS type) with a Flink type becomes __flussql_cast_N(x), the type
+//     parsed by the DDL type parser;
+//   - SUBSTRING(…) and SUBSTR(…) become __flussql_substring(…), a plain call;
+//   - NULLS FIRST / NULLS LAST after an ORDER BY key are removed and recorded
+//     per key.
+
+// castFunc and substringFunc name the stand-in functions.
+const (
+	castFunc      = reservedPrefix + "cast_"
+	substringFunc = reservedPrefix + "substring"
+)
+
+// queryRewrites holds what the rewrite took out of the text.
+type queryRewrites struct {
+	casts []types.DataType
+	nulls map[int]NullsOrder // ORDER BY key index → NULLS
+}
+
+func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
+	q := &queryRewrites{nulls: map[int]NullsOrder{}}
+	orderKey := -1 // index of the ORDER BY key being read, -1 before ORDER BY
+	depth := 0
+	for k := s; k < len(l.toks); k++ {
+		t := l.toks[k]
+		next := eofTok(l.src)
+		if k+1 < len(l.toks) {
+			next = l.toks[k+1]
+		}
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+		case t.typ == '^':
+			return nil, newError(l.src, t.start, "^", "", "the operator ^ is not supported")
+		case t.typ == sqlparser.OR && l.src[t.start:t.end] == "||":
+			rw.add(t.start, t.end, "^")
+		case l.isWord(t, "cast") && !t.quoted && next.typ == '(':
+			end, err := l.rewriteCast(k, rw, q)
+			if err != nil {
+				return nil, err
+			}
+			_ = end
+		case (l.isWord(t, "substring") || l.isWord(t, "substr")) && !t.quoted && next.typ == '(':
+			rw.add(t.start, t.end, substringFunc)
+		case l.isWord(t, "order") && l.isWord(next, "by") && depth == 0:
+			orderKey = 0
+			k++
+		case orderKey >= 0 && depth == 0 && t.typ == ',':
+			orderKey++
+		case orderKey >= 0 && depth == 0 && (l.isWord(t, "limit") || l.isWord(t, "offset")):
+			orderKey = -1
+		case orderKey >= 0 && depth == 0 && l.isWord(t, "nulls") && !t.quoted &&
+			(l.isWord(next, "first") || l.isWord(next, "last")):
+			order := NullsFirst
+			if l.isWord(next, "last") {
+				order = NullsLast
+			}
+			q.nulls[orderKey] = order
+			rw.add(t.start, next.end, "")
+			k++
+		}
+	}
+	return q, nil
+}
+
+// rewriteCast rewrites CAST( x AS type ) starting at token k (the CAST) and
+// returns the index of its closing parenthesis.
+func (l *lexed) rewriteCast(k int, rw *rewrite, q *queryRewrites) (int, error) {
+	depth, as := 0, -1
+	for j := k + 1; j < len(l.toks); j++ {
+		t := l.toks[j]
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+			if depth == 0 {
+				if as < 0 {
+					return 0, newError(l.src, t.start, ")", "AS", "CAST needs AS and a type: CAST(x AS INT)")
+				}
+				p := &ddlParser{l: l, i: as + 1}
+				typ, err := p.dataType()
+				if err != nil {
+					return 0, err
+				}
+				if p.i != j {
+					bad := l.toks[p.i]
+					return 0, newError(l.src, bad.start, bad.text(l.src), ")", fmt.Sprintf("unexpected %s after the type of CAST", quoteFound(bad.text(l.src))))
+				}
+				cast := l.toks[k]
+				rw.add(cast.start, cast.end, fmt.Sprintf("%s%d", castFunc, len(q.casts)))
+				rw.add(l.toks[as].start, t.start, "")
+				q.casts = append(q.casts, typ)
+				return j, nil
+			}
+		case depth == 1 && l.isWord(t, "as") && !t.quoted:
+			as = j
+		}
+	}
+	t := l.toks[k]
+	return 0, newError(l.src, t.start, t.text(l.src), "", "this CAST( is never closed")
+}

@@ -1,0 +1,45 @@
+SELECT 1
+====
+SELECT 1 + 2 AS x, VERSION(), CURRENT_DATABASE()
+====
+SELECT a * (b + 1) - c / 2 % 3 FROM t
+====
+SELECT -a, -(a + b), - -1 FROM t
+====
+SELECT name || '!' || UPPER(name), CONCAT(a, b) FROM t
+====
+SELECT CASE WHEN a > 1 THEN 'big' WHEN a IS NULL THEN NULL ELSE 'small' END AS size FROM t
+====
+SELECT CASE a WHEN 1 THEN 'one' END FROM t
+====
+SELECT CAST(a AS BIGINT), CAST(b AS DECIMAL(10, 2)), CAST(c AS STRING), CAST(d AS TIMESTAMP(3)) FROM t
+====
+SELECT CAST(a AS) FROM t
+====
+SELECT CAST(a AS INT FROM t
+====
+SELECT SUBSTRING(name, 2, 3), SUBSTR(UPPER(name), 1), CHAR_LENGTH(name), TRIM(name), LOWER(name) FROM t
+====
+SELECT ABS(a), ROUND(d, 2), FLOOR(d), CEIL(d), MOD(a, 3), COALESCE(a, b, 0), NULLIF(a, 0) FROM t
+====
+SELECT region, COUNT(*), COUNT(a), COUNT(DISTINCT a), SUM(a), AVG(a), MIN(a), MAX(a) FROM t GROUP BY region HAVING SUM(a) > 10 ORDER BY 3 DESC
+====
+SELECT DISTINCT region FROM t ORDER BY region NULLS LAST LIMIT 3 OFFSET 1
+====
+SELECT a FROM t ORDER BY a ASC NULLS FIRST, b DESC NULLS LAST, c
+====
+SELECT a FROM t WHERE a + 1 > ? AND b LIKE ? ORDER BY a LIMIT ? OFFSET ?
+====
+SELECT a FROM t WHERE NOT (a BETWEEN 1 AND 2) OR a NOT IN (1, 2 * 3)
+====
+SELECT a ^ b FROM t
+====
+SELECT a DIV b FROM t
+====
+SELECT CONVERT(a, SIGNED) FROM t
+====
+SELECT * 
+====
+SELECT COUNT(DISTINCT *) FROM t
+====
+SELECT a FROM t LIMIT 1 OFFSET -1
