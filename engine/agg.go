@@ -195,4 +195,3 @@ func (s *decState) result() (any, error) {
 	}
 	return decimal128.FromBigInt(q), nil
 }
-
