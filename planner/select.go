@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -70,10 +71,27 @@ type selItem struct {
 	count bool
 }
 
+// selectStmt plans a SELECT: as a row plan (Lookup, PrefixLookup,
+// LimitScan, Scan) when it has only columns, * or COUNT(*), a WHERE the row
+// filter can evaluate and LIMIT; else as a Query the engine finishes.
 func (b *builder) selectStmt(s *parser.Select) (Plan, error) {
-	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() {
-		return nil, fmt.Errorf("SELECT without FROM, DISTINCT, GROUP BY, HAVING, ORDER BY and OFFSET are not supported yet")
+	if !simpleSelect(s) {
+		return b.query(s)
 	}
+	p, err := b.simpleSelect(s)
+	if err != nil {
+		var tne *TableNotExistError
+		if errors.As(err, &tne) {
+			return nil, err
+		}
+		if q, qerr := b.query(s); qerr == nil {
+			return q, nil
+		}
+	}
+	return p, err
+}
+
+func (b *builder) simpleSelect(s *parser.Select) (Plan, error) {
 	info, err := b.table(s.Table)
 	if err != nil {
 		return nil, err
