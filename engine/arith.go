@@ -79,7 +79,7 @@ func (e *Binary) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 		opType = types.NewString()
 	}
 	if e.T.Kind == types.Decimal {
-		opType = e.L.Type()
+		opType = asDecimal(e.L.Type())
 	}
 	l, err := evalAs(ec, e.L, opType, b)
 	if err != nil {
@@ -88,7 +88,7 @@ func (e *Binary) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	defer l.Release()
 	rt := opType
 	if e.T.Kind == types.Decimal {
-		rt = e.R.Type()
+		rt = asDecimal(e.R.Type())
 	}
 	r, err := evalAs(ec, e.R, rt, b)
 	if err != nil {
@@ -144,7 +144,7 @@ func arithError(e Expr, err error) error {
 // kernels follow Arrow's result types, not Flink's) and rounds half up to
 // the result scale.
 func (e *Binary) decimal(ec *evalCtx, l, r arrow.Array, n int) (arrow.Array, error) {
-	s1, s2, s := e.L.Type().Scale, e.R.Type().Scale, e.T.Scale
+	s1, s2, s := asDecimal(e.L.Type()).Scale, asDecimal(e.R.Type()).Scale, e.T.Scale
 	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e.T.Precision)), nil)
 	return mapRows(ec, e.T, []arrow.Array{l, r}, n, false, func(v []any) (any, error) {
 		x, y := v[0].(decimal128.Num).BigInt(), v[1].(decimal128.Num).BigInt()

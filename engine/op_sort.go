@@ -96,7 +96,8 @@ func (s *sortOp) Next() (arrow.RecordBatch, error) {
 			b.Release()
 			return nil, err
 		}
-		size := batchSize(b)
+		// Concatenation and take each copy the input once more.
+		size := 3 * batchSize(b)
 		s.held += size
 		s.batches = append(s.batches, b)
 		if err := s.budget.Grow(size, "sort"); err != nil {

@@ -16,7 +16,8 @@ import (
 //     + and -: DECIMAL(max(p1-s1, p2-s2) + max(s1,s2) + 1, max(s1,s2));
 //     *: DECIMAL(p1+p2, s1+s2); /: scale max(6, s1+p2+1), precision
 //     p1-s1+s2+scale; %: DECIMAL(min(p1-s1, p2-s2) + max(s1,s2), max(s1,s2));
-//     precision capped at 38 (the scale shrinks to fit, not below 6 for /);
+//     precision capped at 38: the integer digits are kept and the scale shrinks
+//     to fit, but not below min(scale, 6);
 //   - DECIMAL with FLOAT or DOUBLE: DOUBLE;
 //   - || and string functions: STRING.
 //
@@ -65,9 +66,9 @@ func nullable(t types.DataType, notNull bool) types.DataType {
 
 func bothNotNull(a, b types.DataType) bool { return a.NotNull && b.NotNull }
 
-func capDecimal(p, s, minScale int) types.DataType {
+func capDecimal(p, s, _ int) types.DataType {
 	if p > 38 {
-		s = max(min(s, 38-(p-s)), min(s, minScale))
+		s = max(min(s, 38-(p-s)), min(s, 6))
 		p = 38
 	}
 	return types.NewDecimal(max(p, 1), s)
