@@ -228,7 +228,9 @@ func NewNeg(x Expr) (Expr, error) {
 }
 
 // Type implements Expr.
-func (e *Neg) Type() types.DataType  { return e.X.Type() }
+func (e *Neg) Type() types.DataType { return e.X.Type() }
+
+// String renders the negation.
 func (e *Neg) String() string        { return "-" + e.X.String() }
 func (e *Neg) children() []Expr      { return []Expr{e.X} }
 func (e *Neg) rebuild(c []Expr) Expr { return &Neg{X: c[0]} }

@@ -36,7 +36,9 @@ func NewCast(x Expr, t types.DataType) (Expr, error) {
 }
 
 // Type implements Expr.
-func (e *Cast) Type() types.DataType  { return e.T }
+func (e *Cast) Type() types.DataType { return e.T }
+
+// String renders the cast.
 func (e *Cast) String() string        { return "CAST(" + e.X.String() + " AS " + TypeName(e.T) + ")" }
 func (e *Cast) children() []Expr      { return []Expr{e.X} }
 func (e *Cast) rebuild(c []Expr) Expr { return &Cast{X: c[0], T: e.T} }

@@ -88,7 +88,9 @@ func NewNot(x Expr) (Expr, error) {
 }
 
 // Type implements Expr.
-func (e *Not) Type() types.DataType  { return e.X.Type() }
+func (e *Not) Type() types.DataType { return e.X.Type() }
+
+// String renders the negation.
 func (e *Not) String() string        { return "NOT " + e.X.String() }
 func (e *Not) children() []Expr      { return []Expr{e.X} }
 func (e *Not) rebuild(c []Expr) Expr { return &Not{X: c[0]} }
