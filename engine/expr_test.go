@@ -83,6 +83,14 @@ func TestExpressions(t *testing.T) {
 		{"cast int to string", func() (Expr, error) { return NewCast(ca, types.NewString()) }, []any{"3", nil, "1", "3", "2"}},
 		{"decimal add", func() (Expr, error) { return NewBinary("+", dec("1.25", 3, 2), ca) }, []any{num(425), nil, num(225), num(425), num(325)}},
 		{"decimal divide rounds half up", func() (Expr, error) { return NewBinary("/", dec("2.00", 3, 2), ca) }, []any{num(6666666666667), nil, num(20000000000000), num(6666666666667), num(10000000000000)}},
+		{"concat is NULL with a NULL argument", func() (Expr, error) { return NewCall("CONCAT", []Expr{cs, strConst("-"), cs}) }, []any{"x-x", "y-y", nil, "x-x", "z-z"}},
+		{"lower", func() (Expr, error) { return NewCall("LOWER", []Expr{must(NewBinary("||", strConst("AbC"), cs))}) }, []any{"abcx", "abcy", nil, "abcx", "abcz"}},
+		{"double modulo", func() (Expr, error) { return NewBinary("%", cd, intConst(2)) }, []any{1.5, 0.0, nil, -0.5, 0.25}},
+		{"round decimal to 1 digit", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("-2.75", 3, 2), intConst(1)}) }, []any{num(-28), num(-28), num(-28), num(-28), num(-28)}},
+		{"round integer to tens", func() (Expr, error) { return NewCall("ROUND", []Expr{must(NewBinary("*", ca, intConst(5))), intConst(-1)}) }, []any{int64(20), nil, int64(10), int64(20), int64(10)}},
+		{"floor and ceil of a negative decimal", func() (Expr, error) {
+			return NewBinary("+", must(NewCall("FLOOR", []Expr{dec("-2.25", 3, 2)})), must(NewCall("CEIL", []Expr{dec("-2.25", 3, 2)})))
+		}, []any{num(-5), num(-5), num(-5), num(-5), num(-5)}},
 		{"decimal to int truncates", func() (Expr, error) { return NewCast(dec("-2.75", 3, 2), types.NewInt()) }, []any{int64(-2), int64(-2), int64(-2), int64(-2), int64(-2)}},
 	}
 	for _, tc := range tests {

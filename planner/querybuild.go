@@ -275,7 +275,12 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 	}
 	post := conv
 	if aggregating {
-		ac := &aggConv{inner: conv}
+		ac := &aggConv{inner: conv, aliases: map[string]parser.Expr{}, resolving: map[string]bool{}}
+		for _, it := range s.Items {
+			if it.Alias != "" {
+				ac.aliases[it.Alias] = it.Expr
+			}
+		}
 		for _, g := range s.GroupBy {
 			g = qb.groupExpr(g)
 			if hasAggregate(g) {

@@ -30,6 +30,10 @@ type aggConv struct {
 	names  []string
 	aggIDs []string
 	aggs   []*engine.Agg
+	// aliases are the select list's aliases, which HAVING may use (for names that
+	// are not columns); resolving marks those being resolved.
+	aliases   map[string]parser.Expr
+	resolving map[string]bool
 }
 
 // aggregateNames are the aggregate functions.
@@ -79,6 +83,11 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 			return a.aggregate(e)
 		}
 		if ref, ok := e.(*parser.ColumnRef); ok {
+			if x, ok := a.aliases[ref.Name]; ok && !a.resolving[ref.Name] && !c.isColumn(ref.Name) {
+				a.resolving[ref.Name] = true
+				defer delete(a.resolving, ref.Name)
+				return c.conv(x)
+			}
 			return nil, fmt.Errorf("column %s must be in GROUP BY or inside an aggregate function", parser.QuoteIdent(ref.Name))
 		}
 	}
@@ -193,6 +202,14 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		return nil, fmt.Errorf("* is only allowed alone in the select list")
 	}
 	return nil, fmt.Errorf("%s cannot be used in a query expression", e)
+}
+
+func (c *exprConv) isColumn(name string) bool {
+	if c.info == nil {
+		return false
+	}
+	_, err := column(c.info, name)
+	return err == nil
 }
 
 func (c *exprConv) pair(a, b parser.Expr) (engine.Expr, engine.Expr, error) {

@@ -68,3 +68,13 @@ SELECT tags FROM nested WHERE id = 1 ORDER BY tags
 SELECT nosuch + 1 FROM logs
 ====
 SELECT FOO(id) FROM logs
+====
+SELECT level, COUNT(*) AS n FROM logs GROUP BY level HAVING n > 1 ORDER BY n DESC
+====
+SELECT level + 1 AS level2 FROM logs GROUP BY level HAVING level2 > 3
+====
+SELECT COUNT(*) AS x FROM logs HAVING x + 1 > 0
+====
+SELECT name FROM users LIMIT 2 OFFSET 3
+====
+SELECT msg, COUNT(*) FROM logs GROUP BY msg ORDER BY COUNT(*) DESC, MAX(level) LIMIT 3
