@@ -87,7 +87,9 @@ func TestExpressions(t *testing.T) {
 		{"lower", func() (Expr, error) { return NewCall("LOWER", []Expr{must(NewBinary("||", strConst("AbC"), cs))}) }, []any{"abcx", "abcy", nil, "abcx", "abcz"}},
 		{"double modulo", func() (Expr, error) { return NewBinary("%", cd, intConst(2)) }, []any{1.5, 0.0, nil, -0.5, 0.25}},
 		{"round decimal to 1 digit", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("-2.75", 3, 2), intConst(1)}) }, []any{num(-28), num(-28), num(-28), num(-28), num(-28)}},
-		{"round integer to tens", func() (Expr, error) { return NewCall("ROUND", []Expr{must(NewBinary("*", ca, intConst(5))), intConst(-1)}) }, []any{int64(20), nil, int64(10), int64(20), int64(10)}},
+		{"round integer to tens", func() (Expr, error) {
+			return NewCall("ROUND", []Expr{must(NewBinary("*", ca, intConst(5))), intConst(-1)})
+		}, []any{int64(20), nil, int64(10), int64(20), int64(10)}},
 		{"floor and ceil of a negative decimal", func() (Expr, error) {
 			return NewBinary("+", must(NewCall("FLOOR", []Expr{dec("-2.25", 3, 2)})), must(NewCall("CEIL", []Expr{dec("-2.25", 3, 2)})))
 		}, []any{num(-5), num(-5), num(-5), num(-5), num(-5)}},
