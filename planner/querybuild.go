@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -28,6 +29,25 @@ func simpleSelect(s *parser.Select) bool {
 		}
 	}
 	return !count || len(s.Items) == 1
+}
+
+// BuildQuery plans a SELECT as a Query, which the engine finishes, even where a row
+// plan could run it: for callers that want the engine's output batches (QueryArrow).
+// Other statements are planned as Build plans them.
+func BuildQuery(ctx context.Context, stmt parser.Statement, cat Catalog, sess Session) (Plan, error) {
+	s, ok := stmt.(*parser.Select)
+	if !ok {
+		return Build(ctx, stmt, cat, sess)
+	}
+	b := &builder{ctx: ctx, cat: cat, sess: sess}
+	p, err := b.query(s)
+	if err != nil {
+		return nil, err
+	}
+	if pr := parser.Placeholders(stmt); pr.Positional == 0 && len(pr.Names) == 0 {
+		return Bind(p, nil)
+	}
+	return p, nil
 }
 
 // queryBuilder plans a Query.
