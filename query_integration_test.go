@@ -89,6 +89,37 @@ func TestQueryLanguage(t *testing.T) {
 		rows.Close()
 		assert.Equal(t, []string{"nxt", "COUNT(*)"}, cols)
 	})
+	t.Run("ORM probes", func(t *testing.T) {
+		// GORM's First, Count and the probes tools send.
+		assert.Equal(t, [][]string{{"2", "bob", "NULL"}}, queryStrings(t, db, `SELECT * FROM `+pkT+` WHERE id = ? ORDER BY id LIMIT 1`, 2))
+		assert.Equal(t, [][]string{{"2"}}, queryStrings(t, db, `select count(*) from `+pkT+` where id in (?, ?)`, 1, 3))
+		assert.Equal(t, [][]string{{"fluss"}}, queryStrings(t, db, `SELECT DATABASE()`))
+	})
+	t.Run("prepared statement bound twice", func(t *testing.T) {
+		st, err := db.Prepare(`SELECT id * ?, region FROM ` + logT + ` WHERE qty > ? ORDER BY 1 DESC LIMIT ?`)
+		require.NoError(t, err)
+		defer st.Close()
+		for _, tc := range []struct {
+			args []any
+			want [][]any
+		}{
+			{[]any{10, 2, 2}, [][]any{{int64(50), "EU"}, {int64(30), "US"}}},
+			{[]any{-1, 0, 3}, [][]any{{int64(-1), "US"}, {int64(-2), "EU"}, {int64(-3), "US"}}},
+		} {
+			rows, err := st.Query(tc.args...)
+			require.NoError(t, err)
+			var got [][]any
+			for rows.Next() {
+				var n int64
+				var r string
+				require.NoError(t, rows.Scan(&n, &r))
+				got = append(got, []any{n, r})
+			}
+			require.NoError(t, rows.Err())
+			rows.Close()
+			assert.Equal(t, tc.want, got, "%v", tc.args)
+		}
+	})
 	t.Run("version", func(t *testing.T) {
 		var v string
 		require.NoError(t, db.QueryRow(`SELECT VERSION()`).Scan(&v))
