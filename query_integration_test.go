@@ -120,6 +120,21 @@ func TestQueryLanguage(t *testing.T) {
 			assert.Equal(t, tc.want, got, "%v", tc.args)
 		}
 	})
+	t.Run("temporal functions", func(t *testing.T) {
+		ev := dbName + ".ev"
+		_, err := db.Exec(`CREATE TABLE ` + ev + ` (id INT, ts TIMESTAMP(3), d DATE)`)
+		require.NoError(t, err)
+		_, err = db.Exec(`INSERT INTO ` + ev + ` VALUES (1, TIMESTAMP '2024-02-29 13:45:07.250', DATE '2024-02-29'),
+			(2, TIMESTAMP '2024-02-29 13:05:00', DATE '2024-03-01'), (3, TIMESTAMP '2024-02-29 14:00:00', NULL)`)
+		require.NoError(t, err)
+		assert.Equal(t, [][]string{{"2024-02-29T13:00:00Z", "2", "45"}, {"2024-02-29T14:00:00Z", "1", "0"}},
+			queryStrings(t, db, `SELECT FLOOR(ts TO HOUR) AS h, COUNT(*), MAX(EXTRACT(MINUTE FROM ts)) FROM `+ev+` GROUP BY FLOOR(ts TO HOUR) ORDER BY h`))
+		assert.Equal(t, [][]string{{"1", "2024-02-29 13:45:07.250", "2024", "2024-03-01T00:00:00Z"}, {"2", "2024-02-29 13:05:00.000", "2024", "2024-03-01T00:00:00Z"}, {"3", "2024-02-29 14:00:00.000", "NULL", "NULL"}},
+			queryStrings(t, db, `SELECT id, DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss.SSS'), EXTRACT(YEAR FROM d), CEIL(d TO MONTH) FROM `+ev+` ORDER BY id`))
+		var today time.Time
+		require.NoError(t, db.QueryRow(`SELECT CURRENT_DATE`).Scan(&today))
+		assert.WithinDuration(t, time.Now().UTC(), today, 25*time.Hour)
+	})
 	t.Run("version", func(t *testing.T) {
 		var v string
 		require.NoError(t, db.QueryRow(`SELECT VERSION()`).Scan(&v))

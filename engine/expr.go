@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/compute"
@@ -33,6 +34,7 @@ type Expr interface {
 type evalCtx struct {
 	ctx context.Context
 	mem memory.Allocator
+	now time.Time // CURRENT_TIMESTAMP and friends
 }
 
 // Col is column Index of the input batch.

@@ -20,11 +20,13 @@ type Call struct {
 	Name string
 	Args []Expr
 	T    types.DataType
+	// layout is DATE_FORMAT's pattern as a Go time layout.
+	layout string
 }
 
 // ScalarFunctions lists the names NewCall knows (MOD is NewBinary("%")).
 var ScalarFunctions = []string{"ABS", "CEIL", "CEILING", "CHAR_LENGTH", "CHARACTER_LENGTH", "COALESCE", "CONCAT",
-	"FLOOR", "LOWER", "NULLIF", "ROUND", "SUBSTRING", "TRIM", "UPPER"}
+	"DATE_FORMAT", "FLOOR", "LOWER", "NULLIF", "ROUND", "SUBSTRING", "TRIM", "UPPER"}
 
 // NewCall types a scalar function call.
 func NewCall(name string, args []Expr) (Expr, error) {
@@ -69,6 +71,8 @@ func NewCall(name string, args []Expr) (Expr, error) {
 	}
 	var t types.DataType
 	switch name {
+	case "DATE_FORMAT":
+		return newDateFormat(args)
 	case "UPPER", "LOWER", "TRIM":
 		if err := firstErr(argc(1, 1), str(0)); err != nil {
 			return nil, err
@@ -212,6 +216,9 @@ func (e *Call) String() string {
 
 func (e *Call) children() []Expr { return e.Args }
 func (e *Call) rebuild(c []Expr) Expr {
+	if e.Name == "DATE_FORMAT" {
+		return &Call{Name: e.Name, Args: c, T: e.T, layout: e.layout}
+	}
 	n, err := NewCall(e.Name, append([]Expr(nil), c...))
 	if err != nil {
 		return &Call{Name: e.Name, Args: c, T: e.T}
@@ -274,6 +281,11 @@ func (e *Call) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	}
 	defer releaseAll(ins)
 	switch e.Name {
+	case "DATE_FORMAT":
+		t := e.Args[0].Type()
+		return mapRows(ec, e.T, ins[:1], n, false, func(v []any) (any, error) {
+			return toTime(t, v[0]).Format(e.layout), nil
+		})
 	case "UPPER", "LOWER", "TRIM", "CHAR_LENGTH", "CONCAT", "SUBSTRING":
 		// Arrow-go has no string kernels: row by row.
 		return mapRows(ec, e.T, ins, n, false, e.stringFunc)

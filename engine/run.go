@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -25,6 +26,9 @@ type Options struct {
 	// Budget bounds the state of aggregation, sort and DISTINCT; nil is no
 	// bound.
 	Budget *Budget
+	// Now is what CURRENT_TIMESTAMP and CURRENT_DATE answer; zero means the
+	// time Build is called.
+	Now time.Time
 }
 
 // Build makes the operators of the tree. input produces the batches of the
@@ -34,7 +38,10 @@ func Build(ctx context.Context, n Node, input Operator, opts Options) (Operator,
 	if opts.Mem == nil {
 		opts.Mem = memory.DefaultAllocator
 	}
-	r := &runner{ec: &evalCtx{ctx: ctx, mem: opts.Mem}, budget: opts.Budget, input: input}
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	r := &runner{ec: &evalCtx{ctx: ctx, mem: opts.Mem, now: opts.Now}, budget: opts.Budget, input: input}
 	return r.build(n)
 }
 

@@ -174,9 +174,14 @@ func (c *converter) selectStmt(n *sqlparser.Select) (Statement, error) {
 	case n.Lock != "":
 		return nil, c.unsupported("a locking clause", "for", "lock")
 	}
-	hasFrom := false
+	hasFrom, depth := false, 0
 	for _, t := range c.l.toks[c.start:] {
-		if c.l.isWord(t, "from") {
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+		case depth == 0 && c.l.isWord(t, "from"):
 			hasFrom = true
 		}
 	}

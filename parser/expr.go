@@ -192,5 +192,7 @@ func Walk(e Expr, fn func(Expr) bool) {
 		Walk(n.Else, fn)
 	case *Cast:
 		Walk(n.Expr, fn)
+	case *TimeUnitCall:
+		Walk(n.Expr, fn)
 	}
 }

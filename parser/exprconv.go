@@ -150,6 +150,21 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	if name == substringFunc {
 		name = "substring"
 	}
+	if rest, ok := strings.CutPrefix(name, timeUnitFunc); ok {
+		fn, unit, _ := strings.Cut(rest, "_")
+		if len(n.Exprs) != 1 {
+			return nil, c.nodeErr(n, strings.ToUpper(fn)+" takes one argument")
+		}
+		ae, ok := n.Exprs[0].(*sqlparser.AliasedExpr)
+		if !ok {
+			return nil, c.nodeErr(n, strings.ToUpper(fn)+" takes one argument")
+		}
+		x, err := c.expr(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &TimeUnitCall{Func: strings.ToUpper(fn), Unit: strings.ToUpper(unit), Expr: x}, nil
+	}
 	f := &FuncCall{Name: strings.ToUpper(name), Distinct: n.Distinct}
 	for _, se := range n.Exprs {
 		ae, ok := se.(*sqlparser.AliasedExpr)

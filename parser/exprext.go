@@ -55,6 +55,15 @@ type Cast struct {
 	Type types.DataType
 }
 
+// TimeUnitCall is EXTRACT(Unit FROM Expr), FLOOR(Expr TO Unit) or
+// CEIL(Expr TO Unit); Func is "EXTRACT", "FLOOR" or "CEIL", Unit upper-case
+// (YEAR, MONTH, DAY, HOUR, …).
+type TimeUnitCall struct {
+	Func string
+	Unit string
+	Expr Expr
+}
+
 // NullsOrder says where ORDER BY puts NULLs.
 type NullsOrder int
 
@@ -84,8 +93,9 @@ type OrderItem struct {
 	Nulls NullsOrder
 }
 
-func (*Arith) expr()    {}
-func (*Neg) expr()      {}
-func (*FuncCall) expr() {}
-func (*Case) expr()     {}
-func (*Cast) expr()     {}
+func (*Arith) expr()        {}
+func (*Neg) expr()          {}
+func (*FuncCall) expr()     {}
+func (*Case) expr()         {}
+func (*Cast) expr()         {}
+func (*TimeUnitCall) expr() {}

@@ -85,3 +85,11 @@ func (o OrderItem) String() string {
 	}
 	return s + o.Nulls.String()
 }
+
+// String renders the call.
+func (c *TimeUnitCall) String() string {
+	if c.Func == "EXTRACT" {
+		return "EXTRACT(" + c.Unit + " FROM " + c.Expr.String() + ")"
+	}
+	return c.Func + "(" + c.Expr.String() + " TO " + c.Unit + ")"
+}

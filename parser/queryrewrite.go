@@ -16,12 +16,15 @@ import (
 //     parsed by the DDL type parser;
 //   - SUBSTRING(…) and SUBSTR(…) become __flussql_substring(…), a plain call;
 //   - NULLS FIRST / NULLS LAST after an ORDER BY key are removed and recorded
-//     per key.
+//     per key;
+//   - EXTRACT(unit FROM x) becomes __flussql_extract_unit(x), and FLOOR(x TO unit)
+//     and CEIL(x TO unit) become __flussql_floor_unit(x) and __flussql_ceil_unit(x).
 
 // castFunc and substringFunc name the stand-in functions.
 const (
 	castFunc      = reservedPrefix + "cast_"
 	substringFunc = reservedPrefix + "substring"
+	timeUnitFunc  = reservedPrefix + "time_"
 )
 
 // queryRewrites holds what the rewrite took out of the text.
@@ -55,6 +58,25 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 				return nil, err
 			}
 			_ = end
+		case l.isWord(t, "extract") && !t.quoted && next.typ == '(':
+			// EXTRACT ( unit FROM
+			if k+3 >= len(l.toks) || !l.isWordTok(l.toks[k+2]) || !l.isWord(l.toks[k+3], "from") {
+				return nil, newError(l.src, t.start, t.text(l.src), "", "write EXTRACT(unit FROM x), e.g. EXTRACT(YEAR FROM ts)")
+			}
+			unit := l.src[l.toks[k+2].start:l.toks[k+2].end]
+			rw.add(t.start, l.toks[k+3].end, timeUnitFunc+"extract_"+unit+"(")
+			k += 3
+			depth++
+		case (l.isWord(t, "floor") || l.isWord(t, "ceil") || l.isWord(t, "ceiling")) && !t.quoted && next.typ == '(':
+			if to, ok := l.unitTo(k + 1); ok {
+				fn := "floor"
+				if !l.isWord(t, "floor") {
+					fn = "ceil"
+				}
+				unit := l.toks[to+1]
+				rw.add(t.start, t.end, timeUnitFunc+fn+"_"+l.src[unit.start:unit.end])
+				rw.add(l.toks[to].start, unit.end, "")
+			}
 		case (l.isWord(t, "substring") || l.isWord(t, "substr")) && !t.quoted && next.typ == '(':
 			rw.add(t.start, t.end, substringFunc)
 		case l.isWord(t, "order") && l.isWord(next, "by") && depth == 0:
@@ -114,4 +136,25 @@ func (l *lexed) rewriteCast(k int, rw *rewrite, q *queryRewrites) (int, error) {
 	}
 	t := l.toks[k]
 	return 0, newError(l.src, t.start, t.text(l.src), "", "this CAST( is never closed")
+}
+
+// unitTo finds, in the parentheses opening at token k, a trailing "TO unit"
+// at their top level: the index of the TO token.
+func (l *lexed) unitTo(k int) (int, bool) {
+	depth := 0
+	for j := k; j < len(l.toks); j++ {
+		switch t := l.toks[j]; {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+			if depth == 0 {
+				if j >= k+3 && l.isWord(l.toks[j-2], "to") && l.isWordTok(l.toks[j-1]) {
+					return j - 2, true
+				}
+				return 0, false
+			}
+		}
+	}
+	return 0, false
 }

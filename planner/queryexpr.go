@@ -194,6 +194,15 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		return engine.NewCast(x, n.Type)
 	case *parser.Case:
 		return c.caseExpr(n)
+	case *parser.TimeUnitCall:
+		x, err := c.conv(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if n.Func == "EXTRACT" {
+			return engine.NewExtract(n.Unit, x)
+		}
+		return engine.NewFloorTo(n.Unit, x, n.Func == "CEIL")
 	case *parser.FuncCall:
 		return c.call(n)
 	case *parser.CountStar:
@@ -276,6 +285,11 @@ func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
 			return nil, fmt.Errorf("VERSION takes no arguments")
 		}
 		return &engine.Const{Value: Version, T: stringNotNull, Text: "VERSION()"}, nil
+	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "NOW", "LOCALTIMESTAMP":
+		if len(n.Args) > 0 {
+			return nil, fmt.Errorf("%s takes no arguments", n.Name)
+		}
+		return engine.NewCurrent(n.Name)
 	case "CURRENT_DATABASE", "DATABASE":
 		if len(n.Args) > 0 {
 			return nil, fmt.Errorf("%s takes no arguments", n.Name)
