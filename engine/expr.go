@@ -35,6 +35,17 @@ type evalCtx struct {
 	ctx context.Context
 	mem memory.Allocator
 	now time.Time // CURRENT_TIMESTAMP and friends
+	// consts caches the last array each constant was expanded to: batches
+	// mostly have one size, so a constant is built once, not per batch.
+	consts map[*Const]arrow.Array
+}
+
+// release frees the cached constant arrays.
+func (ec *evalCtx) release() {
+	for c, a := range ec.consts {
+		a.Release()
+		delete(ec.consts, c)
+	}
 }
 
 // Col is column Index of the input batch.
@@ -91,7 +102,23 @@ func (c *Const) String() string {
 }
 
 func (c *Const) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
-	return repeat(ec.mem, c.T, c.Value, int(b.NumRows()))
+	n := int(b.NumRows())
+	if a, ok := ec.consts[c]; ok && a.Len() == n {
+		a.Retain()
+		return a, nil
+	}
+	a, err := repeat(ec.mem, c.T, c.Value, n)
+	if err != nil {
+		return nil, err
+	}
+	if ec.consts != nil {
+		if old, ok := ec.consts[c]; ok {
+			old.Release()
+		}
+		a.Retain()
+		ec.consts[c] = a
+	}
+	return a, nil
 }
 
 // Param is a placeholder; Bind replaces it with a constant of type T.

@@ -107,24 +107,31 @@ func (a *aggregateOp) consume(b arrow.RecordBatch) error {
 	if err != nil {
 		return err
 	}
+	keyEnc := make([]func([]byte, int) []byte, len(keyCols))
+	for i, c := range keyCols {
+		if keyEnc[i], err = keyAppender(c); err != nil {
+			return err
+		}
+	}
 	argGet, err := getters(argCols)
 	if err != nil {
 		return err
 	}
 	var key []byte
-	keys := make([]any, len(keyCols))
 	for r := range n {
 		key = key[:0]
-		for i, c := range keyCols {
-			keys[i] = nil
-			if c.IsValid(r) {
-				keys[i] = keyGet[i](r)
-			}
-			key = appendKey(key, keys[i])
+		for i := range keyCols {
+			key = keyEnc[i](key, r)
 		}
 		g, ok := a.groups[string(key)]
 		if !ok {
-			g = a.newGroup(append([]any(nil), keys...))
+			keys := make([]any, len(keyCols)) // read the values only for a new group
+			for i, c := range keyCols {
+				if c.IsValid(r) {
+					keys[i] = keyGet[i](r)
+				}
+			}
+			g = a.newGroup(keys)
 			size := int64(groupOverhead + len(key) + 48*len(a.node.Aggs))
 			for _, k := range keys {
 				size += valueSize(k)

@@ -40,21 +40,20 @@ func (d *distinctOp) filter(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if err := d.ec.ctx.Err(); err != nil {
 		return nil, err
 	}
-	gets, err := getters(b.Columns())
-	if err != nil {
-		return nil, err
+	enc := make([]func([]byte, int) []byte, b.NumCols())
+	for i, c := range b.Columns() {
+		var err error
+		if enc[i], err = keyAppender(c); err != nil {
+			return nil, err
+		}
 	}
 	mb := array.NewBooleanBuilder(d.ec.mem)
 	defer mb.Release()
 	var key []byte
 	for r := range int(b.NumRows()) {
 		key = key[:0]
-		for i, c := range b.Columns() {
-			var v any
-			if c.IsValid(r) {
-				v = gets[i](r)
-			}
-			key = appendKey(key, v)
+		for i := range enc {
+			key = enc[i](key, r)
 		}
 		if _, dup := d.seen[string(key)]; dup {
 			mb.Append(false)

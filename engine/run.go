@@ -41,8 +41,24 @@ func Build(ctx context.Context, n Node, input Operator, opts Options) (Operator,
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
-	r := &runner{ec: &evalCtx{ctx: ctx, mem: opts.Mem, now: opts.Now}, budget: opts.Budget, input: input}
-	return r.build(n)
+	r := &runner{ec: &evalCtx{ctx: ctx, mem: opts.Mem, now: opts.Now, consts: map[*Const]arrow.Array{}}, budget: opts.Budget, input: input}
+	op, err := r.build(n)
+	if err != nil {
+		r.ec.release()
+		return nil, err
+	}
+	return &root{Operator: op, ec: r.ec}, nil
+}
+
+// root closes the tree and frees what evaluation cached.
+type root struct {
+	Operator
+	ec *evalCtx
+}
+
+func (r *root) Close() {
+	r.Operator.Close()
+	r.ec.release()
 }
 
 type runner struct {

@@ -237,3 +237,44 @@ func valueSize(v any) int64 {
 	}
 	return 16
 }
+
+// keyAppender returns a function appending the key encoding of row i of arr
+// (as appendKey of its value would) without boxing the value.
+func keyAppender(arr arrow.Array) (func(key []byte, i int) []byte, error) {
+	switch a := arr.(type) {
+	case *array.Int8:
+		return func(key []byte, i int) []byte { return appendIntKey(key, a.IsNull(i), int64(a.Value(i))) }, nil
+	case *array.Int16:
+		return func(key []byte, i int) []byte { return appendIntKey(key, a.IsNull(i), int64(a.Value(i))) }, nil
+	case *array.Int32:
+		return func(key []byte, i int) []byte { return appendIntKey(key, a.IsNull(i), int64(a.Value(i))) }, nil
+	case *array.Int64:
+		return func(key []byte, i int) []byte { return appendIntKey(key, a.IsNull(i), a.Value(i)) }, nil
+	case *array.String:
+		return func(key []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(key, 0)
+			}
+			s := a.Value(i)
+			key = binary.AppendUvarint(append(key, 6), uint64(len(s)))
+			return append(key, s...)
+		}, nil
+	}
+	get, err := getter(arr)
+	if err != nil {
+		return nil, err
+	}
+	return func(key []byte, i int) []byte {
+		if arr.IsNull(i) {
+			return append(key, 0)
+		}
+		return appendKey(key, get(i))
+	}, nil
+}
+
+func appendIntKey(key []byte, null bool, v int64) []byte {
+	if null {
+		return append(key, 0)
+	}
+	return binary.LittleEndian.AppendUint64(append(key, 2), uint64(v))
+}
