@@ -133,3 +133,14 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// testCols and testRows are the sample input most tests use.
+var testCols = []Column{{"a", types.NewInt()}, {"s", types.NewString()}, {"d", types.NewDouble()}}
+
+var testRows = [][]any{
+	{int64(3), "x", 1.5},
+	{nil, "y", 2.0},
+	{int64(1), nil, nil},
+	{int64(3), "x", -0.5},
+	{int64(2), "z", 4.25},
+}

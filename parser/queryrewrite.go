@@ -53,11 +53,9 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 		case t.typ == sqlparser.OR && l.src[t.start:t.end] == "||":
 			rw.add(t.start, t.end, "^")
 		case l.isWord(t, "cast") && !t.quoted && next.typ == '(':
-			end, err := l.rewriteCast(k, rw, q)
-			if err != nil {
+			if err := l.rewriteCast(k, rw, q); err != nil {
 				return nil, err
 			}
-			_ = end
 		case l.isWord(t, "extract") && !t.quoted && next.typ == '(':
 			// EXTRACT ( unit FROM
 			if k+3 >= len(l.toks) || !l.isWordTok(l.toks[k+2]) || !l.isWord(l.toks[k+3], "from") {
@@ -100,9 +98,8 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 	return q, nil
 }
 
-// rewriteCast rewrites CAST( x AS type ) starting at token k (the CAST) and
-// returns the index of its closing parenthesis.
-func (l *lexed) rewriteCast(k int, rw *rewrite, q *queryRewrites) (int, error) {
+// rewriteCast rewrites CAST( x AS type ) starting at token k (the CAST).
+func (l *lexed) rewriteCast(k int, rw *rewrite, q *queryRewrites) error {
 	depth, as := 0, -1
 	for j := k + 1; j < len(l.toks); j++ {
 		t := l.toks[j]
@@ -113,29 +110,29 @@ func (l *lexed) rewriteCast(k int, rw *rewrite, q *queryRewrites) (int, error) {
 			depth--
 			if depth == 0 {
 				if as < 0 {
-					return 0, newError(l.src, t.start, ")", "AS", "CAST needs AS and a type: CAST(x AS INT)")
+					return newError(l.src, t.start, ")", "AS", "CAST needs AS and a type: CAST(x AS INT)")
 				}
 				p := &ddlParser{l: l, i: as + 1}
 				typ, err := p.dataType()
 				if err != nil {
-					return 0, err
+					return err
 				}
 				if p.i != j {
 					bad := l.toks[p.i]
-					return 0, newError(l.src, bad.start, bad.text(l.src), ")", fmt.Sprintf("unexpected %s after the type of CAST", quoteFound(bad.text(l.src))))
+					return newError(l.src, bad.start, bad.text(l.src), ")", fmt.Sprintf("unexpected %s after the type of CAST", quoteFound(bad.text(l.src))))
 				}
 				cast := l.toks[k]
 				rw.add(cast.start, cast.end, fmt.Sprintf("%s%d", castFunc, len(q.casts)))
 				rw.add(l.toks[as].start, t.start, "")
 				q.casts = append(q.casts, typ)
-				return j, nil
+				return nil
 			}
 		case depth == 1 && l.isWord(t, "as") && !t.quoted:
 			as = j
 		}
 	}
 	t := l.toks[k]
-	return 0, newError(l.src, t.start, t.text(l.src), "", "this CAST( is never closed")
+	return newError(l.src, t.start, t.text(l.src), "", "this CAST( is never closed")
 }
 
 // unitTo finds, in the parentheses opening at token k, a trailing "TO unit"
