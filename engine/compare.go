@@ -86,9 +86,13 @@ type In struct {
 // NewIn types the predicate: X and every list entry are brought to one
 // common type.
 func NewIn(x Expr, list []Expr, not bool) (Expr, error) {
-	t := x.Type()
+	t, typed := x.Type(), !isUntyped(x)
 	for _, v := range list {
 		if isUntyped(v) {
+			continue
+		}
+		if !typed {
+			t, typed = v.Type(), true
 			continue
 		}
 		var err error

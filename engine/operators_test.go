@@ -211,6 +211,15 @@ func TestOneRow(t *testing.T) {
 	assert.Equal(t, [][]any{{int64(3), "x"}}, rows)
 }
 
+func TestUntypedIn(t *testing.T) {
+	e := must(NewIn(NewParam(1, ""), []Expr{ca, intConst(2)}, false))
+	assert.Equal(t, "INT", TypeName(e.(*In).X.Type()), "the placeholder takes the list's type")
+	e = must(NewIn(NewNull(), []Expr{ca}, true))
+	got, err := evalRows(t, e, testRows[:2])
+	require.NoError(t, err)
+	assert.Equal(t, []any{nil, nil}, got)
+}
+
 func TestBindParams(t *testing.T) {
 	p := NewParam(1, "")
 	e := must(NewBinary("+", ca, p))
