@@ -33,7 +33,11 @@ import (
 //   - booleans in results are compared as 0/1 (SQLite has no BOOLEAN), CAST(… AS INT) and
 //     CAST(… AS STRING) are spelled INTEGER and TEXT for SQLite;
 //   - values stay small, so no INT arithmetic overflows (flussql fails where SQLite would
-//     go on in 64 bits).
+//     go on in 64 bits);
+//   - the DECIMAL(8, 2) column m is REAL in SQLite: its values are multiples of 0.25 and it is
+//     only added, subtracted, multiplied by integers and compared, so SQLite's binary
+//     floats compute it exactly too; flussql's DECIMAL results (strings) are read as
+//     floats.
 //
 // FLUSSQL_DIFF_QUERIES sets the number of queries (default 300), FLUSSQL_DIFF_SEED the
 // seed (default 1; "random" picks one and logs it).
@@ -62,12 +66,12 @@ func TestDifferentialSQLite(t *testing.T) {
 	ref.SetMaxOpenConns(1)
 	_, err = ref.Exec(`PRAGMA case_sensitive_like = ON`)
 	require.NoError(t, err)
-	_, err = ref.Exec(`CREATE TABLE t (k INTEGER, a INTEGER, b INTEGER, s TEXT, d REAL)`)
+	_, err = ref.Exec(`CREATE TABLE t (k INTEGER, a INTEGER, b INTEGER, s TEXT, d REAL, m REAL)`)
 	require.NoError(t, err)
 	table, pkTable := dbName+".t", dbName+".tp"
-	_, err = db.Exec(`CREATE TABLE ` + table + ` (k INT, a INT, b INT, s STRING, d DOUBLE) WITH ('bucket.num' = '2')`)
+	_, err = db.Exec(`CREATE TABLE ` + table + ` (k INT, a INT, b INT, s STRING, d DOUBLE, m DECIMAL(8, 2)) WITH ('bucket.num' = '2')`)
 	require.NoError(t, err)
-	_, err = db.Exec(`CREATE TABLE ` + pkTable + ` (k INT, a INT, b INT, s STRING, d DOUBLE, PRIMARY KEY (k) NOT ENFORCED)
+	_, err = db.Exec(`CREATE TABLE ` + pkTable + ` (k INT, a INT, b INT, s STRING, d DOUBLE, m DECIMAL(8, 2), PRIMARY KEY (k) NOT ENFORCED)
 		WITH ('bucket.num' = '2')`)
 	require.NoError(t, err)
 
@@ -78,7 +82,8 @@ func TestDifferentialSQLite(t *testing.T) {
 		b := nullOr(rng, 0.25, strconv.Itoa(rng.IntN(11)-5))
 		s := nullOr(rng, 0.2, "'"+diffStrings[rng.IntN(len(diffStrings))]+"'")
 		d := nullOr(rng, 0.2, strconv.FormatFloat(float64(rng.IntN(81)-40)/4, 'f', -1, 64))
-		vals = append(vals, fmt.Sprintf("(%d, %s, %s, %s, %s)", k, a, b, s, d))
+		m := nullOr(rng, 0.2, strconv.FormatFloat(float64(rng.IntN(161)-80)/4, 'f', 2, 64))
+		vals = append(vals, fmt.Sprintf("(%d, %s, %s, %s, %s, %s)", k, a, b, s, d, m))
 	}
 	for _, tbl := range []string{table, pkTable} {
 		_, err = db.Exec(`INSERT INTO ` + tbl + ` VALUES ` + strings.Join(vals, ", "))
@@ -139,6 +144,10 @@ func diffRows(db *sql.DB, q string) ([][]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	colTypes, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
 	var out [][]any
 	for rows.Next() {
 		vals := make([]any, len(cols))
@@ -150,6 +159,14 @@ func diffRows(db *sql.DB, q string) ([][]any, error) {
 			return nil, err
 		}
 		for i, v := range vals {
+			if str, ok := v.(string); ok && colTypes[i].DatabaseTypeName() == "DECIMAL" {
+				f, err := strconv.ParseFloat(str, 64)
+				if err != nil {
+					return nil, err
+				}
+				vals[i] = f
+				continue
+			}
 			switch x := v.(type) {
 			case bool:
 				vals[i] = int64(0)
@@ -313,6 +330,28 @@ func (g *queryGen) intExpr(depth int) gexpr {
 	return wrap("-(%s)", g.intExpr(depth-1))
 }
 
+// decExpr is an expression over the DECIMAL column m that SQLite computes exactly.
+func (g *queryGen) decExpr(depth int) gexpr {
+	if depth <= 0 {
+		return same("m")
+	}
+	switch g.pick(7) {
+	case 0:
+		return wrap("(%s * %s)", g.decExpr(depth-1), g.intLit())
+	case 1:
+		return wrap("(%s + %s)", g.decExpr(depth-1), g.intExpr(0))
+	case 2:
+		return wrap("(%s - 1.25)", g.decExpr(depth-1))
+	case 3:
+		return wrap("ABS(%s)", g.decExpr(depth-1))
+	case 4:
+		return wrap("-(%s)", g.decExpr(depth-1))
+	case 5:
+		return wrap("COALESCE(%s, 0)", g.decExpr(depth-1))
+	}
+	return wrap("CASE WHEN %s THEN %s ELSE 0.5 END", g.boolExpr(0), g.decExpr(depth-1))
+}
+
 func (g *queryGen) floatExpr(depth int) gexpr {
 	if depth <= 0 {
 		return same("d")
@@ -383,7 +422,13 @@ func (g *queryGen) boolExpr(depth int) gexpr {
 		}
 		return wrap("d "+op+" %s", g.intLit())
 	}
-	switch g.pick(11) {
+	switch g.pick(12) {
+	case 10:
+		lit := same(strconv.FormatFloat(float64(g.pick(41)-20)/4, 'f', 2, 64))
+		if g.chance(0.3) {
+			lit = g.intLit()
+		}
+		return wrap("%s "+op+" %s", g.decExpr(depth-1), lit)
 	case 0:
 		return wrap("%s "+op+" %s", g.intExpr(depth-1), g.intExpr(depth-1))
 	case 1:
@@ -426,7 +471,9 @@ func (g *queryGen) boolExpr(depth int) gexpr {
 // scalar is a select-list expression of any kind.
 func (g *queryGen) scalar() gexpr {
 	d := g.pick(3)
-	switch g.pick(4) {
+	switch g.pick(5) {
+	case 4:
+		return g.decExpr(d)
 	case 0:
 		return g.floatExpr(d)
 	case 1:
@@ -487,7 +534,11 @@ func (g *queryGen) orderBy(n int) (gexpr, bool) {
 }
 
 func (g *queryGen) aggregate(groupKey bool) gexpr {
-	switch g.pick(10) {
+	switch g.pick(12) {
+	case 10:
+		return wrap("SUM(%s)", g.decExpr(g.pick(2)))
+	case 11:
+		return wrap("MIN(%s)", g.decExpr(g.pick(2)))
 	case 0:
 		return same("COUNT(*)")
 	case 1:
@@ -566,7 +617,9 @@ func (g *queryGen) queryShape() genQuery {
 }
 
 func (g *queryGen) groupKey() gexpr {
-	switch g.pick(6) {
+	switch g.pick(7) {
+	case 6:
+		return same("m")
 	case 0:
 		return same("a")
 	case 1:
