@@ -30,6 +30,7 @@ import (
 //   - no CONCAT (SQLite's treats NULL as ”), || instead; ASCII strings only (SQLite's
 //     UPPER and LOWER know ASCII only); SUBSTRING from position 1 or later;
 //   - NULL ordering needs nothing: both put NULLs first for ASC and last for DESC;
+//   - ROUND(x, 1) only of the column itself (see floatExpr);
 //   - booleans in results are compared as 0/1 (SQLite has no BOOLEAN), CAST(… AS INT) and
 //     CAST(… AS STRING) are spelled INTEGER and TEXT for SQLite;
 //   - values stay small, so no INT arithmetic overflows (flussql fails where SQLite would
@@ -366,7 +367,10 @@ func (g *queryGen) floatExpr(depth int) gexpr {
 	case 3:
 		return wrap("ROUND(%s)", g.floatExpr(depth-1))
 	case 4:
-		return wrap("ROUND(%s, 1)", g.floatExpr(depth-1))
+		// Only of d itself: ROUND(0.75 / 5, 1) is 0.2 in Flink and flussql (0.15 rounded
+		// half up) but 0.1 in SQLite (the binary 0.1499…); multiples of 0.25 have no such
+		// ties.
+		return same("ROUND(d, 1)")
 	case 5:
 		return wrap("ABS(%s)", g.floatExpr(depth-1))
 	case 6:
