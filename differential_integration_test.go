@@ -25,6 +25,7 @@ import (
 // Queries are generated only where the two agree on semantics:
 //   - integer / and % only by non-zero constants (SQLite gives NULL for x/0, flussql fails);
 //     both truncate toward zero and % takes the dividend's sign;
+//   - SUM and AVG of DOUBLE only of values that add up exactly (see exactFloat);
 //   - AVG only of DOUBLE (Flink's AVG of an integer is an integer, SQLite's a float);
 //   - LIKE runs with SQLite's case_sensitive_like on (Flink's LIKE is case-sensitive);
 //   - no CONCAT (SQLite's treats NULL as ”), || instead; ASCII strings only (SQLite's
@@ -331,6 +332,21 @@ func (g *queryGen) intExpr(depth int) gexpr {
 	return wrap("-(%s)", g.intExpr(depth-1))
 }
 
+// exactFloat is a DOUBLE expression whose values are multiples of 0.25, so that sums
+// do not depend on the order rows are added in (floating-point addition is not
+// associative; flussql and SQLite read rows in different orders).
+func (g *queryGen) exactFloat() gexpr {
+	switch g.pick(4) {
+	case 0:
+		return same("(d * 2)")
+	case 1:
+		return wrap("(d + %s)", g.intExpr(0))
+	case 2:
+		return same("ABS(d)")
+	}
+	return same("d")
+}
+
 // decExpr is an expression over the DECIMAL column m that SQLite computes exactly.
 func (g *queryGen) decExpr(depth int) gexpr {
 	if depth <= 0 {
@@ -550,13 +566,13 @@ func (g *queryGen) aggregate(groupKey bool) gexpr {
 	case 2:
 		return wrap("SUM(%s)", g.intExpr(g.pick(2)))
 	case 3:
-		return wrap("SUM(%s)", g.floatExpr(g.pick(2)))
+		return wrap("SUM(%s)", g.exactFloat())
 	case 4:
 		return wrap("MIN(%s)", g.scalar())
 	case 5:
 		return wrap("MAX(%s)", g.scalar())
 	case 6:
-		return wrap("AVG(%s)", g.floatExpr(g.pick(2)))
+		return wrap("AVG(%s)", g.exactFloat())
 	case 7:
 		return wrap("COUNT(DISTINCT %s)", g.intExpr(g.pick(2)))
 	case 8:
