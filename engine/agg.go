@@ -147,15 +147,7 @@ type intState struct {
 	agg *Agg
 }
 
-func (s *intState) add(v any) error {
-	x := v.(int64)
-	r := s.sum + x
-	if (x > 0 && r < s.sum) || (x < 0 && r > s.sum) {
-		return fmt.Errorf("%w: %s overflows BIGINT", ErrArithmetic, s.agg)
-	}
-	s.sum, s.n = r, s.n+1
-	return nil
-}
+func (s *intState) add(v any) error { return s.addInt(v.(int64)) }
 
 func (s *intState) result() (any, error) {
 	switch {
