@@ -135,6 +135,25 @@ func TestQueryLanguage(t *testing.T) {
 		require.NoError(t, db.QueryRow(`SELECT CURRENT_DATE`).Scan(&today))
 		assert.WithinDuration(t, time.Now().UTC(), today, 25*time.Hour)
 	})
+	t.Run("top-n over nested columns", func(t *testing.T) {
+		nt := dbName + ".nested"
+		_, err := db.Exec(`CREATE TABLE ` + nt + ` (id INT, tags ARRAY<STRING>, PRIMARY KEY (id) NOT ENFORCED)`)
+		require.NoError(t, err)
+		_, err = db.Exec(`INSERT INTO ` + nt + ` VALUES (1, ARRAY['a']), (2, ARRAY['b', 'c']), (3, NULL)`)
+		require.NoError(t, err)
+		rows, err := db.Query(`SELECT * FROM ` + nt + ` WHERE id IN (1, 2, 3) ORDER BY id DESC LIMIT 2 OFFSET 1`)
+		require.NoError(t, err)
+		var got [][]any
+		for rows.Next() {
+			var id int64
+			var tags any
+			require.NoError(t, rows.Scan(&id, &tags))
+			got = append(got, []any{id, tags})
+		}
+		require.NoError(t, rows.Err())
+		rows.Close()
+		assert.Equal(t, [][]any{{int64(2), []any{"b", "c"}}, {int64(1), []any{"a"}}}, got)
+	})
 	t.Run("version", func(t *testing.T) {
 		var v string
 		require.NoError(t, db.QueryRow(`SELECT VERSION()`).Scan(&v))

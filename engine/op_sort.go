@@ -18,7 +18,11 @@ func newSort(ec *evalCtx, budget *Budget, in Operator, n *Sort) (Operator, error
 		return nil, err
 	}
 	if n.Limit >= 0 {
-		return &topNOp{ec: ec, budget: budget, in: in, node: n, schema: schema, keep: n.Limit + n.Offset}, nil
+		t := &topNOp{ec: ec, budget: budget, in: in, node: n, schema: schema, keep: n.Limit + n.Offset, refs: map[arrow.RecordBatch]int{}}
+		for _, c := range n.Columns() {
+			t.byRef = t.byRef || c.Type.Kind.Nested()
+		}
+		return t, nil
 	}
 	return &sortOp{ec: ec, budget: budget, in: in, node: n, schema: schema}, nil
 }
@@ -189,11 +193,19 @@ type topNOp struct {
 	seq    int64
 	held   int64
 	done   bool
+	// byRef keeps rows as references into their (retained) batches; refs
+	// counts the heap rows per batch, whose memory is accounted once.
+	byRef bool
+	refs  map[arrow.RecordBatch]int
 }
 
 type heapRow struct {
 	vals []any
 	seq  int64
+	// rec and row hold the row in its batch when the payload cannot be read
+	// as values (ARRAY, MAP, ROW columns); vals then holds the keys only.
+	rec arrow.RecordBatch
+	row int
 }
 
 type rowHeap struct {
@@ -263,11 +275,17 @@ func (t *topNOp) Next() (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, t.schema.NumFields())
 	colTypes := t.node.Columns()
 	for i := range cols {
-		vals := make([]any, len(rows))
-		for r, row := range rows {
-			vals[r] = row.vals[i]
+		var c arrow.Array
+		var err error
+		if t.byRef {
+			c, err = t.gather(rows, i)
+		} else {
+			vals := make([]any, len(rows))
+			for r, row := range rows {
+				vals[r] = row.vals[i]
+			}
+			c, err = buildArray(t.ec.mem, colTypes[i].Type, vals)
 		}
-		c, err := buildArray(t.ec.mem, colTypes[i].Type, vals)
 		if err != nil {
 			releaseAll(cols)
 			return nil, err
@@ -278,23 +296,66 @@ func (t *topNOp) Next() (arrow.RecordBatch, error) {
 	return arrowRecord(t.schema, cols, int64(len(rows))), nil
 }
 
+// gather concatenates column i of the referenced rows.
+func (t *topNOp) gather(rows []heapRow, i int) (arrow.Array, error) {
+	parts := make([]arrow.Array, len(rows))
+	for r, row := range rows {
+		parts[r] = array.NewSlice(row.rec.Column(i), int64(row.row), int64(row.row+1))
+	}
+	defer releaseAll(parts)
+	return array.Concatenate(parts, t.ec.mem)
+}
+
+// hold and drop keep a batch alive for a heap row that references it.
+func (t *topNOp) hold(b arrow.RecordBatch) error {
+	b.Retain()
+	t.refs[b]++
+	if t.refs[b] == 1 {
+		sz := batchSize(b)
+		t.held += sz
+		return t.budget.Grow(sz, "top-N")
+	}
+	return nil
+}
+
+func (t *topNOp) drop(b arrow.RecordBatch) {
+	if t.refs[b]--; t.refs[b] == 0 {
+		delete(t.refs, b)
+		sz := batchSize(b)
+		t.held -= sz
+		t.budget.Shrink(sz)
+	}
+	b.Release()
+}
+
 func (t *topNOp) consume(b arrow.RecordBatch) error {
 	if err := t.ec.ctx.Err(); err != nil {
 		return err
 	}
-	gets, err := getters(b.Columns())
-	if err != nil {
-		return err
-	}
 	cols := b.Columns()
+	gets := make([]func(int) any, len(cols))
 	read := func(r int) []any {
 		vals := make([]any, len(cols))
 		for i, c := range cols {
-			if c.IsValid(r) {
+			if gets[i] != nil && c.IsValid(r) {
 				vals[i] = gets[i](r)
 			}
 		}
 		return vals
+	}
+	for i, c := range cols {
+		key := false
+		for _, k := range t.node.Keys {
+			key = key || k.Col == i
+		}
+		if t.byRef && !key {
+			continue // read from the batch at the end
+		}
+		g, err := getter(c)
+		if err != nil {
+			return err
+		}
+		gets[i] = g
 	}
 	// Key values alone decide whether a row enters a full heap: read them
 	// first, the whole row only for rows that enter.
@@ -315,6 +376,9 @@ func (t *topNOp) consume(b arrow.RecordBatch) error {
 			sz := rowSize(old.vals)
 			t.held -= sz
 			t.budget.Shrink(sz)
+			if old.rec != nil {
+				t.drop(old.rec)
+			}
 		}
 		row := heapRow{vals: read(r), seq: t.seq}
 		sz := rowSize(row.vals)
@@ -322,12 +386,24 @@ func (t *topNOp) consume(b arrow.RecordBatch) error {
 		if err := t.budget.Grow(sz, "top-N"); err != nil {
 			return err
 		}
+		if t.byRef {
+			row.rec, row.row = b, r
+			if err := t.hold(b); err != nil {
+				heap.Push(&t.h, row)
+				return err
+			}
+		}
 		heap.Push(&t.h, row)
 	}
 	return nil
 }
 
 func (t *topNOp) release() {
+	for _, r := range t.h.rows {
+		if r.rec != nil {
+			t.drop(r.rec)
+		}
+	}
 	t.h.rows = nil
 	t.budget.Shrink(t.held)
 	t.held = 0

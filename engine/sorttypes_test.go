@@ -1,8 +1,13 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -59,4 +64,40 @@ func TestSortTypes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTopNNested keeps rows with ARRAY columns by reference into their batches.
+func TestTopNNested(t *testing.T) {
+	arrT := types.NewArray(types.NewInt())
+	cols := []Column{{"k", types.NewInt()}, {"arr", arrT}}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := array.NewRecordBuilder(mem, must(schemaOf(cols)))
+	defer b.Release()
+	lb := b.Field(1).(*array.ListBuilder)
+	vb := lb.ValueBuilder().(*array.Int32Builder)
+	for i := range 5 {
+		b.Field(0).(*array.Int32Builder).Append(int32(i * 7 % 5))
+		lb.Append(true)
+		vb.Append(int32(i))
+		vb.Append(int32(i * 10))
+	}
+	in := &sliceInput{batches: []arrow.RecordBatch{b.NewRecordBatch()}}
+	b.Field(0).(*array.Int32Builder).Append(9)
+	lb.AppendNull()
+	in.batches = append(in.batches, b.NewRecordBatch())
+	budget := &Budget{Limit: 1 << 20}
+	op, err := Build(context.Background(), &Sort{Input: &Input{Cols: cols}, Keys: []SortKey{{Col: 0, Desc: true}}, Limit: 3}, in, Options{Mem: mem, Budget: budget})
+	require.NoError(t, err)
+	var got []string
+	require.NoError(t, Drain(op, func(rec arrow.RecordBatch) error {
+		for i := range int(rec.NumRows()) {
+			got = append(got, fmt.Sprint(rec.Column(0).(*array.Int32).Value(i), " ", rec.Column(1).ValueStr(i)))
+		}
+		return nil
+	}))
+	in.Close()
+	// k = 0, 2, 4, 1, 3 for i = 0..4, then 9 with a NULL array.
+	assert.Equal(t, []string{"9 (null)", "4 [2,20]", "3 [4,40]"}, got)
+	assert.Zero(t, budget.Used())
 }

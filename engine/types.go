@@ -152,6 +152,8 @@ func TypeName(t types.DataType) string {
 		return fmt.Sprintf("%s(%d)", t.Kind, t.Precision)
 	case types.TimestampLTZ:
 		return fmt.Sprintf("TIMESTAMP_LTZ(%d)", t.Precision)
+	case types.Array, types.Map, types.Row:
+		return t.String()
 	}
 	return t.Kind.String()
 }

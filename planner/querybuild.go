@@ -310,6 +310,9 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 			if err != nil {
 				return nil, err
 			}
+			if k.Type().Kind.Nested() {
+				return nil, fmt.Errorf("GROUP BY %s: %s values cannot be grouped", g, engine.TypeName(k.Type()))
+			}
 			ac.keyIDs = append(ac.keyIDs, conv.exprID(g))
 			ac.keys = append(ac.keys, k)
 			ac.names = append(ac.names, itemName(parser.SelectItem{Expr: g}))
@@ -386,6 +389,11 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 	}
 	node = &engine.Project{Input: node, Exprs: exprs, Names: names}
 	if s.Distinct {
+		for _, e := range exprs {
+			if e.Type().Kind.Nested() {
+				return nil, fmt.Errorf("SELECT DISTINCT %s: %s values cannot be compared", e, engine.TypeName(e.Type()))
+			}
+		}
 		node = &engine.Distinct{Input: node}
 	}
 	switch {
