@@ -131,6 +131,8 @@ func TestQueryLanguage(t *testing.T) {
 			queryStrings(t, db, `SELECT FLOOR(ts TO HOUR) AS h, COUNT(*), MAX(EXTRACT(MINUTE FROM ts)) FROM `+ev+` GROUP BY FLOOR(ts TO HOUR) ORDER BY h`))
 		assert.Equal(t, [][]string{{"1", "2024-02-29 13:45:07.250", "2024", "2024-03-01T00:00:00Z"}, {"2", "2024-02-29 13:05:00.000", "2024", "2024-03-01T00:00:00Z"}, {"3", "2024-02-29 14:00:00.000", "NULL", "NULL"}},
 			queryStrings(t, db, `SELECT id, DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss.SSS'), EXTRACT(YEAR FROM d), CEIL(d TO MONTH) FROM `+ev+` ORDER BY id`))
+		assert.Equal(t, [][]string{{"2", "2"}}, queryStrings(t, db, `SELECT COUNT(*), MAX(id) FROM `+ev+
+			` WHERE ts BETWEEN '2024-02-29 13:05:00' AND TIMESTAMP '2024-02-29 13:59:59' AND (d IN ('2024-02-29', DATE '2024-03-01'))`))
 		var today time.Time
 		require.NoError(t, db.QueryRow(`SELECT CURRENT_DATE`).Scan(&today))
 		assert.WithinDuration(t, time.Now().UTC(), today, 25*time.Hour)

@@ -111,6 +111,12 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if l, r, err = c.literalAs(n.Left, l, r); err != nil {
+			return nil, err
+		}
+		if r, l, err = c.literalAs(n.Right, r, l); err != nil {
+			return nil, err
+		}
 		return engine.NewCompare(string(n.Op), l, r)
 	case *parser.In:
 		x, err := c.conv(n.Expr)
@@ -121,6 +127,11 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		for i, v := range n.List {
+			if list[i], _, err = c.literalAs(v, list[i], x); err != nil {
+				return nil, err
+			}
+		}
 		return engine.NewIn(x, list, n.Not)
 	case *parser.Between:
 		x, err := c.conv(n.Expr)
@@ -129,6 +140,12 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		}
 		lo, hi, err := c.pair(n.Low, n.High)
 		if err != nil {
+			return nil, err
+		}
+		if lo, _, err = c.literalAs(n.Low, lo, x); err != nil {
+			return nil, err
+		}
+		if hi, _, err = c.literalAs(n.High, hi, x); err != nil {
 			return nil, err
 		}
 		ge, err := engine.NewCompare(">=", x, lo)
@@ -219,6 +236,37 @@ func (c *exprConv) isColumn(name string) bool {
 	}
 	_, err := column(c.info, name)
 	return err == nil
+}
+
+// literalAs converts a string, DATE or TIMESTAMP literal compared with a
+// DATE, TIME, TIMESTAMP or TIMESTAMP_LTZ operand to that operand's type, as
+// the row filter does (ts > '2024-01-01 10:00:00', ltz >= TIMESTAMP '…' read
+// in the session's zone): lit is the literal's parser form, e its engine
+// form, other the operand it is compared with. Other operands are returned
+// as they are.
+func (c *exprConv) literalAs(lit parser.Expr, e, other engine.Expr) (engine.Expr, engine.Expr, error) {
+	l, ok := lit.(*parser.Literal)
+	if !ok {
+		return e, other, nil
+	}
+	t := other.Type()
+	switch {
+	case t.Kind != types.Date && t.Kind != types.Time && t.Kind != types.Timestamp && t.Kind != types.TimestampLTZ:
+		return e, other, nil
+	case l.Kind != parser.LitString && l.Kind != parser.LitDate && l.Kind != parser.LitTimestamp && l.Kind != parser.LitTime:
+		return e, other, nil
+	case e.Type().Kind == t.Kind && l.Kind != parser.LitString:
+		return e, other, nil
+	}
+	v, err := filterValue(other.String(), t, l, c.sess.Location)
+	if err != nil {
+		return nil, nil, err
+	}
+	ev, err := engineValue(v.Type, v.Const)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &engine.Const{Value: ev, T: v.Type.AsNotNull(), Text: l.String()}, other, nil
 }
 
 func (c *exprConv) pair(a, b parser.Expr) (engine.Expr, engine.Expr, error) {
