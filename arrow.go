@@ -40,9 +40,11 @@ import (
 //		}
 //	})
 type ArrowConn interface {
-	// QueryArrow runs a SELECT over a log table. Projection, partition pruning, LIMIT, hints
-	// and placeholders work as in Query; a WHERE clause may only name partition columns
-	// (other filters and COUNT(*) need Query, which evaluates them on the client).
+	// QueryArrow runs a SELECT. A plain scan of a log table (columns, a WHERE on partition
+	// columns, LIMIT) returns the server's batches unchanged; everything else the query
+	// language has (filters, expressions, aggregates, ORDER BY, DISTINCT, lookups of
+	// primary-key tables) returns the engine's result batches. Projection, partition
+	// pruning, hints and placeholders work as in Query.
 	QueryArrow(ctx context.Context, query string, args ...any) (ArrowReader, error)
 	// AppendArrow appends a record batch to a log table ("table" or "db.table") and waits
 	// for the server's acknowledgement. The batch's columns must match the table's columns
@@ -85,12 +87,18 @@ func (c *conn) QueryArrow(ctx context.Context, query string, args ...any) (Arrow
 	if err != nil {
 		return nil, err
 	}
+	if scan, ok := p.(*planner.Scan); ok && (scan.Count || scan.Filter != nil && !onlyPartitionColumns(st, scan.Table.PartitionKeys())) {
+		// The server's batches need filtering or counting: let the engine do it.
+		if p, err = c.planQuery(ctx, st, named); err != nil {
+			return nil, err
+		}
+	}
+	if q, ok := p.(*planner.Query); ok {
+		return c.queryArrow(ctx, q)
+	}
 	scan, ok := p.(*planner.Scan)
 	if !ok {
-		return nil, fmt.Errorf("flussql: QueryArrow reads log tables only; %s plans as %T, run it with Query: %w", statementKind(st), p, ErrNotSupported)
-	}
-	if scan.Count || (scan.Filter != nil && !onlyPartitionColumns(st, scan.Table.PartitionKeys())) {
-		return nil, fmt.Errorf("flussql: QueryArrow returns the server's batches unchanged, so WHERE may only name partition columns and COUNT(*) is not available; use Query: %w", ErrNotSupported)
+		return nil, fmt.Errorf("flussql: QueryArrow reads SELECTs; %s plans as %T, run it with Query: %w", statementKind(st), p, ErrNotSupported)
 	}
 	rows, err := c.startScan(ctx, scan)
 	if err != nil {

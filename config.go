@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/flussql/flussql/engine"
 )
 
 // DefaultDatabase is the database a connection uses when the DSN names none; every Fluss
@@ -32,6 +34,8 @@ const DefaultDatabase = "fluss"
 //	write_linger             how long a writer waits to fill a batch (default 5ms)
 //	partition_auto_create    create a missing partition on write instead of failing (default false)
 //	partition_wait           how long a write waits for a missing partition before failing (default 5s)
+//	query_memory             bytes the state of one query's aggregation, ORDER BY and DISTINCT may hold,
+//	                         e.g. 64MiB, 1GiB or 1048576 (default 256MiB)
 //
 // A user name turns SASL/PLAIN authentication on. Config.String and every error hide the password.
 type Config struct {
@@ -62,6 +66,9 @@ type Config struct {
 	// Tracer, when set, is called at the start and end of every statement (see Tracer).
 	// Not part of the DSN.
 	Tracer Tracer
+	// QueryMemory bounds the bytes the state of one query's aggregation, sort and
+	// DISTINCT may hold; a query that needs more fails naming this key.
+	QueryMemory int64
 }
 
 // NoWait, as Config.WriteLinger or Config.PartitionWait, means not waiting at all (the DSN
@@ -77,6 +84,7 @@ const (
 	DefaultWriteBatchSize = 1 << 20
 	DefaultWriteLinger    = 5 * time.Millisecond
 	DefaultPartitionWait  = 5 * time.Second
+	DefaultQueryMemory    = 256 << 20
 )
 
 // NewConfig returns a Config for the local default address with every default filled in.
@@ -89,6 +97,7 @@ func NewConfig() *Config {
 		WriteBatchSize: DefaultWriteBatchSize,
 		WriteLinger:    DefaultWriteLinger,
 		PartitionWait:  DefaultPartitionWait,
+		QueryMemory:    DefaultQueryMemory,
 	}
 }
 
@@ -104,7 +113,7 @@ func DSNFromEnv() string {
 }
 
 // dsnKeys are the query keys ParseDSN accepts, for error messages.
-var dsnKeys = []string{"connect_timeout", "partition_auto_create", "partition_wait", "timeout", "write_batch_size", "write_linger"}
+var dsnKeys = []string{"connect_timeout", "partition_auto_create", "partition_wait", "query_memory", "timeout", "write_batch_size", "write_linger"}
 
 // ParseDSN parses a fluss:// data source name. Errors name the bad part and never
 // contain the password.
@@ -217,6 +226,11 @@ func (c *Config) set(key, value string) error {
 		}
 	case "partition_auto_create":
 		c.PartitionAutoCreate, err = strconv.ParseBool(value)
+	case "query_memory":
+		var n int64
+		if n, err = parseBytes(value); err == nil {
+			c.QueryMemory = n
+		}
 	default:
 		return fmt.Errorf("flussql: unknown DSN key %q; known keys: %s", key, strings.Join(dsnKeys, ", "))
 	}
@@ -275,6 +289,9 @@ func (c *Config) format(withPassword bool) string {
 	if c.PartitionWait != DefaultPartitionWait && c.PartitionWait != 0 {
 		q["partition_wait"] = max(c.PartitionWait, 0).String()
 	}
+	if c.QueryMemory != DefaultQueryMemory && c.QueryMemory > 0 {
+		q["query_memory"] = engine.FormatBytes(c.QueryMemory)
+	}
 	if len(q) > 0 {
 		keys := make([]string, 0, len(q))
 		for k := range q {
@@ -332,6 +349,35 @@ func (c *Config) normalize() {
 	} else if c.PartitionWait < 0 {
 		c.PartitionWait = NoWait
 	}
+	if c.QueryMemory <= 0 {
+		c.QueryMemory = DefaultQueryMemory
+	}
+}
+
+// parseBytes reads a positive size: digits with an optional unit B, KiB, MiB or
+// GiB (also KB, MB, GB for the same powers of two), case-insensitive.
+func parseBytes(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		n      int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"b", 1}}
+	num, mult := strings.ToLower(strings.TrimSpace(s)), int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(num, u.suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(num, u.suffix)), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	switch {
+	case err != nil:
+		return 0, errors.New("want a size such as 256MiB, 1GiB or 1048576")
+	case n <= 0:
+		return 0, errors.New("must be positive")
+	case n > (1<<62)/mult:
+		return 0, errors.New("is too large")
+	}
+	return n * mult, nil
 }
 
 // escapeUserinfo percent-escapes what would end or split the user info.

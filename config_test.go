@@ -30,6 +30,13 @@ func TestParseDSN(t *testing.T) {
 				c.WriteBatchSize, c.WriteLinger = 4096, NoWait
 				c.PartitionAutoCreate, c.PartitionWait = true, time.Minute
 			}},
+		{dsn: "fluss://127.0.0.1:9123?query_memory=64MiB", want: func(c *Config) { c.QueryMemory = 64 << 20 }},
+		{dsn: "fluss://127.0.0.1:9123?query_memory=1gib", want: func(c *Config) { c.QueryMemory = 1 << 30 }},
+		{dsn: "fluss://127.0.0.1:9123?query_memory=4096", want: func(c *Config) { c.QueryMemory = 4096 }},
+		{dsn: "fluss://127.0.0.1:9123?query_memory=0", wantErr: `query_memory="0": must be positive`},
+		{dsn: "fluss://127.0.0.1:9123?query_memory=-1MiB", wantErr: `query_memory="-1MiB": must be positive`},
+		{dsn: "fluss://127.0.0.1:9123?query_memory=lots", wantErr: `query_memory="lots": want a size`},
+		{dsn: "fluss://127.0.0.1:9123?query_memory=1TiB", wantErr: `query_memory="1TiB": want a size`},
 		{dsn: "mysql://127.0.0.1:3306", wantErr: `must start with "fluss://"`},
 		{dsn: "fluss://", wantErr: "names no server"},
 		{dsn: "fluss:///db", wantErr: "names no server"},
@@ -66,6 +73,7 @@ func TestFormatDSNRoundTripAndRedaction(t *testing.T) {
 	c.Addrs = []string{"h1:1", "h2:2"}
 	c.RequestTimeout = 3 * time.Second
 	c.PartitionAutoCreate = true
+	c.QueryMemory = 3 << 20
 	dsn := c.FormatDSN()
 	back, err := ParseDSN(dsn)
 	require.NoError(t, err)

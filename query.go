@@ -34,6 +34,10 @@ func (c *conn) query(ctx context.Context, st parser.Statement, args []driver.Nam
 		cancel() // a scan lives as long as its rows; it applies timeouts per fetch itself
 		return c.startScan(ctx, scan)
 	}
+	if q, ok := p.(*planner.Query); ok {
+		cancel() // the source's own requests get their deadlines in startQuery
+		return c.startQuery(ctx, q)
+	}
 	defer cancel()
 	rows, err := c.readAll(pctx, qp)
 	if err != nil {
@@ -254,6 +258,13 @@ func (c *conn) startScan(ctx context.Context, p *planner.Scan) (driver.Rows, err
 		}
 		return newSliceRows(cols, rows), nil
 	}
+	return c.openScan(ctx, p)
+}
+
+// openScan subscribes the scan's buckets and returns its rows (not for a scan whose
+// partitions were all pruned).
+func (c *conn) openScan(ctx context.Context, p *planner.Scan) (*scanRows, error) {
+	cols := p.ResultColumns()
 	tbl, err := c.client.TableOf(p.Table)
 	if err != nil {
 		return nil, err

@@ -272,11 +272,48 @@ func TestQueryArrow(t *testing.T) {
 	}
 	assert.Equal(t, want, sum)
 
-	err = conn.Raw(func(dc any) error {
-		_, err := dc.(flussql.ArrowConn).QueryArrow(ctx, `SELECT id FROM `+events+` WHERE value > 5`)
-		return err
-	})
-	assert.ErrorIs(t, err, flussql.ErrNotSupported)
+	// Filters, aggregates and ORDER BY run in the engine and return its batches.
+	arrowRows := func(q string) (rows [][]any) {
+		err := conn.Raw(func(dc any) error {
+			r, err := dc.(flussql.ArrowConn).QueryArrow(ctx, q)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			for {
+				rec, err := r.Next(ctx)
+				if err == io.EOF {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				require.True(t, rec.Schema().Equal(r.Schema()))
+				for i := 0; i < int(rec.NumRows()); i++ {
+					var row []any
+					for _, col := range rec.Columns() {
+						row = append(row, col.GetOneForMarshal(i))
+					}
+					rows = append(rows, row)
+				}
+			}
+		})
+		require.NoError(t, err, q)
+		return rows
+	}
+	assert.Len(t, arrowRows(`SELECT id FROM `+events+` WHERE value > 5`), 999)
+	var sumUS, sumEU int64
+	for i := 0; i < 1000; i++ {
+		if i%2 == 0 {
+			sumUS += int64(i) * 10
+		} else {
+			sumEU += int64(i) * 10
+		}
+	}
+	assert.Equal(t, [][]any{{"EU", int64(500), sumEU}, {"US", int64(500), sumUS}},
+		arrowRows(`SELECT region, COUNT(*), SUM(value) FROM `+events+` GROUP BY region ORDER BY region`))
+	assert.Equal(t, [][]any{{int32(999), int64(9990)}}, arrowRows(`SELECT id, value FROM `+events+` ORDER BY value DESC LIMIT 1`))
+	assert.Equal(t, [][]any{{int64(1000)}}, arrowRows(`SELECT COUNT(*) FROM `+events))
 }
 
 // TestCatalogStatements runs the statements that manage and describe the catalog through

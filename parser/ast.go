@@ -163,24 +163,37 @@ type Update struct {
 	Where Expr
 }
 
-// SelectItem is one entry of the select list: *Star, *ColumnRef or
-// *CountStar, with an optional alias.
+// SelectItem is one entry of the select list: *Star or any expression,
+// with an optional alias.
 type SelectItem struct {
 	Expr  Expr
 	Alias string
 }
 
-// Select is SELECT items FROM t [/*+ OPTIONS(…) */] [WHERE …] [LIMIT n].
-// Hints holds the OPTIONS of a Flink-style table hint written after the
-// table name (nil without one). Where is nil without a WHERE clause, Limit
-// nil without LIMIT (else an integer *Literal or a *Placeholder).
+// Select is
+//
+//	SELECT [DISTINCT] items [FROM t [/*+ OPTIONS(…) */]] [WHERE …]
+//	  [GROUP BY …] [HAVING …] [ORDER BY …] [LIMIT n] [OFFSET m]
+//
+// Table is the zero TableName without FROM. Hints holds the OPTIONS of a
+// Flink-style table hint written after the table name (nil without one).
+// Where and Having are nil when absent; Limit and Offset nil without them
+// (else an integer *Literal or a *Placeholder).
 type Select struct {
-	Items []SelectItem
-	Table TableName
-	Hints map[string]string
-	Where Expr
-	Limit Expr
+	Distinct bool
+	Items    []SelectItem
+	Table    TableName
+	Hints    map[string]string
+	Where    Expr
+	GroupBy  []Expr
+	Having   Expr
+	OrderBy  []OrderItem
+	Limit    Expr
+	Offset   Expr
 }
+
+// HasFrom reports whether the statement reads a table.
+func (s *Select) HasFrom() bool { return s.Table.Name != "" }
 
 // Explain is EXPLAIN <statement>.
 type Explain struct {

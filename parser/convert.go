@@ -16,6 +16,7 @@ type converter struct {
 	lits       []typedLit
 	positional bool
 	table      TableName
+	q          *queryRewrites
 }
 
 // unsupportedUse reports a feature the dialect lacks, with advice.
@@ -166,38 +167,32 @@ func (c *converter) singleTable(exprs sqlparser.TableExprs) (TableName, error) {
 
 func (c *converter) selectStmt(n *sqlparser.Select) (Statement, error) {
 	switch {
-	case n.Distinct != "":
-		return nil, c.unsupported("DISTINCT", "distinct")
 	case n.Cache != "":
 		return nil, c.unsupported(strings.ToUpper(strings.TrimSpace(n.Cache)), strings.TrimSpace(n.Cache))
 	case n.Hints != "":
 		return nil, c.unsupported("STRAIGHT_JOIN", "straight_join")
-	case n.GroupBy != nil:
-		return nil, c.unsupported("GROUP BY", "group")
-	case n.Having != nil:
-		return nil, c.unsupported("HAVING", "having")
-	case n.OrderBy != nil:
-		return nil, c.unsupported("ORDER BY", "order")
 	case n.Lock != "":
 		return nil, c.unsupported("a locking clause", "for", "lock")
 	}
-	hasFrom := false
+	hasFrom, depth := false, 0
 	for _, t := range c.l.toks[c.start:] {
-		if c.l.isWord(t, "from") {
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+		case depth == 0 && c.l.isWord(t, "from"):
 			hasFrom = true
 		}
 	}
-	if !hasFrom {
-		last := c.l.toks[len(c.l.toks)-1]
-		return nil, syntaxError(c.l.src, last.end, endOfInput, "FROM")
-	}
-	s := &Select{}
+	s := &Select{Distinct: n.Distinct != ""}
 	var err error
-	if s.Table, err = c.singleTable(n.From); err != nil {
-		return nil, err
+	if hasFrom {
+		if s.Table, err = c.singleTable(n.From); err != nil {
+			return nil, err
+		}
 	}
 	c.table = s.Table
-	count := false
 	for k, se := range n.SelectExprs {
 		itemErr := func(msg string) error {
 			t := c.itemToken(k)
@@ -209,51 +204,58 @@ func (c *converter) selectStmt(n *sqlparser.Select) (Statement, error) {
 			if !x.TableName.IsEmpty() {
 				return nil, itemErr("a qualified * is not supported")
 			}
+			if !hasFrom {
+				return nil, itemErr("* needs a FROM clause")
+			}
 			it.Expr = &Star{}
 		case *sqlparser.AliasedExpr:
 			it.Alias = x.As.String()
-			switch e := x.Expr.(type) {
-			case *sqlparser.ColName:
-				if it.Expr, err = c.column(e); err != nil {
-					return nil, err
-				}
-			case *sqlparser.FuncExpr:
-				if !e.Name.EqualString("count") || e.Distinct || !e.Qualifier.IsEmpty() || len(e.Exprs) != 1 {
-					return nil, itemErr("function " + e.Name.String() + " is not supported (only COUNT(*))")
-				}
-				if star, ok := e.Exprs[0].(*sqlparser.StarExpr); !ok || !star.TableName.IsEmpty() {
-					return nil, itemErr("only COUNT(*) is supported")
-				}
-				it.Expr = &CountStar{}
-				count = true
-			default:
-				return nil, itemErr("only columns, * and COUNT(*) can be selected")
+			if it.Expr, err = c.expr(x.Expr); err != nil {
+				return nil, err
 			}
 		default:
 			return nil, itemErr("this select item is not supported")
 		}
 		s.Items = append(s.Items, it)
 	}
-	if count && len(s.Items) > 1 {
-		return nil, c.unsupported("COUNT(*) together with other select items", "count")
-	}
 	if n.Where != nil {
 		if s.Where, err = c.condition(n.Where.Expr); err != nil {
 			return nil, err
 		}
 	}
+	for _, g := range n.GroupBy {
+		x, err := c.expr(g)
+		if err != nil {
+			return nil, err
+		}
+		s.GroupBy = append(s.GroupBy, x)
+	}
+	if n.Having != nil {
+		if s.Having, err = c.condition(n.Having.Expr); err != nil {
+			return nil, err
+		}
+	}
+	for k, o := range n.OrderBy {
+		x, err := c.expr(o.Expr)
+		if err != nil {
+			return nil, err
+		}
+		s.OrderBy = append(s.OrderBy, OrderItem{Expr: x, Desc: o.Direction == sqlparser.DescScr, Nulls: c.q.nulls[k]})
+	}
 	if n.Limit != nil {
 		if n.Limit.Offset != nil {
-			return nil, c.unsupported("OFFSET", "offset", ",")
+			if s.Offset, err = c.limit(n.Limit.Offset, "OFFSET"); err != nil {
+				return nil, err
+			}
 		}
-		if s.Limit, err = c.limit(n.Limit.Rowcount); err != nil {
+		if s.Limit, err = c.limit(n.Limit.Rowcount, "LIMIT"); err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
 }
 
-func (c *converter) limit(e sqlparser.Expr) (Expr, error) {
+func (c *converter) limit(e sqlparser.Expr, what string) (Expr, error) {
 	v, err := c.value(e)
 	if err != nil {
 		return nil, err
@@ -268,7 +270,7 @@ func (c *converter) limit(e sqlparser.Expr) (Expr, error) {
 			}
 		}
 	}
-	return nil, c.nodeErr(e, "LIMIT takes a non-negative integer or a placeholder")
+	return nil, c.nodeErr(e, what+" takes a non-negative integer or a placeholder")
 }
 
 func (c *converter) insert(n *sqlparser.Insert, upsert bool) (Statement, error) {

@@ -52,6 +52,10 @@ func (l *lexed) dml(s int) (Statement, error) {
 	if err := l.rewriteConstructors(s, rw); err != nil {
 		return nil, err
 	}
+	q, err := l.rewriteQuerySyntax(s, rw)
+	if err != nil {
+		return nil, err
+	}
 	// Two trailing blanks make an error at the end of the text distinguishable
 	// from one at its last token (see translate).
 	text := rw.text() + "  "
@@ -59,7 +63,7 @@ func (l *lexed) dml(s int) (Statement, error) {
 	if err != nil {
 		return nil, l.translate(err, rw, text)
 	}
-	c := &converter{l: l, start: s, lits: lits, positional: l.usesPositional()}
+	c := &converter{l: l, start: s, lits: lits, positional: l.usesPositional(), q: q}
 	st, err := c.statement(tree, upsert)
 	if err != nil {
 		return nil, err

@@ -174,5 +174,25 @@ func Walk(e Expr, fn func(Expr) bool) {
 		Walk(n.Right, fn)
 	case *Not:
 		Walk(n.Expr, fn)
+	case *Arith:
+		Walk(n.Left, fn)
+		Walk(n.Right, fn)
+	case *Neg:
+		Walk(n.Expr, fn)
+	case *FuncCall:
+		for _, x := range n.Args {
+			Walk(x, fn)
+		}
+	case *Case:
+		Walk(n.Operand, fn)
+		for _, w := range n.Whens {
+			Walk(w.Cond, fn)
+			Walk(w.Result, fn)
+		}
+		Walk(n.Else, fn)
+	case *Cast:
+		Walk(n.Expr, fn)
+	case *TimeUnitCall:
+		Walk(n.Expr, fn)
 	}
 }

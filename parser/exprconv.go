@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flussql/flussql/fluss/types"
+
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -17,25 +19,30 @@ var compareOps = map[string]CompareOp{
 	sqlparser.LessEqualStr: OpLe, sqlparser.GreaterThanStr: OpGt, sqlparser.GreaterEqualStr: OpGe,
 }
 
-// condition converts a boolean expression.
-func (c *converter) condition(e sqlparser.Expr) (Expr, error) {
+// condition converts a boolean expression (WHERE, HAVING): any
+// expression; the planner checks that it is BOOLEAN.
+func (c *converter) condition(e sqlparser.Expr) (Expr, error) { return c.expr(e) }
+
+// expr converts an expression of a query: predicates, AND/OR/NOT,
+// arithmetic, function calls, CASE, CAST, columns, literals, placeholders.
+func (c *converter) expr(e sqlparser.Expr) (Expr, error) {
 	switch n := e.(type) {
 	case *sqlparser.ParenExpr:
-		return c.condition(n.Expr)
+		return c.expr(n.Expr)
 	case *sqlparser.AndExpr:
-		l, r, err := c.pair(n.Left, n.Right, c.condition)
+		l, r, err := c.pair(n.Left, n.Right, c.expr)
 		if err != nil {
 			return nil, err
 		}
 		return &And{Left: l, Right: r}, nil
 	case *sqlparser.OrExpr:
-		l, r, err := c.pair(n.Left, n.Right, c.condition)
+		l, r, err := c.pair(n.Left, n.Right, c.expr)
 		if err != nil {
 			return nil, err
 		}
 		return &Or{Left: l, Right: r}, nil
 	case *sqlparser.NotExpr:
-		x, err := c.condition(n.Expr)
+		x, err := c.expr(n.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -43,11 +50,11 @@ func (c *converter) condition(e sqlparser.Expr) (Expr, error) {
 	case *sqlparser.ComparisonExpr:
 		return c.comparison(n)
 	case *sqlparser.RangeCond:
-		x, err := c.operand(n.Left)
+		x, err := c.expr(n.Left)
 		if err != nil {
 			return nil, err
 		}
-		low, high, err := c.pair(n.From, n.To, c.operand)
+		low, high, err := c.pair(n.From, n.To, c.expr)
 		if err != nil {
 			return nil, err
 		}
@@ -56,19 +63,153 @@ func (c *converter) condition(e sqlparser.Expr) (Expr, error) {
 		if n.Operator != sqlparser.IsNullStr && n.Operator != sqlparser.IsNotNullStr {
 			return nil, c.unsupported(strings.ToUpper(n.Operator), "is")
 		}
-		x, err := c.operand(n.Expr)
+		x, err := c.expr(n.Expr)
 		if err != nil {
 			return nil, err
 		}
 		return &IsNull{Expr: x, Not: n.Operator == sqlparser.IsNotNullStr}, nil
-	case *sqlparser.ColName, sqlparser.BoolVal:
-		// A boolean column or TRUE/FALSE on its own.
-		return c.operand(e)
+	case *sqlparser.ColName:
+		return c.column(n)
+	case *sqlparser.BinaryExpr:
+		return c.binary(n)
+	case *sqlparser.UnaryExpr:
+		if n.Operator == sqlparser.UMinusStr || n.Operator == sqlparser.UPlusStr {
+			if v, err := c.valueOnly(n, "a value"); err == nil {
+				return v, nil
+			}
+			x, err := c.expr(n.Expr)
+			if err != nil {
+				return nil, err
+			}
+			if n.Operator == sqlparser.UPlusStr {
+				return x, nil
+			}
+			return &Neg{Expr: x}, nil
+		}
+	case *sqlparser.FuncExpr:
+		return c.funcCall(n)
+	case *sqlparser.CaseExpr:
+		return c.caseExpr(n)
+	case *sqlparser.SubstrExpr:
+		args := []sqlparser.Expr{n.Name, n.From}
+		if n.To != nil {
+			args = append(args, n.To)
+		}
+		f := &FuncCall{Name: "SUBSTRING"}
+		for _, a := range args {
+			x, err := c.expr(a)
+			if err != nil {
+				return nil, err
+			}
+			f.Args = append(f.Args, x)
+		}
+		return f, nil
+	case *sqlparser.ConvertExpr:
+		return nil, c.unsupportedUse("CONVERT", "write CAST(x AS type)", "convert", "cast")
 	}
-	if _, err := c.valueOnly(e, "a condition"); err != nil {
+	return c.valueOnly(e, "a value")
+}
+
+var arithOps = map[string]ArithOp{
+	sqlparser.PlusStr: OpAdd, sqlparser.MinusStr: OpSub, sqlparser.MultStr: OpMul,
+	sqlparser.DivStr: OpDiv, sqlparser.ModStr: OpMod, sqlparser.BitXorStr: OpConcat,
+}
+
+func (c *converter) binary(n *sqlparser.BinaryExpr) (Expr, error) {
+	op, ok := arithOps[n.Operator]
+	if !ok {
+		t := c.locate(n.Operator)
+		return nil, newError(c.l.src, t.start, t.text(c.l.src), "", "the operator "+n.Operator+" is not supported")
+	}
+	l, r, err := c.pair(n.Left, n.Right, c.expr)
+	if err != nil {
 		return nil, err
 	}
-	return nil, c.nodeErr(e, "expected a condition (a comparison, IN, BETWEEN, IS NULL, LIKE or a boolean column)")
+	return &Arith{Op: op, Left: l, Right: r}, nil
+}
+
+func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
+	if con, err := c.constructor(n); con != nil || err != nil {
+		return con, err
+	}
+	name := strings.ToLower(n.Name.String())
+	if strings.HasPrefix(name, litFunc) {
+		return c.valueOnly(n, "a value")
+	}
+	if !n.Qualifier.IsEmpty() {
+		return nil, c.nodeErr(n, "qualified function names are not supported")
+	}
+	var cast *types.DataType
+	if k, ok := strings.CutPrefix(name, castFunc); ok {
+		i, err := strconv.Atoi(k)
+		if err != nil || i < 0 || i >= len(c.q.casts) || len(n.Exprs) != 1 {
+			return nil, c.nodeErr(n, "function "+n.Name.String()+" is not supported")
+		}
+		cast = &c.q.casts[i]
+	}
+	if name == substringFunc {
+		name = "substring"
+	}
+	if rest, ok := strings.CutPrefix(name, timeUnitFunc); ok {
+		fn, unit, _ := strings.Cut(rest, "_")
+		if len(n.Exprs) != 1 {
+			return nil, c.nodeErr(n, strings.ToUpper(fn)+" takes one argument")
+		}
+		ae, ok := n.Exprs[0].(*sqlparser.AliasedExpr)
+		if !ok {
+			return nil, c.nodeErr(n, strings.ToUpper(fn)+" takes one argument")
+		}
+		x, err := c.expr(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &TimeUnitCall{Func: strings.ToUpper(fn), Unit: strings.ToUpper(unit), Expr: x}, nil
+	}
+	f := &FuncCall{Name: strings.ToUpper(name), Distinct: n.Distinct}
+	for _, se := range n.Exprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok {
+			if _, star := se.(*sqlparser.StarExpr); star && name == "count" && len(n.Exprs) == 1 && !n.Distinct {
+				return &CountStar{}, nil
+			}
+			return nil, c.nodeErr(n, "* is only allowed in COUNT(*)")
+		}
+		if !ae.As.IsEmpty() {
+			return nil, c.nodeErr(n, "an alias is not allowed in a function argument")
+		}
+		x, err := c.expr(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		f.Args = append(f.Args, x)
+	}
+	if cast != nil {
+		return &Cast{Expr: f.Args[0], Type: *cast}, nil
+	}
+	return f, nil
+}
+
+func (c *converter) caseExpr(n *sqlparser.CaseExpr) (Expr, error) {
+	out := &Case{}
+	var err error
+	if n.Expr != nil {
+		if out.Operand, err = c.expr(n.Expr); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range n.Whens {
+		cond, res, err := c.pair(w.Cond, w.Val, c.expr)
+		if err != nil {
+			return nil, err
+		}
+		out.Whens = append(out.Whens, When{Cond: cond, Result: res})
+	}
+	if n.Else != nil {
+		if out.Else, err = c.expr(n.Else); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // pair converts two sub-expressions with f.
@@ -91,7 +232,7 @@ func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
 	if _, ok := n.Left.(sqlparser.ValTuple); ok {
 		return nil, c.nodeErr(n.Left, "row value comparisons are not supported")
 	}
-	left, err := c.operand(n.Left)
+	left, err := c.expr(n.Left)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +244,7 @@ func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
 		}
 		in := &In{Expr: left, Not: n.Operator == sqlparser.NotInStr}
 		for _, x := range tuple {
-			v, err := c.operand(x)
+			v, err := c.expr(x)
 			if err != nil {
 				return nil, err
 			}
@@ -111,7 +252,7 @@ func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
 		}
 		return in, nil
 	case sqlparser.LikeStr, sqlparser.NotLikeStr:
-		pat, err := c.operand(n.Right)
+		pat, err := c.expr(n.Right)
 		if err != nil {
 			return nil, err
 		}
@@ -121,22 +262,11 @@ func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
 	if !ok {
 		return nil, c.unsupported("the operator "+strings.ToUpper(n.Operator), n.Operator, strings.Fields(n.Operator)[0])
 	}
-	right, err := c.operand(n.Right)
+	right, err := c.expr(n.Right)
 	if err != nil {
 		return nil, err
 	}
 	return &Comparison{Op: op, Left: left, Right: right}, nil
-}
-
-// operand converts a predicate operand: a column or a value.
-func (c *converter) operand(e sqlparser.Expr) (Expr, error) {
-	switch n := e.(type) {
-	case *sqlparser.ColName:
-		return c.column(n)
-	case *sqlparser.ParenExpr:
-		return c.operand(n.Expr)
-	}
-	return c.valueOnly(e, "a value")
 }
 
 // value converts a VALUES, SET or LIMIT value: a literal or placeholder.
@@ -233,6 +363,12 @@ func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
 				return &Literal{Kind: c.lits[k].kind, Value: c.lits[k].value}, nil
 			}
 		}
+		if strings.HasPrefix(strings.ToLower(name), castFunc) {
+			return nil, c.nodeErr(n, "CAST is not allowed here; want "+want)
+		}
+		if strings.EqualFold(name, substringFunc) {
+			name = "SUBSTRING"
+		}
 		return nil, c.nodeErr(n, "function "+name+" is not supported")
 	case *sqlparser.BinaryExpr:
 		t := c.locate(n.Operator)
@@ -243,8 +379,6 @@ func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
 		return nil, c.unsupported("COLLATE", "collate")
 	case *sqlparser.IntervalExpr:
 		return nil, c.unsupported("INTERVAL", "interval")
-	case *sqlparser.CaseExpr:
-		return nil, c.unsupported("CASE", "case")
 	case *sqlparser.MatchExpr:
 		return nil, c.unsupported("MATCH … AGAINST", "match")
 	case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr:

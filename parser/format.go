@@ -293,7 +293,14 @@ func (s *Select) String() string {
 			parts[i] += " AS " + QuoteIdent(it.Alias)
 		}
 	}
-	out := "SELECT " + strings.Join(parts, ", ") + " FROM " + s.Table.String()
+	out := "SELECT "
+	if s.Distinct {
+		out += "DISTINCT "
+	}
+	out += strings.Join(parts, ", ")
+	if s.HasFrom() {
+		out += " FROM " + s.Table.String()
+	}
 	if s.Hints != nil {
 		keys := make([]string, 0, len(s.Hints))
 		for k := range s.Hints {
@@ -307,8 +314,24 @@ func (s *Select) String() string {
 		out += " /*+ OPTIONS(" + strings.Join(opts, ", ") + ") */"
 	}
 	out += whereClause(s.Where)
+	if len(s.GroupBy) > 0 {
+		out += " GROUP BY " + exprList(s.GroupBy)
+	}
+	if s.Having != nil {
+		out += " HAVING " + s.Having.String()
+	}
+	if len(s.OrderBy) > 0 {
+		keys := make([]string, len(s.OrderBy))
+		for i, o := range s.OrderBy {
+			keys[i] = o.String()
+		}
+		out += " ORDER BY " + strings.Join(keys, ", ")
+	}
 	if s.Limit != nil {
 		out += " LIMIT " + s.Limit.String()
+	}
+	if s.Offset != nil {
+		out += " OFFSET " + s.Offset.String()
 	}
 	return out
 }

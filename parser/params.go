@@ -71,7 +71,13 @@ func statementExprs(s Statement) []Expr {
 		for _, it := range n.Items {
 			out = append(out, it.Expr)
 		}
-		out = append(out, n.Where, n.Limit)
+		out = append(out, n.Where)
+		out = append(out, n.GroupBy...)
+		out = append(out, n.Having)
+		for _, o := range n.OrderBy {
+			out = append(out, o.Expr)
+		}
+		out = append(out, n.Limit, n.Offset)
 	case *Explain:
 		out = statementExprs(n.Statement)
 	}

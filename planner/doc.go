@@ -34,6 +34,12 @@
 //   - *Lookup, *PrefixLookup, *LimitScan, *Scan read rows; their Output
 //     filters, limits, counts and projects them (Output.Begin, then
 //     Results.Add per input row and Results.Finish at the end).
+//   - *Query is every other SELECT (expressions, aggregates, GROUP BY,
+//     HAVING, DISTINCT, ORDER BY, OFFSET, no FROM): Source is one of the read
+//     plans above with every pushdown it allows but a pass-through Output,
+//     Root the operator tree (package engine) the driver runs over Source's
+//     rows: a Scan's batches as they come, the other sources' rows as a batch
+//     of full table rows. BuildQuery plans any SELECT this way.
 //
 // Every plan that returns rows is a QueryPlan: ResultColumns names and
 // types the result columns (names exactly as the select list writes them).

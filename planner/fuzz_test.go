@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,7 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -77,7 +82,134 @@ func FuzzBuild(f *testing.F) {
 			_, _ = res.Add(make([]any, 32))
 			_ = res.Finish()
 		}
+		if q, ok := bp.(*Query); ok {
+			runQuery(t, q)
+		}
 	})
+}
+
+// runQuery runs a Query's operators over two sample rows of its input (one of values,
+// one of NULLs where the columns allow): any outcome but a panic is fine.
+func runQuery(t *testing.T, q *Query) {
+	var input engine.Operator
+	if in := queryInput(q.Root); in != nil {
+		rec, err := sampleBatch(in)
+		if err != nil {
+			return
+		}
+		input = &oneBatch{rec: rec}
+	}
+	op, err := engine.Build(context.Background(), q.Root, input, engine.Options{Budget: &engine.Budget{Limit: 1 << 20}})
+	if err != nil {
+		if input != nil {
+			input.Close()
+		}
+		return
+	}
+	_ = engine.Drain(op, func(arrow.RecordBatch) error { return nil })
+}
+
+// sampleBatch is a batch of the input's columns with two rows: sample values, and NULLs
+// where the columns allow.
+func sampleBatch(in *engine.Input) (arrow.RecordBatch, error) {
+	var cols []types.Column
+	for _, c := range in.Cols {
+		cols = append(cols, types.Column{Name: c.Name, Type: c.Type})
+	}
+	b, err := fluss.NewArrowRowBuilder(nil, cols)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Release()
+	vals, nulls := make([]any, len(cols)), make([]any, len(cols))
+	for i, c := range cols {
+		vals[i] = sampleValue(c.Type)
+		if c.Type.NotNull {
+			nulls[i] = vals[i]
+		}
+	}
+	for _, r := range [][]any{vals, nulls} {
+		if err := b.Append(r); err != nil {
+			return nil, err
+		}
+	}
+	return b.NewRecordBatch(), nil
+}
+
+func queryInput(n engine.Node) *engine.Input {
+	if in, ok := n.(*engine.Input); ok {
+		return in
+	}
+	for _, c := range n.Inputs() {
+		if in := queryInput(c); in != nil {
+			return in
+		}
+	}
+	return nil
+}
+
+func sampleValue(t types.DataType) any {
+	switch t.Kind {
+	case types.Boolean:
+		return true
+	case types.TinyInt:
+		return int8(-3)
+	case types.SmallInt:
+		return int16(300)
+	case types.Int:
+		return int32(7)
+	case types.BigInt:
+		return int64(1) << 40
+	case types.Float:
+		return float32(1.5)
+	case types.Double:
+		return -2.25
+	case types.Decimal:
+		return fluss.NewDecimal(12345%pow(t.Precision), t.Scale)
+	case types.Char:
+		return strings.Repeat("x", t.Length)
+	case types.String:
+		return "US"
+	case types.Binary:
+		return make([]byte, t.Length)
+	case types.Bytes:
+		return []byte("b")
+	case types.Date:
+		return fluss.Date(19723)
+	case types.Time:
+		return fluss.Time(3600_000)
+	case types.Timestamp:
+		return fluss.TimestampNTZ{Millis: 1_700_000_000_000}
+	case types.TimestampLTZ:
+		return fluss.TimestampLTZ{EpochMillis: 1_700_000_000_000}
+	}
+	return nil
+}
+
+func pow(p int) int64 {
+	n := int64(1)
+	for range min(p, 18) {
+		n *= 10
+	}
+	return n
+}
+
+type oneBatch struct{ rec arrow.RecordBatch }
+
+func (o *oneBatch) Next() (arrow.RecordBatch, error) {
+	if o.rec == nil {
+		return nil, io.EOF
+	}
+	r := o.rec
+	o.rec = nil
+	return r, nil
+}
+
+func (o *oneBatch) Close() {
+	if o.rec != nil {
+		o.rec.Release()
+		o.rec = nil
+	}
 }
 
 // FuzzMatchLike checks LIKE against a regular expression built from the

@@ -84,7 +84,27 @@ type selItem struct {
 	count bool
 }
 
+// selectStmt plans a SELECT: as a row plan (Lookup, PrefixLookup,
+// LimitScan, Scan) when it has only columns, * or COUNT(*), a WHERE the row
+// filter can evaluate and LIMIT; else as a Query the engine finishes.
 func (b *builder) selectStmt(s *parser.Select) (Plan, error) {
+	if !simpleSelect(s) {
+		return b.query(s)
+	}
+	p, err := b.simpleSelect(s)
+	if err != nil {
+		var tne *TableNotExistError
+		if errors.As(err, &tne) {
+			return nil, err
+		}
+		if q, qerr := b.query(s); qerr == nil {
+			return q, nil
+		}
+	}
+	return p, err
+}
+
+func (b *builder) simpleSelect(s *parser.Select) (Plan, error) {
 	info, err := b.table(s.Table)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,189 @@
+package engine
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// Agg is an aggregate function call: COUNT(*) (Arg nil), COUNT, SUM, AVG,
+// MIN or MAX of Arg, over distinct values of Arg when Distinct. NULL
+// arguments are skipped; over no rows COUNT is 0 and the others NULL.
+//
+// Result types (Flink's, except that SUM of an integer is BIGINT, not the
+// argument's type, so that sums of INT columns do not overflow early):
+// COUNT BIGINT NOT NULL; SUM of an integer BIGINT, of FLOAT/DOUBLE DOUBLE,
+// of DECIMAL(p,s) DECIMAL(38,s); AVG of an integer type that type
+// (truncated toward zero, as Flink does), of FLOAT/DOUBLE DOUBLE, of
+// DECIMAL(p,s) DECIMAL(38, max(6,s)); MIN and MAX the argument's type.
+type Agg struct {
+	Func     string
+	Arg      Expr
+	Distinct bool
+	T        types.DataType
+}
+
+// AggregateFunctions lists the names NewAgg knows.
+var AggregateFunctions = []string{"COUNT", "SUM", "AVG", "MIN", "MAX"}
+
+// NewAgg types an aggregate call.
+func NewAgg(fn string, arg Expr, distinct bool) (*Agg, error) {
+	a := &Agg{Func: fn, Arg: arg, Distinct: distinct}
+	if arg == nil {
+		if fn != "COUNT" {
+			return nil, fmt.Errorf("%s needs an argument", fn)
+		}
+		a.T = types.NewBigInt().AsNotNull()
+		return a, nil
+	}
+	at := arg.Type()
+	if at.Kind.Nested() {
+		return nil, fmt.Errorf("%s of %s (%s) is not supported", fn, arg, TypeName(at))
+	}
+	switch fn {
+	case "COUNT":
+		a.T = types.NewBigInt().AsNotNull()
+	case "SUM", "AVG":
+		switch {
+		case isInt(at.Kind) && fn == "SUM":
+			a.T = types.NewBigInt()
+		case isInt(at.Kind):
+			a.T = types.DataType{Kind: at.Kind}
+		case isFloat(at.Kind):
+			a.T = types.NewDouble()
+		case at.Kind == types.Decimal && fn == "SUM":
+			a.T = types.NewDecimal(38, at.Scale)
+		case at.Kind == types.Decimal:
+			a.T = types.NewDecimal(38, max(6, at.Scale))
+		default:
+			return nil, fmt.Errorf("%s needs a number, not %s (%s)", fn, arg, TypeName(at))
+		}
+	case "MIN", "MAX":
+		a.T = at.AsNullable()
+	default:
+		return nil, fmt.Errorf("aggregate function %s is not supported", fn)
+	}
+	return a, nil
+}
+
+// String renders the call.
+func (a *Agg) String() string {
+	if a.Arg == nil {
+		return "COUNT(*)"
+	}
+	d := ""
+	if a.Distinct {
+		d = "DISTINCT "
+	}
+	return a.Func + "(" + d + a.Arg.String() + ")"
+}
+
+// aggState accumulates one aggregate of one group.
+type aggState interface {
+	add(v any) error // v is never nil
+	result() (any, error)
+}
+
+func (a *Agg) newState() aggState {
+	switch a.Func {
+	case "COUNT":
+		return &countState{}
+	case "MIN", "MAX":
+		return &minMaxState{max: a.Func == "MAX"}
+	}
+	at := a.Arg.Type()
+	switch {
+	case isFloat(at.Kind):
+		return &floatState{avg: a.Func == "AVG"}
+	case isInt(at.Kind):
+		return &intState{avg: a.Func == "AVG", agg: a}
+	}
+	return &decState{avg: a.Func == "AVG", in: at.Scale, out: a.T.Scale}
+}
+
+type countState struct{ n int64 }
+
+func (s *countState) add(any) error        { s.n++; return nil }
+func (s *countState) result() (any, error) { return s.n, nil }
+
+type minMaxState struct {
+	v   any
+	max bool
+}
+
+func (s *minMaxState) add(v any) error {
+	if s.v == nil || (compareValues(v, s.v) > 0) == s.max && compareValues(v, s.v) != 0 {
+		s.v = v
+	}
+	return nil
+}
+
+func (s *minMaxState) result() (any, error) { return s.v, nil }
+
+type floatState struct {
+	sum float64
+	n   int64
+	avg bool
+}
+
+func (s *floatState) add(v any) error { s.sum += v.(float64); s.n++; return nil }
+func (s *floatState) result() (any, error) {
+	switch {
+	case s.n == 0:
+		return nil, nil
+	case s.avg:
+		return s.sum / float64(s.n), nil
+	}
+	return s.sum, nil
+}
+
+type intState struct {
+	sum int64
+	n   int64
+	avg bool
+	agg *Agg
+}
+
+func (s *intState) add(v any) error { return s.addInt(v.(int64)) }
+
+func (s *intState) result() (any, error) {
+	switch {
+	case s.n == 0:
+		return nil, nil
+	case s.avg:
+		return s.sum / s.n, nil // Go's / truncates toward zero, as Java's
+	}
+	return s.sum, nil
+}
+
+type decState struct {
+	sum     big.Int
+	n       int64
+	avg     bool
+	in, out int
+}
+
+var maxDecimal38 = new(big.Int).Sub(pow10(38), big.NewInt(1))
+
+func (s *decState) add(v any) error {
+	s.sum.Add(&s.sum, v.(decimal128.Num).BigInt())
+	s.n++
+	if new(big.Int).Abs(&s.sum).Cmp(maxDecimal38) > 0 {
+		return fmt.Errorf("%w: SUM overflows DECIMAL(38, %d)", ErrArithmetic, s.in)
+	}
+	return nil
+}
+
+func (s *decState) result() (any, error) {
+	if s.n == 0 {
+		return nil, nil
+	}
+	q := rescaleBig(&s.sum, s.in, s.out)
+	if s.avg {
+		q = divHalfUp(q, big.NewInt(s.n))
+	}
+	return decimal128.FromBigInt(q), nil
+}

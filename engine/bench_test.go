@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// benchInput replays the same batches; the benchmarks measure the operators alone.
+type benchInput struct {
+	batches []arrow.RecordBatch
+	i       int
+}
+
+func (b *benchInput) Next() (arrow.RecordBatch, error) {
+	if b.i >= len(b.batches) {
+		return nil, io.EOF
+	}
+	r := b.batches[b.i]
+	r.Retain()
+	b.i++
+	return r, nil
+}
+
+func (b *benchInput) Close() {}
+
+func benchRows(keys int) ([]Column, [][]any) {
+	cols := []Column{{"k", types.NewBigInt()}, {"v", types.NewBigInt()}}
+	rows := make([][]any, 1<<16)
+	for i := range rows {
+		rows[i] = []any{int64(i * 7919 % keys), int64(i)}
+	}
+	return cols, rows
+}
+
+func runBench(b *testing.B, n Node, keys int) {
+	cols, rows := benchRows(keys)
+	mem := memory.NewGoAllocator()
+	batch := batchOf(b, mem, cols, rows)
+	defer batch.Release()
+	in := &benchInput{}
+	for range 16 { // 1M rows
+		in.batches = append(in.batches, batch)
+	}
+	b.ResetTimer()
+	for range b.N {
+		in.i = 0
+		op, err := Build(context.Background(), n, in, Options{Mem: mem})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(16<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+func BenchmarkAggregate100Keys(b *testing.B) { benchAgg(b, 100) }
+
+func BenchmarkAggregate50kKeys(b *testing.B) { benchAgg(b, 50000) }
+
+func benchAgg(b *testing.B, keys int) {
+	k, v := col(0, "k", types.NewBigInt()), col(1, "v", types.NewBigInt())
+	n := &Aggregate{Input: &Input{Cols: []Column{{"k", types.NewBigInt()}, {"v", types.NewBigInt()}}}, Keys: []Expr{k}, Names: []string{"k"},
+		Aggs: []*Agg{must(NewAgg("COUNT", nil, false)), must(NewAgg("SUM", v, false))}}
+	runBench(b, n, keys)
+}
+
+func BenchmarkTopN10(b *testing.B) {
+	n := &Sort{Input: &Input{Cols: []Column{{"k", types.NewBigInt()}, {"v", types.NewBigInt()}}}, Keys: []SortKey{{Col: 1, Desc: true}}, Limit: 10}
+	runBench(b, n, 100)
+}
+
+func BenchmarkFilterProject(b *testing.B) {
+	k, v := col(0, "k", types.NewBigInt()), col(1, "v", types.NewBigInt())
+	in := &Input{Cols: []Column{{"k", types.NewBigInt()}, {"v", types.NewBigInt()}}}
+	n := &Project{Input: &Filter{Input: in, Cond: must(NewCompare(">", k, intConst(50)))},
+		Exprs: []Expr{must(NewBinary("+", v, intConst(1)))}, Names: []string{"x"}}
+	runBench(b, n, 100)
+}

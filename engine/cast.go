@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// Cast is CAST(X AS T), done by Arrow's cast kernel: numbers truncate
+// toward zero when their target has fewer fractional digits, out-of-range
+// values and unparsable strings are errors.
+type Cast struct {
+	X Expr
+	T types.DataType
+}
+
+// NewCast types the cast; ARRAY, MAP and ROW cannot be cast.
+func NewCast(x Expr, t types.DataType) (Expr, error) {
+	if t.Kind.Nested() || x.Type().Kind.Nested() {
+		return nil, fmt.Errorf("CAST between %s and %s is not supported", TypeName(x.Type()), TypeName(t))
+	}
+	if isUntyped(x) {
+		return retype(x, t), nil
+	}
+	t.NotNull = x.Type().NotNull
+	if t.Kind == types.Char {
+		t = types.NewString().AsNullable() // CHAR(n) values are not padded
+		t.NotNull = x.Type().NotNull
+	}
+	return &Cast{X: x, T: t}, nil
+}
+
+// Type implements Expr.
+func (e *Cast) Type() types.DataType { return e.T }
+
+// String renders the cast.
+func (e *Cast) String() string        { return "CAST(" + e.X.String() + " AS " + TypeName(e.T) + ")" }
+func (e *Cast) children() []Expr      { return []Expr{e.X} }
+func (e *Cast) rebuild(c []Expr) Expr { return &Cast{X: c[0], T: e.T} }
+
+func (e *Cast) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
+	if from := e.X.Type(); from.Kind == types.Decimal && isInt(e.T.Kind) {
+		return e.decimalToInt(ec, b)
+	}
+	a, err := evalAs(ec, e.X, e.T, b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e, err)
+	}
+	return a, nil
+}
+
+// decimalToInt truncates toward zero, as Flink does (Arrow's cast rounds).
+func (e *Cast) decimalToInt(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
+	x, err := e.X.eval(ec, b)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Release()
+	scale := pow10(e.X.Type().Scale)
+	lo, hi := intRange(e.T.Kind)
+	return mapRows(ec, e.T, []arrow.Array{x}, int(b.NumRows()), false, func(v []any) (any, error) {
+		q := new(big.Int).Quo(v[0].(decimal128.Num).BigInt(), scale)
+		if !q.IsInt64() || q.Int64() < lo || q.Int64() > hi {
+			return nil, fmt.Errorf("%w: %s overflows %s", ErrArithmetic, e, TypeName(e.T))
+		}
+		return q.Int64(), nil
+	})
+}
+
+// intRange is the range of an integer kind.
+func intRange(k types.Kind) (int64, int64) {
+	switch k {
+	case types.TinyInt:
+		return math.MinInt8, math.MaxInt8
+	case types.SmallInt:
+		return math.MinInt16, math.MaxInt16
+	case types.Int:
+		return math.MinInt32, math.MaxInt32
+	}
+	return math.MinInt64, math.MaxInt64
+}

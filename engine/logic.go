@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// Logic is L AND R or L OR R with SQL's three-valued logic, which is
+// Kleene's: FALSE AND NULL is FALSE, TRUE OR NULL is TRUE, otherwise NULL
+// wins. Arrow's and_kleene / or_kleene kernels implement exactly this.
+type Logic struct {
+	And  bool
+	L, R Expr
+}
+
+// NewLogic types l AND r (and) or l OR r.
+func NewLogic(and bool, l, r Expr) (Expr, error) {
+	l, r = retype(l, types.NewBoolean()), retype(r, types.NewBoolean())
+	for _, x := range []Expr{l, r} {
+		if x.Type().Kind != types.Boolean {
+			return nil, fmt.Errorf("%s is %s, not a condition (BOOLEAN)", x, TypeName(x.Type()))
+		}
+	}
+	return &Logic{And: and, L: l, R: r}, nil
+}
+
+// Type implements Expr.
+func (e *Logic) Type() types.DataType {
+	return nullable(types.NewBoolean(), bothNotNull(e.L.Type(), e.R.Type()))
+}
+
+// String renders the operation in parentheses.
+func (e *Logic) String() string {
+	op := " OR "
+	if e.And {
+		op = " AND "
+	}
+	return "(" + e.L.String() + op + e.R.String() + ")"
+}
+
+func (e *Logic) children() []Expr      { return []Expr{e.L, e.R} }
+func (e *Logic) rebuild(c []Expr) Expr { return &Logic{And: e.And, L: c[0], R: c[1]} }
+
+func (e *Logic) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
+	ins, err := evalAll(ec, []Expr{e.L, e.R}, b)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(ins)
+	fn := "or_kleene"
+	if e.And {
+		fn = "and_kleene"
+	}
+	return boolKernel(ec, fn, ins...)
+}
+
+// boolKernel calls a boolean kernel; "invert" is Kleene's NOT (NULL stays
+// NULL), arrow-go's "not".
+func boolKernel(ec *evalCtx, fn string, args ...arrow.Array) (arrow.Array, error) {
+	if fn == "invert" {
+		fn = "not"
+	}
+	ds := make([]compute.Datum, len(args))
+	for i, a := range args {
+		ds[i] = compute.NewDatumWithoutOwning(a)
+	}
+	out, err := compute.CallFunction(ec.ctx, fn, nil, ds...)
+	if err != nil {
+		return nil, err
+	}
+	return out.(*compute.ArrayDatum).MakeArray(), nil
+}
+
+// Not is NOT X: NULL stays NULL.
+type Not struct{ X Expr }
+
+// NewNot types NOT x.
+func NewNot(x Expr) (Expr, error) {
+	x = retype(x, types.NewBoolean())
+	if x.Type().Kind != types.Boolean {
+		return nil, fmt.Errorf("NOT %s: %s is not a condition (BOOLEAN)", x, TypeName(x.Type()))
+	}
+	return &Not{X: x}, nil
+}
+
+// Type implements Expr.
+func (e *Not) Type() types.DataType { return e.X.Type() }
+
+// String renders the negation.
+func (e *Not) String() string        { return "NOT " + e.X.String() }
+func (e *Not) children() []Expr      { return []Expr{e.X} }
+func (e *Not) rebuild(c []Expr) Expr { return &Not{X: c[0]} }
+
+func (e *Not) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
+	x, err := e.X.eval(ec, b)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Release()
+	return boolKernel(ec, "invert", x)
+}
+
+// IsNull is X IS [NOT] NULL: never NULL itself.
+type IsNull struct {
+	X   Expr
+	Not bool
+}
+
+// Type implements Expr.
+func (e *IsNull) Type() types.DataType { return types.NewBoolean().AsNotNull() }
+
+// String renders the predicate.
+func (e *IsNull) String() string {
+	if e.Not {
+		return e.X.String() + " IS NOT NULL"
+	}
+	return e.X.String() + " IS NULL"
+}
+
+func (e *IsNull) children() []Expr      { return []Expr{e.X} }
+func (e *IsNull) rebuild(c []Expr) Expr { return &IsNull{X: c[0], Not: e.Not} }
+
+func (e *IsNull) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
+	x, err := e.X.eval(ec, b)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Release()
+	fn := "is_null"
+	if e.Not {
+		fn = "is_not_null"
+	}
+	return boolKernel(ec, fn, x)
+}

@@ -1,0 +1,290 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// aggregateOp is a hash aggregation: it reads its whole input, keeping one
+// entry per group (the key values and one state per aggregate) under the
+// budget, and then emits the groups in order of first appearance. Arrow-go
+// has no aggregation kernels, so this is hand-written; the key and
+// argument expressions are still evaluated a batch at a time.
+type aggregateOp struct {
+	ec     *evalCtx
+	budget *Budget
+	in     Operator
+	node   *Aggregate
+	schema *arrow.Schema
+	groups map[string]*group
+	order  []*group
+	held   int64
+	done   bool
+}
+
+type group struct {
+	keys   []any
+	states []aggState
+	seen   []map[string]struct{} // per DISTINCT aggregate
+}
+
+const groupOverhead = 96
+
+func newAggregate(ec *evalCtx, budget *Budget, in Operator, n *Aggregate) (Operator, error) {
+	schema, err := schemaOf(n.Columns())
+	if err != nil {
+		in.Close()
+		return nil, err
+	}
+	return &aggregateOp{ec: ec, budget: budget, in: in, node: n, schema: schema, groups: map[string]*group{}}, nil
+}
+
+func (a *aggregateOp) grow(n int64) error {
+	a.held += n
+	return a.budget.Grow(n, "aggregation")
+}
+
+func (a *aggregateOp) Next() (arrow.RecordBatch, error) {
+	if a.done {
+		return nil, io.EOF
+	}
+	for {
+		b, err := a.in.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		err = a.consume(b)
+		b.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	a.done = true
+	a.in.Close()
+	if len(a.node.Keys) == 0 && len(a.order) == 0 {
+		a.order = append(a.order, a.newGroup(nil)) // a global aggregate over no rows: one row
+	}
+	return a.emit()
+}
+
+func (a *aggregateOp) newGroup(keys []any) *group {
+	g := &group{keys: keys, states: make([]aggState, len(a.node.Aggs)), seen: make([]map[string]struct{}, len(a.node.Aggs))}
+	for i, agg := range a.node.Aggs {
+		g.states[i] = agg.newState()
+		if agg.Distinct {
+			g.seen[i] = map[string]struct{}{}
+		}
+	}
+	return g
+}
+
+func (a *aggregateOp) consume(b arrow.RecordBatch) error {
+	if err := a.ec.ctx.Err(); err != nil {
+		return err
+	}
+	n := int(b.NumRows())
+	keyCols, err := evalAll(a.ec, a.node.Keys, b)
+	if err != nil {
+		return err
+	}
+	defer releaseAll(keyCols)
+	argExprs := make([]Expr, 0, len(a.node.Aggs))
+	for _, agg := range a.node.Aggs {
+		if agg.Arg != nil {
+			argExprs = append(argExprs, agg.Arg)
+		}
+	}
+	argCols, err := evalAll(a.ec, argExprs, b)
+	if err != nil {
+		return err
+	}
+	defer releaseAll(argCols)
+	keyGet, err := getters(keyCols)
+	if err != nil {
+		return err
+	}
+	keyEnc := make([]func([]byte, int) []byte, len(keyCols))
+	for i, c := range keyCols {
+		if keyEnc[i], err = keyAppender(c); err != nil {
+			return err
+		}
+	}
+	argGet, err := getters(argCols)
+	if err != nil {
+		return err
+	}
+	argInt := make([]func(int) int64, len(argCols))
+	for i, c := range argCols {
+		argInt[i] = intReader(c)
+	}
+	var key []byte
+	for r := range n {
+		key = key[:0]
+		for i := range keyCols {
+			key = keyEnc[i](key, r)
+		}
+		g, ok := a.groups[string(key)]
+		if !ok {
+			keys := make([]any, len(keyCols)) // read the values only for a new group
+			for i, c := range keyCols {
+				if c.IsValid(r) {
+					keys[i] = keyGet[i](r)
+				}
+			}
+			g = a.newGroup(keys)
+			size := int64(groupOverhead + len(key) + 48*len(a.node.Aggs))
+			for _, k := range keys {
+				size += valueSize(k)
+			}
+			if err := a.grow(size); err != nil {
+				return err
+			}
+			a.groups[string(key)] = g
+			a.order = append(a.order, g)
+		}
+		ai := 0
+		for i, agg := range a.node.Aggs {
+			if agg.Arg == nil {
+				_ = g.states[i].add(true)
+				continue
+			}
+			col := argCols[ai]
+			get, fast := argGet[ai], argInt[ai]
+			ai++
+			if col.IsNull(r) {
+				continue
+			}
+			if fast != nil && !agg.Distinct {
+				// Integers go to COUNT, SUM and AVG states unboxed.
+				if st, ok := g.states[i].(intAdder); ok {
+					if err := st.addInt(fast(r)); err != nil {
+						return err
+					}
+					continue
+				}
+			}
+			v := get(r)
+			if agg.Distinct {
+				k := string(appendKey(nil, v))
+				if _, dup := g.seen[i][k]; dup {
+					continue
+				}
+				if err := a.grow(int64(len(k) + 48)); err != nil {
+					return err
+				}
+				g.seen[i][k] = struct{}{}
+			}
+			if err := g.states[i].add(v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func getters(cols []arrow.Array) ([]func(int) any, error) {
+	out := make([]func(int) any, len(cols))
+	for i, c := range cols {
+		g, err := getter(c)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = g
+	}
+	return out, nil
+}
+
+func (a *aggregateOp) emit() (arrow.RecordBatch, error) {
+	cols := a.node.Columns()
+	vals := make([][]any, len(cols))
+	for _, g := range a.order {
+		for i, k := range g.keys {
+			vals[i] = append(vals[i], k)
+		}
+		for i, s := range g.states {
+			v, err := s.result()
+			if err != nil {
+				return nil, err
+			}
+			vals[len(g.keys)+i] = append(vals[len(g.keys)+i], v)
+		}
+	}
+	arrs := make([]arrow.Array, len(cols))
+	for i, c := range cols {
+		if vals[i] == nil {
+			vals[i] = make([]any, len(a.order))
+		}
+		arr, err := buildArray(a.ec.mem, c.Type, vals[i])
+		if err != nil {
+			releaseAll(arrs)
+			return nil, err
+		}
+		arrs[i] = arr
+	}
+	defer releaseAll(arrs)
+	out := arrowRecord(a.schema, arrs, int64(len(a.order)))
+	a.release()
+	return out, nil
+}
+
+func (a *aggregateOp) release() {
+	a.groups, a.order = nil, nil
+	a.budget.Shrink(a.held)
+	a.held = 0
+}
+
+func (a *aggregateOp) Close() {
+	a.done = true
+	a.in.Close()
+	a.release()
+}
+
+// schemaOf is the Arrow schema of columns.
+func schemaOf(cols []Column) (*arrow.Schema, error) {
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		at, err := arrowType(c.Type)
+		if err != nil {
+			return nil, err
+		}
+		fields[i] = arrow.Field{Name: c.Name, Type: at, Nullable: !c.Type.NotNull}
+	}
+	return arrow.NewSchema(fields, nil), nil
+}
+
+// intAdder is a state that takes integers unboxed.
+type intAdder interface {
+	addInt(v int64) error
+}
+
+func (s *countState) addInt(int64) error { s.n++; return nil }
+
+func (s *intState) addInt(x int64) error {
+	r := s.sum + x
+	if (x > 0 && r < s.sum) || (x < 0 && r > s.sum) {
+		return fmt.Errorf("%w: %s overflows BIGINT", ErrArithmetic, s.agg)
+	}
+	s.sum, s.n = r, s.n+1
+	return nil
+}
+
+// intReader reads an integer array's values as int64 (nil for other arrays).
+func intReader(arr arrow.Array) func(int) int64 {
+	switch a := arr.(type) {
+	case *array.Int8:
+		return func(i int) int64 { return int64(a.Value(i)) }
+	case *array.Int16:
+		return func(i int) int64 { return int64(a.Value(i)) }
+	case *array.Int32:
+		return func(i int) int64 { return int64(a.Value(i)) }
+	case *array.Int64:
+		return a.Value
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Operator produces record batches. Next returns the next batch, which the
+// caller releases, or io.EOF after the last one; Close releases what the
+// operator holds (also its inputs) and may be called at any time, more
+// than once.
+type Operator interface {
+	Next() (arrow.RecordBatch, error)
+	Close()
+}
+
+// Options configure Build.
+type Options struct {
+	// Mem allocates result arrays; nil is Go memory.
+	Mem memory.Allocator
+	// Budget bounds the state of aggregation, sort and DISTINCT; nil is no
+	// bound.
+	Budget *Budget
+	// Now is what CURRENT_TIMESTAMP and CURRENT_DATE answer; zero means the
+	// time Build is called.
+	Now time.Time
+}
+
+// Build makes the operators of the tree. input produces the batches of the
+// tree's Input leaf (nil when it has none); ctx cancels the operators:
+// Next returns ctx's error once it ends.
+func Build(ctx context.Context, n Node, input Operator, opts Options) (Operator, error) {
+	if opts.Mem == nil {
+		opts.Mem = memory.DefaultAllocator
+	}
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	r := &runner{ec: &evalCtx{ctx: ctx, mem: opts.Mem, now: opts.Now, consts: map[*Const]arrow.Array{}}, budget: opts.Budget, input: input}
+	op, err := r.build(n)
+	if err != nil {
+		r.ec.release()
+		return nil, err
+	}
+	return &root{Operator: op, ec: r.ec}, nil
+}
+
+// root closes the tree and frees what evaluation cached.
+type root struct {
+	Operator
+	ec *evalCtx
+}
+
+func (r *root) Close() {
+	r.Operator.Close()
+	r.ec.release()
+}
+
+type runner struct {
+	ec     *evalCtx
+	budget *Budget
+	input  Operator
+}
+
+func (r *runner) build(n Node) (Operator, error) {
+	var in Operator
+	if kids := n.Inputs(); len(kids) == 1 {
+		var err error
+		if in, err = r.build(kids[0]); err != nil {
+			return nil, err
+		}
+	}
+	var op Operator
+	var err error
+	switch x := n.(type) {
+	case *Input:
+		if r.input == nil {
+			return nil, fmt.Errorf("engine: the plan reads an input, and none was given")
+		}
+		op = &checked{ctx: r.ec.ctx, in: r.input}
+	case *OneRow:
+		op = &oneRow{}
+	case *Filter:
+		op = &filterOp{ec: r.ec, in: in, cond: x.Cond}
+	case *Project:
+		op, err = newProject(r.ec, in, x)
+	case *Aggregate:
+		op, err = newAggregate(r.ec, r.budget, in, x)
+	case *Sort:
+		op, err = newSort(r.ec, r.budget, in, x)
+	case *Limit:
+		op = &limitOp{in: in, limit: x.Limit, offset: x.Offset}
+	case *Distinct:
+		op = &distinctOp{ec: r.ec, budget: r.budget, in: in, seen: map[string]struct{}{}}
+	default:
+		err = fmt.Errorf("engine: cannot run %T", n)
+	}
+	if err != nil && in != nil {
+		in.Close()
+	}
+	return op, err
+}
+
+// checked stops an input once the context ends.
+type checked struct {
+	ctx context.Context
+	in  Operator
+}
+
+func (c *checked) Next() (arrow.RecordBatch, error) {
+	if err := c.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return c.in.Next()
+}
+
+func (c *checked) Close() { c.in.Close() }
+
+type oneRow struct{ done bool }
+
+func (o *oneRow) Next() (arrow.RecordBatch, error) {
+	if o.done {
+		return nil, io.EOF
+	}
+	o.done = true
+	return emptyRow(), nil
+}
+
+func (o *oneRow) Close() { o.done = true }
+
+// emptyRow is a batch of one row and no columns.
+func emptyRow() arrow.RecordBatch {
+	return arrowRecord(arrow.NewSchema(nil, nil), nil, 1)
+}
+
+// Drain reads every batch of op, calls f for each and closes op.
+func Drain(op Operator, f func(arrow.RecordBatch) error) error {
+	defer op.Close()
+	for {
+		b, err := op.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		err = f(b)
+		b.Release()
+		if err != nil {
+			return err
+		}
+	}
+}

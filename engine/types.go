@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// Result types, in the style of Flink SQL:
+//
+//   - integers: the wider of the two (TINYINT < SMALLINT < INT < BIGINT), for
+//     + - * / % alike (INT / INT is INT, truncated toward zero);
+//   - an integer with FLOAT or DOUBLE, or FLOAT with DOUBLE: DOUBLE (FLOAT
+//     only when both are FLOAT);
+//   - DECIMAL(p1,s1) with DECIMAL(p2,s2) (an integer counts as DECIMAL(3|5|10|19, 0)):
+//     + and -: DECIMAL(max(p1-s1, p2-s2) + max(s1,s2) + 1, max(s1,s2));
+//     *: DECIMAL(p1+p2, s1+s2); /: scale max(6, s1+p2+1), precision
+//     p1-s1+s2+scale; %: DECIMAL(min(p1-s1, p2-s2) + max(s1,s2), max(s1,s2));
+//     precision capped at 38: the integer digits are kept and the scale shrinks
+//     to fit, but not below min(scale, 6);
+//   - DECIMAL with FLOAT or DOUBLE: DOUBLE;
+//   - || and string functions: STRING.
+//
+// A result is NOT NULL when every operand is.
+
+func isInt(k types.Kind) bool {
+	return k == types.TinyInt || k == types.SmallInt || k == types.Int || k == types.BigInt
+}
+
+func isFloat(k types.Kind) bool { return k == types.Float || k == types.Double }
+
+func isNumeric(k types.Kind) bool { return isInt(k) || isFloat(k) || k == types.Decimal }
+
+func isString(k types.Kind) bool { return k == types.String || k == types.Char }
+
+func isBinary(k types.Kind) bool { return k == types.Bytes || k == types.Binary }
+
+func intRank(k types.Kind) int {
+	switch k {
+	case types.TinyInt:
+		return 1
+	case types.SmallInt:
+		return 2
+	case types.Int:
+		return 3
+	}
+	return 4
+}
+
+// intDigits is the decimal precision of an integer type.
+func intDigits(k types.Kind) int {
+	return [...]int{0, 3, 5, 10, 19}[intRank(k)]
+}
+
+func asDecimal(t types.DataType) types.DataType {
+	if isInt(t.Kind) {
+		return types.NewDecimal(intDigits(t.Kind), 0)
+	}
+	return t
+}
+
+func nullable(t types.DataType, notNull bool) types.DataType {
+	t.NotNull = notNull
+	return t
+}
+
+func bothNotNull(a, b types.DataType) bool { return a.NotNull && b.NotNull }
+
+func capDecimal(p, s, _ int) types.DataType {
+	if p > 38 {
+		s = max(min(s, 38-(p-s)), min(s, 6))
+		p = 38
+	}
+	return types.NewDecimal(max(p, 1), s)
+}
+
+// ArithType is the type of l op r for op one of + - * / %.
+func ArithType(op string, l, r types.DataType) (types.DataType, error) {
+	nn := bothNotNull(l, r)
+	switch {
+	case isInt(l.Kind) && isInt(r.Kind):
+		if intRank(l.Kind) >= intRank(r.Kind) {
+			return nullable(types.DataType{Kind: l.Kind}, nn), nil
+		}
+		return nullable(types.DataType{Kind: r.Kind}, nn), nil
+	case !isNumeric(l.Kind) || !isNumeric(r.Kind):
+		return types.DataType{}, fmt.Errorf("%s needs numbers, not %s and %s", op, TypeName(l), TypeName(r))
+	case isFloat(l.Kind) || isFloat(r.Kind):
+		if l.Kind == types.Float && r.Kind == types.Float {
+			return nullable(types.NewFloat(), nn), nil
+		}
+		return nullable(types.NewDouble(), nn), nil
+	}
+	a, b := asDecimal(l), asDecimal(r)
+	p1, s1, p2, s2 := a.Precision, a.Scale, b.Precision, b.Scale
+	var t types.DataType
+	switch op {
+	case "+", "-":
+		s := max(s1, s2)
+		t = capDecimal(max(p1-s1, p2-s2)+s+1, s, 0)
+	case "*":
+		t = capDecimal(p1+p2, s1+s2, 0)
+	case "/":
+		s := max(6, s1+p2+1)
+		t = capDecimal(p1-s1+s2+s, s, 6)
+	default: // %
+		s := max(s1, s2)
+		t = capDecimal(min(p1-s1, p2-s2)+s, s, 0)
+	}
+	return nullable(t, nn), nil
+}
+
+// CommonType is the type two operands of a comparison, CASE branches or
+// COALESCE arguments are brought to: the wider integer, DOUBLE for any
+// floating point, a DECIMAL that holds both, STRING for strings, BYTES for
+// binary strings, the finer TIMESTAMP; other kinds only with themselves.
+func CommonType(a, b types.DataType) (types.DataType, error) {
+	nn := bothNotNull(a, b)
+	switch {
+	case isNumeric(a.Kind) && isNumeric(b.Kind):
+		switch {
+		case isInt(a.Kind) && isInt(b.Kind), isFloat(a.Kind) || isFloat(b.Kind):
+			return ArithType("+", a, b)
+		}
+		x, y := asDecimal(a), asDecimal(b)
+		s := max(x.Scale, y.Scale)
+		return nullable(capDecimal(max(x.Precision-x.Scale, y.Precision-y.Scale)+s, s, 0), nn), nil
+	case isString(a.Kind) && isString(b.Kind):
+		return nullable(types.NewString(), nn), nil
+	case isBinary(a.Kind) && isBinary(b.Kind):
+		return nullable(types.NewBytes(), nn), nil
+	case a.Kind == b.Kind && (a.Kind == types.Timestamp || a.Kind == types.TimestampLTZ || a.Kind == types.Time):
+		t := a
+		t.Precision = max(a.Precision, b.Precision)
+		return nullable(t, nn), nil
+	case a.Kind == b.Kind && !a.Kind.Nested():
+		return nullable(types.DataType{Kind: a.Kind}, nn), nil
+	}
+	return types.DataType{}, fmt.Errorf("%s and %s have no common type", TypeName(a), TypeName(b))
+}
+
+// TypeName renders a type as SQL, e.g. DECIMAL(10, 2) or INT.
+func TypeName(t types.DataType) string {
+	switch t.Kind {
+	case types.Decimal:
+		return fmt.Sprintf("DECIMAL(%d, %d)", t.Precision, t.Scale)
+	case types.Char:
+		return fmt.Sprintf("CHAR(%d)", t.Length)
+	case types.Binary:
+		return fmt.Sprintf("BINARY(%d)", t.Length)
+	case types.Time, types.Timestamp:
+		return fmt.Sprintf("%s(%d)", t.Kind, t.Precision)
+	case types.TimestampLTZ:
+		return fmt.Sprintf("TIMESTAMP_LTZ(%d)", t.Precision)
+	case types.Array, types.Map, types.Row:
+		return t.String()
+	}
+	return t.Kind.String()
+}

@@ -1,0 +1,114 @@
+package flussql
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/flussql/flussql/engine"
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/parser"
+	"github.com/flussql/flussql/planner"
+)
+
+// planQuery plans a SELECT for the engine (planner.BuildQuery) and binds its arguments.
+func (c *conn) planQuery(ctx context.Context, st parser.Statement, args []driver.NamedValue) (planner.Plan, error) {
+	p, err := planner.BuildQuery(ctx, st, c.catalog, c.session())
+	if err != nil {
+		return nil, err
+	}
+	return planner.Bind(p, plannerArgs(args))
+}
+
+// queryArrow runs a planner.Query for QueryArrow: its reader returns the engine's batches.
+func (c *conn) queryArrow(ctx context.Context, q *planner.Query) (ArrowReader, error) {
+	cols := q.ResultColumns()
+	fields := make([]arrow.Field, len(cols))
+	for i, col := range cols {
+		f, err := types.ArrowField(col.Name, col.Type)
+		if err != nil {
+			return nil, err
+		}
+		fields[i] = f
+	}
+	input, err := c.queryInput(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	// The operators outlive this call: they stop when the reader is closed, and the scan
+	// below them takes each Next's context.
+	octx, cancel := context.WithCancel(context.Background())
+	budget := &engine.Budget{Limit: c.connector.cfg.QueryMemory, Setting: "the DSN key query_memory"}
+	op, err := engine.Build(octx, q.Root, input, engine.Options{Budget: budget})
+	if err != nil {
+		cancel()
+		if input != nil {
+			input.Close()
+		}
+		return nil, err
+	}
+	r := &engineArrowReader{schema: arrow.NewSchema(fields, nil), op: op, cancel: cancel}
+	r.scan, _ = input.(*scanInput)
+	return r, nil
+}
+
+// engineArrowReader is an ArrowReader over the engine's result batches.
+type engineArrowReader struct {
+	schema *arrow.Schema
+	op     engine.Operator
+	scan   *scanInput // nil unless the source is a log scan
+	cancel context.CancelFunc
+	cur    arrow.RecordBatch
+	done   bool
+}
+
+func (r *engineArrowReader) Schema() *arrow.Schema { return r.schema }
+
+func (r *engineArrowReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.done {
+		return nil, io.EOF
+	}
+	if r.scan != nil {
+		r.scan.rows.ctx = ctx
+	}
+	b, err := r.op.Next()
+	if err == io.EOF {
+		r.Close()
+		return nil, io.EOF
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The engine names and types its columns as the schema does; rebuild the batch on the
+	// reader's schema so that field metadata and nullability are exactly Schema's.
+	for i, col := range b.Columns() {
+		if want := r.schema.Field(i).Type; !arrow.TypeEqual(col.DataType(), want) {
+			b.Release()
+			return nil, fmt.Errorf("flussql: column %d of an engine batch is %s, want %s", i, col.DataType(), want)
+		}
+	}
+	r.cur = array.NewRecordBatch(r.schema, b.Columns(), b.NumRows())
+	b.Release()
+	return r.cur, nil
+}
+
+func (r *engineArrowReader) Close() error {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if !r.done {
+		r.done = true
+		r.op.Close()
+		r.cancel()
+	}
+	return nil
+}

@@ -1,0 +1,225 @@
+package flussql
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/flussql/flussql/engine"
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/planner"
+)
+
+// startQuery runs a planner.Query: its source (a scan streamed batch by batch, or the rows
+// of a lookup or limit scan as one batch) feeds the engine's operators, whose batches the
+// rows convert column by column.
+func (c *conn) startQuery(ctx context.Context, q *planner.Query) (driver.Rows, error) {
+	input, err := c.queryInput(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	budget := &engine.Budget{Limit: c.connector.cfg.QueryMemory, Setting: "the DSN key query_memory"}
+	op, err := engine.Build(ctx, q.Root, input, engine.Options{Budget: budget})
+	if err != nil {
+		if input != nil {
+			input.Close()
+		}
+		return nil, err
+	}
+	return &engineRows{baseRows: baseRows{cols: q.ResultColumns()}, op: op}, nil
+}
+
+// queryInput opens the query's source as an engine input (nil without FROM).
+func (c *conn) queryInput(ctx context.Context, q *planner.Query) (engine.Operator, error) {
+	switch src := q.Source.(type) {
+	case nil:
+		return nil, nil
+	case *planner.Scan:
+		if src.Partitioned && len(src.Partitions) == 0 {
+			return &batchInput{}, nil // every partition pruned
+		}
+		rows, err := c.openScan(ctx, src)
+		if err != nil {
+			return nil, err
+		}
+		return &scanInput{rows: rows}, nil
+	}
+	pctx, cancel := c.connector.requestContext(ctx)
+	defer cancel()
+	var info *fluss.TableInfo
+	var rows [][]any
+	var err error
+	switch src := q.Source.(type) {
+	case *planner.Lookup:
+		info = src.Table
+		rows, err = c.lookup(pctx, src.Table, &src.KeySet, &src.Output, false)
+	case *planner.PrefixLookup:
+		info = src.Table
+		rows, err = c.lookup(pctx, src.Table, &src.KeySet, &src.Output, true)
+	case *planner.LimitScan:
+		info = src.Table
+		rows, err = c.limitScanAll(pctx, src)
+	default:
+		return nil, fmt.Errorf("flussql: a query over %T is %w", src, ErrNotSupported)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := fluss.NewArrowRowBuilder(nil, info.Schema().Columns)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Release()
+	for _, r := range rows {
+		if err := b.Append(r); err != nil {
+			return nil, err
+		}
+	}
+	return &batchInput{batches: []arrow.RecordBatch{b.NewRecordBatch()}}, nil
+}
+
+// limitScanAll reads up to p.Limit rows (LIMIT + OFFSET) from every bucket of every
+// partition left after pruning, unfiltered: the engine filters and limits them.
+func (c *conn) limitScanAll(ctx context.Context, p *planner.LimitScan) ([][]any, error) {
+	tbl, err := c.client.TableOf(p.Table)
+	if err != nil {
+		return nil, err
+	}
+	if p.Limit <= 0 {
+		return nil, nil
+	}
+	partitions := []string{""}
+	if p.Partitioned {
+		partitions = partitions[:0]
+		for _, part := range p.Partitions {
+			partitions = append(partitions, part.Name)
+		}
+	}
+	var out [][]any
+	for _, part := range partitions {
+		for b := 0; b < p.Buckets; b++ {
+			rows, err := tbl.LimitScan(ctx, part, int32(b), int(min(p.Limit, fluss.MaxLimitScan)))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rows...)
+		}
+	}
+	return out, nil
+}
+
+// scanInput feeds a log scan's batches to the engine, one at a time, so that a
+// streaming query holds no more than the scan itself does.
+type scanInput struct {
+	rows *scanRows
+}
+
+func (s *scanInput) Next() (arrow.RecordBatch, error) {
+	if s.rows.ended {
+		return nil, io.EOF
+	}
+	if err := s.rows.fetch(); err != nil {
+		if errors.Is(err, io.EOF) {
+			s.Close()
+			return nil, io.EOF
+		}
+		return nil, err
+	}
+	rec := s.rows.batch.Record
+	rec.Retain()
+	return rec, nil
+}
+
+func (s *scanInput) Close() { _ = s.rows.Close() }
+
+// batchInput feeds batches already in memory.
+type batchInput struct {
+	batches []arrow.RecordBatch
+}
+
+func (b *batchInput) Next() (arrow.RecordBatch, error) {
+	if len(b.batches) == 0 {
+		return nil, io.EOF
+	}
+	rec := b.batches[0]
+	b.batches = b.batches[1:]
+	return rec, nil
+}
+
+func (b *batchInput) Close() {
+	for _, r := range b.batches {
+		r.Release()
+	}
+	b.batches = nil
+}
+
+// engineRows are the rows of a planner.Query: the engine's result batches, converted
+// with per-column converters built once per batch.
+type engineRows struct {
+	baseRows
+	op     engine.Operator
+	batch  arrow.RecordBatch
+	row    int
+	cells  []cellFunc
+	closed bool
+}
+
+var _ driver.RowsColumnTypeScanType = (*engineRows)(nil)
+
+// Next fills dest with the next row.
+func (r *engineRows) Next(dest []driver.Value) error {
+	for r.batch == nil || r.row >= int(r.batch.NumRows()) {
+		if r.closed {
+			return io.EOF
+		}
+		r.releaseBatch()
+		b, err := r.op.Next()
+		if err == io.EOF {
+			r.Close()
+			return io.EOF
+		}
+		if err != nil {
+			return err
+		}
+		r.batch, r.row = b, 0
+		r.cells = r.cells[:0]
+		for i, col := range r.cols {
+			cell, err := arrowCell(col.Type, b.Column(i))
+			if err != nil {
+				return err
+			}
+			r.cells = append(r.cells, cell)
+		}
+	}
+	i := r.row
+	r.row++
+	for c := range dest {
+		if r.batch.Column(c).IsNull(i) {
+			dest[c] = nil
+		} else {
+			dest[c] = r.cells[c](i)
+		}
+	}
+	return nil
+}
+
+func (r *engineRows) releaseBatch() {
+	if r.batch != nil {
+		r.batch.Release()
+		r.batch = nil
+	}
+}
+
+// Close stops the query and releases its batches and state.
+func (r *engineRows) Close() error {
+	r.releaseBatch()
+	if !r.closed {
+		r.closed = true
+		r.op.Close()
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package parser
+
+import "github.com/flussql/flussql/fluss/types"
+
+// ArithOp is a binary arithmetic or string operator.
+type ArithOp string
+
+// Arithmetic and string operators.
+const (
+	OpAdd    ArithOp = "+"
+	OpSub    ArithOp = "-"
+	OpMul    ArithOp = "*"
+	OpDiv    ArithOp = "/"
+	OpMod    ArithOp = "%"
+	OpConcat ArithOp = "||"
+)
+
+// Arith is Left Op Right for the arithmetic operators and || (string
+// concatenation).
+type Arith struct {
+	Op          ArithOp
+	Left, Right Expr
+}
+
+// Neg is -Expr for an Expr that is not a numeric literal (a negative
+// literal is a *Literal).
+type Neg struct{ Expr Expr }
+
+// FuncCall is a function call NAME(args…); Name is upper-case. Aggregates
+// (COUNT, SUM, AVG, MIN, MAX) are FuncCalls too, with Distinct for
+// COUNT(DISTINCT x); COUNT(*) is a *CountStar. Which names exist is the
+// planner's business.
+type FuncCall struct {
+	Name     string
+	Args     []Expr
+	Distinct bool
+}
+
+// When is one WHEN Cond THEN Result branch of a CASE.
+type When struct {
+	Cond, Result Expr
+}
+
+// Case is CASE [Operand] WHEN … THEN … [ELSE Else] END. With an Operand,
+// each When.Cond is a value compared with it; without, a condition.
+type Case struct {
+	Operand Expr
+	Whens   []When
+	Else    Expr
+}
+
+// Cast is CAST(Expr AS Type).
+type Cast struct {
+	Expr Expr
+	Type types.DataType
+}
+
+// TimeUnitCall is EXTRACT(Unit FROM Expr), FLOOR(Expr TO Unit) or
+// CEIL(Expr TO Unit); Func is "EXTRACT", "FLOOR" or "CEIL", Unit upper-case
+// (YEAR, MONTH, DAY, HOUR, …).
+type TimeUnitCall struct {
+	Func string
+	Unit string
+	Expr Expr
+}
+
+// NullsOrder says where ORDER BY puts NULLs.
+type NullsOrder int
+
+// Null orders. NullsDefault is Flink's: first for ASC, last for DESC.
+const (
+	NullsDefault NullsOrder = iota
+	NullsFirst
+	NullsLast
+)
+
+// String renders the order as SQL, e.g. " NULLS FIRST" ("" for the default).
+func (n NullsOrder) String() string {
+	switch n {
+	case NullsFirst:
+		return " NULLS FIRST"
+	case NullsLast:
+		return " NULLS LAST"
+	}
+	return ""
+}
+
+// OrderItem is one ORDER BY key: an expression, a select-list alias (a
+// *ColumnRef) or a 1-based position (an integer *Literal).
+type OrderItem struct {
+	Expr  Expr
+	Desc  bool
+	Nulls NullsOrder
+}
+
+func (*Arith) expr()        {}
+func (*Neg) expr()          {}
+func (*FuncCall) expr()     {}
+func (*Case) expr()         {}
+func (*Cast) expr()         {}
+func (*TimeUnitCall) expr() {}

@@ -1,0 +1,95 @@
+package parser
+
+import "strings"
+
+// Rendering of the query expressions (see format.go for the precedence
+// scheme). Arithmetic binds tighter than predicates: * / % tighter than
+// + -, and || (which sqlparser reads as its ^) tightest of them.
+
+const (
+	precAdd    = precPredicate + 1
+	precMul    = precPredicate + 2
+	precConcat = precPredicate + 3
+)
+
+func arithPrec(op ArithOp) int {
+	switch op {
+	case OpAdd, OpSub:
+		return precAdd
+	case OpConcat:
+		return precConcat
+	}
+	return precMul
+}
+
+// String renders the operation; operands that are operations themselves
+// are parenthesized unless they bind tighter.
+func (a *Arith) String() string {
+	p := arithPrec(a.Op)
+	return arithOperand(a.Left, p) + " " + string(a.Op) + " " + arithOperand(a.Right, p+1)
+}
+
+func arithOperand(e Expr, min int) string {
+	if x, ok := e.(*Arith); ok {
+		if arithPrec(x.Op) >= min {
+			return x.String()
+		}
+		return "(" + x.String() + ")"
+	}
+	return paren(e, precPrimary)
+}
+
+// String renders the negation as -(x), or -x for a column or call.
+func (n *Neg) String() string {
+	switch n.Expr.(type) {
+	case *ColumnRef, *FuncCall:
+		return "-" + n.Expr.String()
+	}
+	return "-(" + n.Expr.String() + ")"
+}
+
+// String renders the call.
+func (f *FuncCall) String() string {
+	d := ""
+	if f.Distinct {
+		d = "DISTINCT "
+	}
+	return f.Name + "(" + d + exprList(f.Args) + ")"
+}
+
+// String renders the CASE expression.
+func (c *Case) String() string {
+	var b strings.Builder
+	b.WriteString("CASE")
+	if c.Operand != nil {
+		b.WriteString(" " + c.Operand.String())
+	}
+	for _, w := range c.Whens {
+		b.WriteString(" WHEN " + w.Cond.String() + " THEN " + w.Result.String())
+	}
+	if c.Else != nil {
+		b.WriteString(" ELSE " + c.Else.String())
+	}
+	b.WriteString(" END")
+	return b.String()
+}
+
+// String renders the cast.
+func (c *Cast) String() string { return "CAST(" + c.Expr.String() + " AS " + FormatType(c.Type) + ")" }
+
+// String renders the ORDER BY key.
+func (o OrderItem) String() string {
+	s := o.Expr.String()
+	if o.Desc {
+		s += " DESC"
+	}
+	return s + o.Nulls.String()
+}
+
+// String renders the call.
+func (c *TimeUnitCall) String() string {
+	if c.Func == "EXTRACT" {
+		return "EXTRACT(" + c.Unit + " FROM " + c.Expr.String() + ")"
+	}
+	return c.Func + "(" + c.Expr.String() + " TO " + c.Unit + ")"
+}

@@ -1,0 +1,157 @@
+package parser
+
+import (
+	"fmt"
+
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/xwb1989/sqlparser"
+)
+
+// Query syntax sqlparser (a MySQL grammar) cannot read is rewritten before
+// it sees the text, as typed literals are:
+//
+//   - a || b (Flink's string concatenation; MySQL's OR) becomes a ^ b, and a
+//     ^ the user wrote is refused;
+//   - CAST(x AS type) with a Flink type becomes __flussql_cast_N(x), the type
+//     parsed by the DDL type parser;
+//   - SUBSTRING(…) and SUBSTR(…) become __flussql_substring(…), a plain call;
+//   - NULLS FIRST / NULLS LAST after an ORDER BY key are removed and recorded
+//     per key;
+//   - EXTRACT(unit FROM x) becomes __flussql_extract_unit(x), and FLOOR(x TO unit)
+//     and CEIL(x TO unit) become __flussql_floor_unit(x) and __flussql_ceil_unit(x).
+
+// castFunc and substringFunc name the stand-in functions.
+const (
+	castFunc      = reservedPrefix + "cast_"
+	substringFunc = reservedPrefix + "substring"
+	timeUnitFunc  = reservedPrefix + "time_"
+)
+
+// queryRewrites holds what the rewrite took out of the text.
+type queryRewrites struct {
+	casts []types.DataType
+	nulls map[int]NullsOrder // ORDER BY key index → NULLS
+}
+
+func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
+	q := &queryRewrites{nulls: map[int]NullsOrder{}}
+	orderKey := -1 // index of the ORDER BY key being read, -1 before ORDER BY
+	depth := 0
+	for k := s; k < len(l.toks); k++ {
+		t := l.toks[k]
+		next := eofTok(l.src)
+		if k+1 < len(l.toks) {
+			next = l.toks[k+1]
+		}
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+		case t.typ == '^':
+			return nil, newError(l.src, t.start, "^", "", "the operator ^ is not supported")
+		case t.typ == sqlparser.OR && l.src[t.start:t.end] == "||":
+			rw.add(t.start, t.end, "^")
+		case l.isWord(t, "cast") && !t.quoted && next.typ == '(':
+			if err := l.rewriteCast(k, rw, q); err != nil {
+				return nil, err
+			}
+		case l.isWord(t, "extract") && !t.quoted && next.typ == '(':
+			// EXTRACT ( unit FROM
+			if k+3 >= len(l.toks) || !l.isWordTok(l.toks[k+2]) || !l.isWord(l.toks[k+3], "from") {
+				return nil, newError(l.src, t.start, t.text(l.src), "", "write EXTRACT(unit FROM x), e.g. EXTRACT(YEAR FROM ts)")
+			}
+			unit := l.src[l.toks[k+2].start:l.toks[k+2].end]
+			rw.add(t.start, l.toks[k+3].end, timeUnitFunc+"extract_"+unit+"(")
+			k += 3
+			depth++
+		case (l.isWord(t, "floor") || l.isWord(t, "ceil") || l.isWord(t, "ceiling")) && !t.quoted && next.typ == '(':
+			if to, ok := l.unitTo(k + 1); ok {
+				fn := "floor"
+				if !l.isWord(t, "floor") {
+					fn = "ceil"
+				}
+				unit := l.toks[to+1]
+				rw.add(t.start, t.end, timeUnitFunc+fn+"_"+l.src[unit.start:unit.end])
+				rw.add(l.toks[to].start, unit.end, "")
+			}
+		case (l.isWord(t, "substring") || l.isWord(t, "substr")) && !t.quoted && next.typ == '(':
+			rw.add(t.start, t.end, substringFunc)
+		case l.isWord(t, "order") && l.isWord(next, "by") && depth == 0:
+			orderKey = 0
+			k++
+		case orderKey >= 0 && depth == 0 && t.typ == ',':
+			orderKey++
+		case orderKey >= 0 && depth == 0 && (l.isWord(t, "limit") || l.isWord(t, "offset")):
+			orderKey = -1
+		case orderKey >= 0 && depth == 0 && l.isWord(t, "nulls") && !t.quoted &&
+			(l.isWord(next, "first") || l.isWord(next, "last")):
+			order := NullsFirst
+			if l.isWord(next, "last") {
+				order = NullsLast
+			}
+			q.nulls[orderKey] = order
+			rw.add(t.start, next.end, "")
+			k++
+		}
+	}
+	return q, nil
+}
+
+// rewriteCast rewrites CAST( x AS type ) starting at token k (the CAST).
+func (l *lexed) rewriteCast(k int, rw *rewrite, q *queryRewrites) error {
+	depth, as := 0, -1
+	for j := k + 1; j < len(l.toks); j++ {
+		t := l.toks[j]
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+			if depth == 0 {
+				if as < 0 {
+					return newError(l.src, t.start, ")", "AS", "CAST needs AS and a type: CAST(x AS INT)")
+				}
+				p := &ddlParser{l: l, i: as + 1}
+				typ, err := p.dataType()
+				if err != nil {
+					return err
+				}
+				if p.i != j {
+					bad := l.toks[p.i]
+					return newError(l.src, bad.start, bad.text(l.src), ")", fmt.Sprintf("unexpected %s after the type of CAST", quoteFound(bad.text(l.src))))
+				}
+				cast := l.toks[k]
+				rw.add(cast.start, cast.end, fmt.Sprintf("%s%d", castFunc, len(q.casts)))
+				rw.add(l.toks[as].start, t.start, "")
+				q.casts = append(q.casts, typ)
+				return nil
+			}
+		case depth == 1 && l.isWord(t, "as") && !t.quoted:
+			as = j
+		}
+	}
+	t := l.toks[k]
+	return newError(l.src, t.start, t.text(l.src), "", "this CAST( is never closed")
+}
+
+// unitTo finds, in the parentheses opening at token k, a trailing "TO unit"
+// at their top level: the index of the TO token.
+func (l *lexed) unitTo(k int) (int, bool) {
+	depth := 0
+	for j := k; j < len(l.toks); j++ {
+		switch t := l.toks[j]; {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+			if depth == 0 {
+				if j >= k+3 && l.isWord(l.toks[j-2], "to") && l.isWordTok(l.toks[j-1]) {
+					return j - 2, true
+				}
+				return 0, false
+			}
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,124 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/flussql/flussql/engine"
+)
+
+// Query is a SELECT that the client finishes: Source reads rows on the
+// server (a *Scan, *Lookup, *PrefixLookup or *LimitScan with every
+// pushdown it allows; nil without FROM) and Root, an engine operator tree,
+// runs in the driver over Source's rows. Root's Input leaf receives, for a
+// Scan, batches of its projected columns, and for the other sources full
+// table rows as batches.
+type Query struct {
+	Source QueryPlan
+	Root   engine.Node
+	// LimitValue and OffsetValue are LIMIT and OFFSET as written (nil when
+	// absent); Bind puts their values into Root's Sort or Limit node.
+	LimitValue, OffsetValue *Value
+	// Limit and Offset are the bound values (-1 and 0 when absent).
+	Limit, Offset int64
+	Placeholders
+}
+
+// ResultColumns implements QueryPlan.
+func (q *Query) ResultColumns() []ResultColumn {
+	cols := q.Root.Columns()
+	out := make([]ResultColumn, len(cols))
+	for i, c := range cols {
+		out[i] = ResultColumn{Name: c.Name, Type: c.Type}
+	}
+	return out
+}
+
+// String describes the plan for EXPLAIN: the operators the client runs,
+// then the read the server does.
+func (q *Query) String() string {
+	var b strings.Builder
+	b.WriteString("Query\n  client (flussql engine, over Arrow batches):\n")
+	b.WriteString(engine.Format(q.Root, "    "))
+	if q.Source == nil {
+		b.WriteString("  server: nothing (no FROM)\n")
+	} else {
+		b.WriteString("  server:\n")
+		for _, line := range strings.Split(strings.TrimRight(q.Source.String(), "\n"), "\n") {
+			b.WriteString("    " + line + "\n")
+		}
+	}
+	d := &desc{}
+	d.pending(q.Placeholders)
+	b.WriteString(d.String())
+	return b.String()
+}
+
+func (*Query) plan() {}
+
+func (q *Query) bind(bd *binder) (Plan, error) {
+	out := *q
+	if q.Source != nil {
+		src, err := q.Source.(bindable).bind(bd)
+		if err != nil {
+			return nil, err
+		}
+		out.Source = src.(QueryPlan)
+		src.(bindable).placeholders().bound = true
+	}
+	var err error
+	out.Limit, out.Offset = -1, 0
+	if q.LimitValue != nil {
+		if out.Limit, err = bindCount(bd, "LIMIT", q.LimitValue); err != nil {
+			return nil, err
+		}
+	}
+	if q.OffsetValue != nil {
+		if out.Offset, err = bindCount(bd, "OFFSET", q.OffsetValue); err != nil {
+			return nil, err
+		}
+	}
+	root, err := engine.MapExprs(q.Root, func(e engine.Expr) (engine.Expr, error) {
+		return engine.Bind(e, func(p *engine.Param) (engine.Expr, error) { return bindParam(bd, p) })
+	})
+	if err != nil {
+		return nil, err
+	}
+	setBounds(root, out.Limit, out.Offset)
+	out.Root = root
+	if ls, ok := out.Source.(*LimitScan); ok && out.Limit >= 0 {
+		// A limit scan reads LIMIT + OFFSET rows from each bucket.
+		c := *ls
+		c.Limit = out.Limit + out.Offset
+		out.Source = &c
+	}
+	return &out, nil
+}
+
+func bindCount(bd *binder, what string, v *Value) (int64, error) {
+	b, err := bd.value(*v)
+	if err != nil {
+		return 0, err
+	}
+	n, ok := b.Const.(int64)
+	if !ok || n < 0 {
+		return 0, fmt.Errorf("%s must be a non-negative integer, not %s", what, b)
+	}
+	return n, nil
+}
+
+// setBounds puts LIMIT and OFFSET into the tree's Sort or Limit node (the
+// nodes are the copies MapExprs made).
+func setBounds(n engine.Node, limit, offset int64) {
+	switch x := n.(type) {
+	case *engine.Sort:
+		x.Limit, x.Offset = limit, offset
+		return
+	case *engine.Limit:
+		x.Limit, x.Offset = limit, offset
+		return
+	}
+	for _, c := range n.Inputs() {
+		setBounds(c, limit, offset)
+	}
+}

@@ -1,0 +1,417 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/flussql/flussql/engine"
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/parser"
+)
+
+// exprConv converts parser expressions into engine expressions over one
+// input layout. With agg set it converts expressions evaluated after
+// grouping: group keys and aggregate calls become columns of the
+// aggregation's output, and other column references are errors.
+type exprConv struct {
+	info *fluss.TableInfo // nil without FROM
+	slot func(col int) int
+	sess Session
+	agg  *aggConv
+}
+
+// aggConv collects the group keys and aggregate calls of a query.
+type aggConv struct {
+	inner  *exprConv // converts arguments and keys (before grouping)
+	keyIDs []string
+	keys   []engine.Expr
+	names  []string
+	aggIDs []string
+	aggs   []*engine.Agg
+	// aliases are the select list's aliases, which HAVING may use (for names that
+	// are not columns); resolving marks those being resolved.
+	aliases   map[string]parser.Expr
+	resolving map[string]bool
+}
+
+// aggregateNames are the aggregate functions.
+var aggregateNames = []string{"COUNT", "SUM", "AVG", "MIN", "MAX"}
+
+func isAggregate(e parser.Expr) bool {
+	switch n := e.(type) {
+	case *parser.CountStar:
+		return true
+	case *parser.FuncCall:
+		return slices.Contains(aggregateNames, n.Name)
+	}
+	return false
+}
+
+// hasAggregate reports whether e calls an aggregate function.
+func hasAggregate(e parser.Expr) bool {
+	found := false
+	parser.Walk(e, func(x parser.Expr) bool {
+		if isAggregate(x) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// exprID identifies an expression for matching GROUP BY keys: a column by
+// its resolved index, anything else by its canonical SQL.
+func (c *exprConv) exprID(e parser.Expr) string {
+	if ref, ok := e.(*parser.ColumnRef); ok && c.info != nil {
+		if idx, err := column(c.info, ref.Name); err == nil {
+			return fmt.Sprintf("column #%d", idx)
+		}
+	}
+	return e.String()
+}
+
+func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
+	if c.agg != nil {
+		a := c.agg
+		id := a.inner.exprID(e)
+		if k := slices.Index(a.keyIDs, id); k >= 0 {
+			return &engine.Col{Index: k, Name: a.names[k], T: a.keys[k].Type()}, nil
+		}
+		if isAggregate(e) {
+			return a.aggregate(e)
+		}
+		if ref, ok := e.(*parser.ColumnRef); ok {
+			if x, ok := a.aliases[ref.Name]; ok && !a.resolving[ref.Name] && !c.isColumn(ref.Name) {
+				a.resolving[ref.Name] = true
+				defer delete(a.resolving, ref.Name)
+				return c.conv(x)
+			}
+			return nil, fmt.Errorf("column %s must be in GROUP BY or inside an aggregate function", parser.QuoteIdent(ref.Name))
+		}
+	}
+	switch n := e.(type) {
+	case *parser.Literal:
+		return literalConst(n, c.sess)
+	case *parser.Placeholder:
+		return engine.NewParam(n.Ordinal, n.Name), nil
+	case *parser.ColumnRef:
+		if c.info == nil {
+			return nil, fmt.Errorf("unknown column %s: the query has no FROM", parser.QuoteIdent(n.Name))
+		}
+		idx, err := column(c.info, n.Name)
+		if err != nil {
+			return nil, err
+		}
+		col := c.info.Schema().Columns[idx]
+		return &engine.Col{Index: c.slot(idx), Name: col.Name, T: col.Type}, nil
+	case *parser.Comparison:
+		l, r, err := c.pair(n.Left, n.Right)
+		if err != nil {
+			return nil, err
+		}
+		if l, r, err = c.literalAs(n.Left, l, r); err != nil {
+			return nil, err
+		}
+		if r, l, err = c.literalAs(n.Right, r, l); err != nil {
+			return nil, err
+		}
+		return engine.NewCompare(string(n.Op), l, r)
+	case *parser.In:
+		x, err := c.conv(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		list, err := c.list(n.List)
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range n.List {
+			if list[i], _, err = c.literalAs(v, list[i], x); err != nil {
+				return nil, err
+			}
+		}
+		return engine.NewIn(x, list, n.Not)
+	case *parser.Between:
+		x, err := c.conv(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi, err := c.pair(n.Low, n.High)
+		if err != nil {
+			return nil, err
+		}
+		if lo, _, err = c.literalAs(n.Low, lo, x); err != nil {
+			return nil, err
+		}
+		if hi, _, err = c.literalAs(n.High, hi, x); err != nil {
+			return nil, err
+		}
+		ge, err := engine.NewCompare(">=", x, lo)
+		if err != nil {
+			return nil, err
+		}
+		le, err := engine.NewCompare("<=", x, hi)
+		if err != nil {
+			return nil, err
+		}
+		in, err := engine.NewLogic(true, ge, le)
+		if err != nil || !n.Not {
+			return in, err
+		}
+		return engine.NewNot(in)
+	case *parser.IsNull:
+		x, err := c.conv(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &engine.IsNull{X: x, Not: n.Not}, nil
+	case *parser.Like:
+		x, p, err := c.pair(n.Expr, n.Pattern)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewLike(x, p, n.Not)
+	case *parser.And:
+		l, r, err := c.pair(n.Left, n.Right)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewLogic(true, l, r)
+	case *parser.Or:
+		l, r, err := c.pair(n.Left, n.Right)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewLogic(false, l, r)
+	case *parser.Not:
+		x, err := c.conv(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewNot(x)
+	case *parser.Arith:
+		l, r, err := c.pair(n.Left, n.Right)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewBinary(string(n.Op), l, r)
+	case *parser.Neg:
+		x, err := c.conv(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewNeg(x)
+	case *parser.Cast:
+		x, err := c.conv(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewCast(x, n.Type)
+	case *parser.Case:
+		return c.caseExpr(n)
+	case *parser.TimeUnitCall:
+		x, err := c.conv(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if n.Func == "EXTRACT" {
+			return engine.NewExtract(n.Unit, x)
+		}
+		return engine.NewFloorTo(n.Unit, x, n.Func == "CEIL")
+	case *parser.FuncCall:
+		return c.call(n)
+	case *parser.CountStar:
+		return nil, fmt.Errorf("COUNT(*) is not allowed here (only in the select list, HAVING and ORDER BY)")
+	case *parser.Star:
+		return nil, fmt.Errorf("* is only allowed alone in the select list")
+	}
+	return nil, fmt.Errorf("%s cannot be used in a query expression", e)
+}
+
+func (c *exprConv) isColumn(name string) bool {
+	if c.info == nil {
+		return false
+	}
+	_, err := column(c.info, name)
+	return err == nil
+}
+
+// literalAs converts a string, DATE or TIMESTAMP literal compared with a
+// DATE, TIME, TIMESTAMP or TIMESTAMP_LTZ operand to that operand's type, as
+// the row filter does (ts > '2024-01-01 10:00:00', ltz >= TIMESTAMP '…' read
+// in the session's zone): lit is the literal's parser form, e its engine
+// form, other the operand it is compared with. Other operands are returned
+// as they are.
+func (c *exprConv) literalAs(lit parser.Expr, e, other engine.Expr) (engine.Expr, engine.Expr, error) {
+	l, ok := lit.(*parser.Literal)
+	if !ok {
+		return e, other, nil
+	}
+	t := other.Type()
+	switch {
+	case t.Kind != types.Date && t.Kind != types.Time && t.Kind != types.Timestamp && t.Kind != types.TimestampLTZ:
+		return e, other, nil
+	case l.Kind != parser.LitString && l.Kind != parser.LitDate && l.Kind != parser.LitTimestamp && l.Kind != parser.LitTime:
+		return e, other, nil
+	case e.Type().Kind == t.Kind && l.Kind != parser.LitString:
+		return e, other, nil
+	}
+	v, err := filterValue(other.String(), t, l, c.sess.Location)
+	if err != nil {
+		return nil, nil, err
+	}
+	ev, err := engineValue(v.Type, v.Const)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &engine.Const{Value: ev, T: v.Type.AsNotNull(), Text: l.String()}, other, nil
+}
+
+func (c *exprConv) pair(a, b parser.Expr) (engine.Expr, engine.Expr, error) {
+	x, err := c.conv(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := c.conv(b)
+	return x, y, err
+}
+
+func (c *exprConv) list(es []parser.Expr) ([]engine.Expr, error) {
+	out := make([]engine.Expr, len(es))
+	for i, e := range es {
+		x, err := c.conv(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func (c *exprConv) caseExpr(n *parser.Case) (engine.Expr, error) {
+	var op engine.Expr
+	if n.Operand != nil {
+		var err error
+		if op, err = c.conv(n.Operand); err != nil {
+			return nil, err
+		}
+	}
+	var whens []engine.When
+	for _, w := range n.Whens {
+		cond, res, err := c.pair(w.Cond, w.Result)
+		if err != nil {
+			return nil, err
+		}
+		if op != nil {
+			if cond, err = engine.NewCompare("=", op, cond); err != nil {
+				return nil, err
+			}
+		}
+		whens = append(whens, engine.When{Cond: cond, Result: res})
+	}
+	var els engine.Expr
+	if n.Else != nil {
+		var err error
+		if els, err = c.conv(n.Else); err != nil {
+			return nil, err
+		}
+	}
+	return engine.NewCase(whens, els)
+}
+
+// Version is what SELECT VERSION() answers.
+const Version = "flussql (Apache Fluss client)"
+
+func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
+	switch n.Name {
+	case "COUNT", "SUM", "AVG", "MIN", "MAX":
+		return nil, fmt.Errorf("aggregate function %s is not allowed here (only in the select list, HAVING and ORDER BY)", n.Name)
+	case "VERSION":
+		if len(n.Args) > 0 {
+			return nil, fmt.Errorf("VERSION takes no arguments")
+		}
+		return &engine.Const{Value: Version, T: stringNotNull, Text: "VERSION()"}, nil
+	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "NOW", "LOCALTIMESTAMP":
+		if len(n.Args) > 0 {
+			return nil, fmt.Errorf("%s takes no arguments", n.Name)
+		}
+		return engine.NewCurrent(n.Name)
+	case "CURRENT_DATABASE", "DATABASE":
+		if len(n.Args) > 0 {
+			return nil, fmt.Errorf("%s takes no arguments", n.Name)
+		}
+		var v any
+		t := stringNotNull
+		if c.sess.Database != "" {
+			v = c.sess.Database
+		} else {
+			t = t.AsNullable()
+		}
+		return &engine.Const{Value: v, T: t, Text: n.Name + "()"}, nil
+	}
+	if n.Distinct {
+		return nil, fmt.Errorf("DISTINCT is only allowed in aggregate functions, not in %s", n.Name)
+	}
+	args, err := c.list(n.Args)
+	if err != nil {
+		return nil, err
+	}
+	if n.Name == "MOD" {
+		if len(args) != 2 {
+			return nil, fmt.Errorf("MOD takes 2 arguments, not %d", len(args))
+		}
+		return engine.NewBinary("%", args[0], args[1])
+	}
+	return engine.NewCall(n.Name, args)
+}
+
+// aggregate registers an aggregate call (once per distinct call) and
+// returns the column of the aggregation's output holding it.
+func (a *aggConv) aggregate(e parser.Expr) (engine.Expr, error) {
+	id := e.String()
+	if k := slices.Index(a.aggIDs, id); k >= 0 {
+		return &engine.Col{Index: len(a.keys) + k, Name: id, T: a.aggs[k].T}, nil
+	}
+	var agg *engine.Agg
+	var err error
+	switch n := e.(type) {
+	case *parser.CountStar:
+		agg, err = engine.NewAgg("COUNT", nil, false)
+	case *parser.FuncCall:
+		if len(n.Args) != 1 {
+			return nil, fmt.Errorf("%s takes one argument", n.Name)
+		}
+		if hasAggregate(n.Args[0]) {
+			return nil, fmt.Errorf("aggregate functions cannot be nested: %s", e)
+		}
+		arg, err := a.inner.conv(n.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		if agg, err = engine.NewAgg(n.Name, arg, n.Distinct); err != nil {
+			return nil, err
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.aggIDs = append(a.aggIDs, id)
+	a.aggs = append(a.aggs, agg)
+	return &engine.Col{Index: len(a.keys) + len(a.aggs) - 1, Name: id, T: agg.T}, nil
+}
+
+var stringNotNull = types.NewString().AsNotNull()
+
+// itemName is the result column name of a select item: its alias, a
+// column's name as written, or the item's SQL.
+func itemName(it parser.SelectItem) string {
+	if it.Alias != "" {
+		return it.Alias
+	}
+	if ref, ok := it.Expr.(*parser.ColumnRef); ok {
+		return ref.Name
+	}
+	return strings.TrimSpace(it.Expr.String())
+}
