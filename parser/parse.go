@@ -30,8 +30,11 @@ func Parse(sql string) (Statement, error) {
 		}
 		if i != len(l.toks)-1 {
 			n := l.toks[i+1]
-			return nil, newError(sql, n.start, n.text(sql), "end of statement",
-				"only one statement can be parsed at a time (split scripts with parser.Split)")
+			msg := "one statement at a time: a second one follows the ';' (run each on its own; Go code can split a script with parser.Split)"
+			if n.typ == ';' {
+				msg = "an empty statement: ';' follows ';' (remove one)"
+			}
+			return nil, newError(sql, n.start, n.text(sql), "end of statement", msg)
 		}
 		l.toks = l.toks[:i]
 	}

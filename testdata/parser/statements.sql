@@ -59,3 +59,5 @@ SELECT * FROM t /* unterminated
 SELECT * FROM t
 WHERE a = 1
   AND b = 'ü' AND c = ORDER
+====
+SELECT * FROM t;;
