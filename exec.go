@@ -298,7 +298,7 @@ func (c *conn) enqueue(ctx context.Context, r *fluss.Receipt, writes []*planner.
 	return n, nil
 }
 
-// existingRows keeps the rows of an UPDATE whose key exists.
+// existingRows keeps the rows of an UPDATE or DELETE whose key exists, once per key.
 func (c *conn) existingRows(ctx context.Context, w *planner.Write) ([]planner.WriteRow, error) {
 	tbl, err := c.client.TableOf(w.Table)
 	if err != nil {
@@ -320,9 +320,13 @@ func (c *conn) existingRows(ctx context.Context, w *planner.Write) ([]planner.Wr
 	if err != nil {
 		return nil, err
 	}
+	// A key named twice (WHERE id IN (1, 1)) is one row.
 	var out []planner.WriteRow
+	seen := map[string]bool{}
 	for i, f := range found {
-		if f != nil {
+		k := fmt.Sprintf("%#v", keys[i])
+		if f != nil && !seen[k] {
+			seen[k] = true
 			out = append(out, w.Rows[i])
 		}
 	}

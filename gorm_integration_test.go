@@ -157,6 +157,20 @@ func TestGORMPrimaryKeyTable(t *testing.T) {
 	us = nil
 	require.NoError(t, db.Order("id").Limit(10).Find(&us, []int64{1, 2, 3, 4}).Error)
 	assert.Equal(t, []gormUser{{ID: 2, Name: "rob", Age: 26}, {ID: 3, Name: "cyd", Age: 42}}, us)
+
+	// Statements over several keys: WHERE `id` IN (…). Rows affected count the keys that
+	// existed, each once.
+	res = db.Model(&gormUser{}).Where("id IN ?", []int64{2, 3, 3, 99}).Update("age", 50)
+	require.NoError(t, res.Error)
+	assert.EqualValues(t, 2, res.RowsAffected)
+	us = nil
+	require.NoError(t, db.Order("id").Find(&us, []int64{2, 3, 99}).Error)
+	assert.Equal(t, []gormUser{{ID: 2, Name: "rob", Age: 50}, {ID: 3, Name: "cyd", Age: 50}}, us)
+	res = db.Delete(&[]gormUser{{ID: 2}, {ID: 3}, {ID: 99}})
+	require.NoError(t, res.Error)
+	assert.EqualValues(t, 2, res.RowsAffected)
+	require.NoError(t, db.Model(&gormUser{}).Where("id IN ?", []int64{1, 2, 3, 4, 5}).Count(&n).Error)
+	assert.EqualValues(t, 0, n)
 }
 
 // TestGORMTransactions runs GORM with its default transactions, which flussql makes
