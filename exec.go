@@ -378,8 +378,9 @@ func (c *conn) appendWriter(ctx context.Context, info *fluss.TableInfo) (*fluss.
 // upsertWriter returns the connection's upsert writer for the shape of w.
 func (c *conn) upsertWriter(ctx context.Context, w *planner.Write) (*fluss.UpsertWriter, error) {
 	var targets []string
-	if w.Mode == planner.PartialUpdate || w.Mode == planner.Update {
-		cols := w.Table.Schema().Columns
+	// An UPDATE of every column writes whole rows: no partial update (which would need
+	// every column outside the key to be nullable).
+	if cols := w.Table.Schema().Columns; (w.Mode == planner.PartialUpdate || w.Mode == planner.Update) && len(w.TargetColumns) < len(cols) {
 		for _, i := range w.TargetColumns {
 			targets = append(targets, cols[i].Name)
 		}

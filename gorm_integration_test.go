@@ -173,6 +173,41 @@ func TestGORMPrimaryKeyTable(t *testing.T) {
 	assert.EqualValues(t, 0, n)
 }
 
+// TestGORMNotNullColumns runs GORM on a primary-key table with a NOT NULL column outside
+// the key: Fluss's partial updates need those nullable, so Update of one column is refused
+// with the fix in the error, while Save (which sets every column) and Create work.
+func TestGORMNotNullColumns(t *testing.T) {
+	_, dbName := openTestDB(t)
+	sqlDB, err := sql.Open("fluss", "fluss://"+os.Getenv("FLUSS_BOOTSTRAP_SERVERS")+"/"+dbName)
+	require.NoError(t, err)
+	t.Cleanup(func() { sqlDB.Close() })
+	_, err = sqlDB.Exec(`CREATE TABLE users (id BIGINT NOT NULL, name STRING NOT NULL, age INT,
+		PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '1')`)
+	require.NoError(t, err)
+	db, err := gorm.Open(gormDialector{DB: sqlDB}, &gorm.Config{
+		SkipDefaultTransaction: true,
+		Logger:                 logger.New(testLogWriter{t}, logger.Config{LogLevel: logger.Info, IgnoreRecordNotFoundError: true}),
+	})
+	require.NoError(t, err)
+
+	require.NoError(t, db.Create(&gormUser{ID: 1, Name: "ada", Age: 36}).Error)
+	err = db.Model(&gormUser{ID: 1}).Update("age", 37).Error
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"name" is NOT NULL; SET every column, or write the whole row with UPSERT`)
+
+	res := db.Save(&gormUser{ID: 1, Name: "ada", Age: 37})
+	require.NoError(t, res.Error)
+	assert.EqualValues(t, 1, res.RowsAffected)
+	var got gormUser
+	require.NoError(t, db.First(&got, 1).Error)
+	assert.Equal(t, gormUser{ID: 1, Name: "ada", Age: 37}, got)
+	// An UPDATE of every column still touches only an existing key.
+	res = db.Model(&gormUser{ID: 2}).Select("name", "age").Updates(gormUser{Name: "bob", Age: 1})
+	require.NoError(t, res.Error)
+	assert.EqualValues(t, 0, res.RowsAffected)
+	assert.ErrorIs(t, db.First(&gormUser{}, 2).Error, gorm.ErrRecordNotFound)
+}
+
 // TestGORMTransactions runs GORM with its default transactions, which flussql makes
 // client-side write batches: nothing is sent before Commit, a rolled-back batch is never sent,
 // and rows affected inside a batch count the rows buffered, not the keys that existed.

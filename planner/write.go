@@ -28,7 +28,8 @@ const (
 	// the key columns of the rows are set.
 	Delete
 	// Update sets TargetColumns of the row with the row's primary key
-	// (UPDATE). It is written as a partial update; since Fluss inserts a
+	// (UPDATE). It is written as a partial update (as a whole-row upsert
+	// when TargetColumns are every column); since Fluss inserts a
 	// missing key on a partial update, a driver that wants SQL's "0 rows
 	// affected" for a missing key looks the key up first.
 	Update
@@ -236,8 +237,12 @@ func (b *builder) update(s *parser.Update) (Plan, error) {
 		targets = append(targets, idx)
 	}
 	slices.Sort(targets)
-	if err := checkPartialUpdate(info, targets, "write the whole row with UPSERT instead"); err != nil {
-		return nil, err
+	// An UPDATE that sets every column is a whole row, not a partial update: it needs no
+	// nullable columns (GORM's Save sets them all).
+	if len(targets) < len(schema.Columns) {
+		if err := checkPartialUpdate(info, targets, "SET every column, or write the whole row with UPSERT"); err != nil {
+			return nil, err
+		}
 	}
 	rows := make([]WriteRow, len(keys))
 	for i, k := range keys {

@@ -32,6 +32,7 @@ UPDATE `users` SET `name`=? WHERE `user_id` = ?
 ====
 UPDATE `users` SET `name`=?,`email`=?,`score`=? WHERE `user_id` = ?
 -- bind: 'cyd', NULL, 42, 3
+-- bind: NULL, NULL, 42, 3
 ====
 DELETE FROM `users` WHERE `users`.`user_id` = ?
 -- bind: 1
