@@ -1,24 +1,24 @@
 -- The statements GORM sends for Create, First, Find, Where, Order, Limit, Count, Update, Save
--- and Delete, as its callbacks write them with the dialector of gorm_test.go (backticks, ?).
+-- and Delete, as its callbacks write them with the dialector of gorm_test.go (backticks, ?, LIMIT ?).
 SELECT VERSION()
 ====
 INSERT INTO `users` (`user_id`,`name`,`email`,`score`) VALUES (?,?,?,?),(?,?,?,?)
 -- bind: 1, 'ada', NULL, 36, 2, 'bob', 'b@x', 25
 ====
-SELECT * FROM `users` WHERE `users`.`user_id` = ? ORDER BY `users`.`user_id` LIMIT 1
--- bind: 3
+SELECT * FROM `users` WHERE `users`.`user_id` = ? ORDER BY `users`.`user_id` LIMIT ?
+-- bind: 3, 1
 ====
-SELECT * FROM `users` WHERE user_id = ? ORDER BY `users`.`user_id` LIMIT 1
--- bind: 3
+SELECT * FROM `users` WHERE user_id = ? ORDER BY `users`.`user_id` LIMIT ?
+-- bind: 3, 1
 ====
-SELECT * FROM `users` WHERE `users`.`user_id` IN (?,?,?) ORDER BY user_id desc LIMIT 2
--- bind: 1, 2, 4
+SELECT * FROM `users` WHERE `users`.`user_id` IN (?,?,?) ORDER BY user_id desc LIMIT ?
+-- bind: 1, 2, 4, 2
 ====
 SELECT * FROM `users` WHERE user_id IN (?,?) AND name = ? ORDER BY score desc
 -- bind: 1, 2, 'bob'
 ====
-SELECT * FROM `users` WHERE name = ? LIMIT 100
--- bind: 'bob'
+SELECT * FROM `users` WHERE name = ? LIMIT ?
+-- bind: 'bob', 100
 ====
 SELECT * FROM `users`
 ====
