@@ -298,7 +298,7 @@ func (c *conn) enqueue(ctx context.Context, r *fluss.Receipt, writes []*planner.
 	return n, nil
 }
 
-// existingRows keeps the rows of an UPDATE whose key exists.
+// existingRows keeps the rows of an UPDATE or DELETE whose key exists, once per key.
 func (c *conn) existingRows(ctx context.Context, w *planner.Write) ([]planner.WriteRow, error) {
 	tbl, err := c.client.TableOf(w.Table)
 	if err != nil {
@@ -320,9 +320,13 @@ func (c *conn) existingRows(ctx context.Context, w *planner.Write) ([]planner.Wr
 	if err != nil {
 		return nil, err
 	}
+	// A key named twice (WHERE id IN (1, 1)) is one row.
 	var out []planner.WriteRow
+	seen := map[string]bool{}
 	for i, f := range found {
-		if f != nil {
+		k := fmt.Sprintf("%#v", keys[i])
+		if f != nil && !seen[k] {
+			seen[k] = true
 			out = append(out, w.Rows[i])
 		}
 	}
@@ -374,8 +378,9 @@ func (c *conn) appendWriter(ctx context.Context, info *fluss.TableInfo) (*fluss.
 // upsertWriter returns the connection's upsert writer for the shape of w.
 func (c *conn) upsertWriter(ctx context.Context, w *planner.Write) (*fluss.UpsertWriter, error) {
 	var targets []string
-	if w.Mode == planner.PartialUpdate || w.Mode == planner.Update {
-		cols := w.Table.Schema().Columns
+	// An UPDATE of every column writes whole rows: no partial update (which would need
+	// every column outside the key to be nullable).
+	if cols := w.Table.Schema().Columns; (w.Mode == planner.PartialUpdate || w.Mode == planner.Update) && len(w.TargetColumns) < len(cols) {
 		for _, i := range w.TargetColumns {
 			targets = append(targets, cols[i].Name)
 		}

@@ -28,7 +28,8 @@ const (
 	// the key columns of the rows are set.
 	Delete
 	// Update sets TargetColumns of the row with the row's primary key
-	// (UPDATE). It is written as a partial update; since Fluss inserts a
+	// (UPDATE). It is written as a partial update (as a whole-row upsert
+	// when TargetColumns are every column); since Fluss inserts a
 	// missing key on a partial update, a driver that wants SQL's "0 rows
 	// affected" for a missing key looks the key up first.
 	Update
@@ -185,11 +186,15 @@ func (b *builder) delete(s *parser.Delete) (Plan, error) {
 	if !info.HasPrimaryKey() {
 		return nil, fmt.Errorf("DELETE needs a primary-key table; %s is a log table, which is append-only", info.Path)
 	}
-	row, err := b.keyRow(info, s.Where, "DELETE")
+	keys, err := b.keyRows(info, s.Where, "DELETE")
 	if err != nil {
 		return nil, err
 	}
-	return &Write{Table: info, Mode: Delete, Rows: []WriteRow{{Values: row}},
+	rows := make([]WriteRow, len(keys))
+	for i, k := range keys {
+		rows[i] = WriteRow{Values: k}
+	}
+	return &Write{Table: info, Mode: Delete, Rows: rows,
 		Placeholders: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}, nil
 }
 
@@ -202,7 +207,7 @@ func (b *builder) update(s *parser.Update) (Plan, error) {
 		return nil, fmt.Errorf("UPDATE needs a primary-key table; %s is a log table, which is append-only", info.Path)
 	}
 	schema := info.Schema()
-	row, err := b.keyRow(info, s.Where, "UPDATE")
+	keys, err := b.keyRows(info, s.Where, "UPDATE")
 	if err != nil {
 		return nil, err
 	}
@@ -226,43 +231,65 @@ func (b *builder) update(s *parser.Update) (Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		row[idx] = v
+		for _, row := range keys {
+			row[idx] = v
+		}
 		targets = append(targets, idx)
 	}
 	slices.Sort(targets)
-	if err := checkPartialUpdate(info, targets, "write the whole row with UPSERT instead"); err != nil {
-		return nil, err
+	// An UPDATE that sets every column is a whole row, not a partial update: it needs no
+	// nullable columns (GORM's Save sets them all).
+	if len(targets) < len(schema.Columns) {
+		if err := checkPartialUpdate(info, targets, "SET every column, or write the whole row with UPSERT"); err != nil {
+			return nil, err
+		}
 	}
-	return &Write{Table: info, Mode: Update, TargetColumns: targets, Rows: []WriteRow{{Values: row}},
+	rows := make([]WriteRow, len(keys))
+	for i, k := range keys {
+		rows[i] = WriteRow{Values: k}
+	}
+	return &Write{Table: info, Mode: Update, TargetColumns: targets, Rows: rows,
 		Placeholders: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}, nil
 }
 
-// keyRow reads a WHERE clause that must be equality on every primary-key
-// column joined by AND, into a row with the key values set.
-func (b *builder) keyRow(info *fluss.TableInfo, where parser.Expr, verb string) ([]Value, error) {
+// keyRows reads a WHERE clause that must be equality (or IN, as ORMs write a statement over
+// several keys) on every primary-key column joined by AND, into one row per key with the key
+// values set: `k = 1 AND j IN (2, 3)` gives the keys (1, 2) and (1, 3).
+func (b *builder) keyRows(info *fluss.TableInfo, where parser.Expr, verb string) ([][]Value, error) {
 	schema := info.Schema()
 	var form []string
 	for _, k := range schema.PrimaryKey {
 		form = append(form, k+" = …")
 	}
-	accepted := fmt.Sprintf("%s on a primary-key table takes WHERE with equality on every primary-key column, joined by AND: WHERE %s",
+	accepted := fmt.Sprintf("%s on a primary-key table takes WHERE with equality (or IN) on every primary-key column, joined by AND: WHERE %s",
 		verb, strings.Join(form, " AND "))
 	if where == nil {
 		return nil, fmt.Errorf("%s", accepted)
 	}
-	row := nullRow(info)
+	rows := [][]Value{nullRow(info)}
 	set := map[int]bool{}
 	for _, c := range conjuncts(where) {
-		cmp, ok := c.(*parser.Comparison)
-		if !ok || cmp.Op != parser.OpEq {
+		var ref parser.Expr
+		var vals []parser.Expr
+		switch e := c.(type) {
+		case *parser.Comparison:
+			if e.Op != parser.OpEq {
+				return nil, fmt.Errorf("%s; %s is not accepted", accepted, c)
+			}
+			ref, vals = e.Left, []parser.Expr{e.Right}
+			if _, ok := ref.(*parser.ColumnRef); !ok {
+				ref, vals = e.Right, []parser.Expr{e.Left}
+			}
+		case *parser.In:
+			if e.Not || len(e.List) == 0 {
+				return nil, fmt.Errorf("%s; %s is not accepted", accepted, c)
+			}
+			ref, vals = e.Expr, e.List
+		default:
 			return nil, fmt.Errorf("%s; %s is not accepted", accepted, c)
 		}
-		ref, val := cmp.Left, cmp.Right
-		if _, ok := ref.(*parser.ColumnRef); !ok {
-			ref, val = val, ref
-		}
 		r, ok := ref.(*parser.ColumnRef)
-		if !ok || !isValue(val) {
+		if !ok || !all(vals, isValue) {
 			return nil, fmt.Errorf("%s; %s is not accepted", accepted, c)
 		}
 		idx, err := column(info, r.Name)
@@ -276,18 +303,27 @@ func (b *builder) keyRow(info *fluss.TableInfo, where parser.Expr, verb string) 
 		if set[idx] {
 			return nil, fmt.Errorf("%s; %q is compared twice", accepted, col.Name)
 		}
-		v, err := newValue(col.Name, col.Type, val, b.sess.Location)
-		if err != nil {
-			return nil, err
+		set[idx] = true
+		next := make([][]Value, 0, len(rows)*len(vals))
+		for _, val := range vals {
+			v, err := newValue(col.Name, col.Type, val, b.sess.Location)
+			if err != nil {
+				return nil, err
+			}
+			for _, row := range rows {
+				row = slices.Clone(row)
+				row[idx] = v
+				next = append(next, row)
+			}
 		}
-		row[idx], set[idx] = v, true
+		rows = next
 	}
 	for _, k := range schema.PrimaryKey {
 		if !set[schema.Index(k)] {
 			return nil, fmt.Errorf("%s; %q is missing", accepted, k)
 		}
 	}
-	return row, nil
+	return rows, nil
 }
 
 // checkRow refuses NULL where the table does not allow it and renders the
