@@ -15,16 +15,6 @@ import (
 	"github.com/flussql/flussql/fluss"
 )
 
-// loopbackDead returns a loopback address where nothing listens.
-func loopbackDead(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return addr
-}
-
 // loopbackServing accepts connections and answers each with answer (nil:
 // never writes), holding them open until the test ends.
 func loopbackServing(t *testing.T, answer []byte) string {
@@ -64,7 +54,7 @@ func TestConnectDeadThenLive(t *testing.T) {
 		name string
 		dead func(t *testing.T) string
 	}{
-		{"refused", loopbackDead},
+		{"refused", fluss.DeadAddr},
 		{"accepts and never answers", func(t *testing.T) string { return loopbackServing(t, nil) }},
 		{"answers junk", func(t *testing.T) string { return loopbackServing(t, []byte("HTTP/1.1 400 Bad Request\r\n\r\n")) }},
 	}
@@ -89,7 +79,7 @@ func TestConnectDeadThenLive(t *testing.T) {
 // with each address's reason, even with a live cluster around.
 func TestConnectOnlyDead(t *testing.T) {
 	bootstrap(t)
-	a, b := loopbackDead(t), loopbackDead(t)
+	a, b := fluss.DeadAddr(t), fluss.DeadAddr(t)
 	start := time.Now()
 	_, err := fluss.Connect(testCtx(t), fluss.Config{BootstrapServers: []string{a, b}})
 	elapsed := time.Since(start)
