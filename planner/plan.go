@@ -109,6 +109,14 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		return &ShowTables{Database: db, Like: s.Like}, nil
 	case *parser.ShowPartitions:
 		return b.showPartitions(s)
+	case *parser.ShowServers:
+		return &ShowServers{}, nil
+	case *parser.ShowClusterConfigs:
+		return &ShowClusterConfigs{Like: s.Like}, nil
+	case *parser.ShowOffsets:
+		return b.showOffsets(s)
+	case *parser.ShowKvSnapshots:
+		return b.showKvSnapshots(s)
 	case *parser.ShowCreateTable:
 		info, err := b.table(s.Table)
 		if err != nil {
