@@ -57,7 +57,7 @@ func TestShowClusterStatements(t *testing.T) {
 		_, err = db.Exec(`ALTER TABLE ` + kv + ` ADD PARTITION (region = '` + r + `')`)
 		require.NoError(t, err)
 	}
-	_, err = db.Exec(`INSERT INTO `+kv+` VALUES (1, 'EU', 'a'), (2, 'EU', 'b'), (1, 'US', 'c')`)
+	_, err = db.Exec(`INSERT INTO ` + kv + ` VALUES (1, 'EU', 'a'), (2, 'EU', 'b'), (1, 'US', 'c')`)
 	require.NoError(t, err)
 	offsets = queryStrings(t, db, `SHOW OFFSETS FOR `+kv)
 	require.Len(t, offsets, 4, "2 partitions × 2 buckets")

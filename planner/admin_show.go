@@ -72,7 +72,9 @@ type PartitionSnapshots struct {
 	Snapshots []fluss.KvSnapshot
 }
 
-func intCol(name string) ResultColumn { return ResultColumn{Name: name, Type: types.NewInt().AsNotNull()} }
+func intCol(name string) ResultColumn {
+	return ResultColumn{Name: name, Type: types.NewInt().AsNotNull()}
+}
 func bigintCol(name string, nullable bool) ResultColumn {
 	t := types.NewBigInt()
 	if !nullable {
