@@ -82,6 +82,9 @@ func (c *conn) readAll(ctx context.Context, p planner.QueryPlan) ([][]any, error
 	case *planner.LimitScan:
 		return c.limitScan(ctx, p)
 	}
+	if rows, ok, err := c.readAdmin(ctx, p); ok {
+		return rows, err
+	}
 	return nil, fmt.Errorf("flussql: running %T is %w", p, ErrNotSupported)
 }
 

@@ -299,6 +299,7 @@ func (s *LogScanner) apply(r *fetchRound) error {
 			if sub.attempts == 1 {
 				sub.failingSince = now
 			}
+			s.t.c.observeRetry("fetch", s.t.Path(), sub.attempts, f.err)
 			s.t.c.debug("fluss: fetch failed", "table", s.t.Path().String(), "bucket", sub.tb.Bucket, "partition", sub.partition,
 				"offset", sub.offset, "attempt", sub.attempts, "err", f.err)
 			switch classifyFetchError(f.err) {

@@ -272,7 +272,10 @@ func (p *ddlParser) show() (Statement, error) {
 		}
 		return s, p.end()
 	}
-	return nil, p.fail("DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE")
+	if st, ok, err := p.showAdmin(); ok {
+		return st, err
+	}
+	return nil, p.fail("DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE", "SERVERS", "OFFSETS", "KV SNAPSHOTS", "CLUSTER CONFIGS")
 }
 
 // like consumes an optional LIKE 'pattern'.

@@ -89,6 +89,9 @@ func lex(src string) (l *lexed, err error) {
 		if typ == sqlparser.LEX_ERROR {
 			return nil, lexError(src, start, end)
 		}
+		if typ == sqlparser.STRING && start < len(src) && src[start] == '"' {
+			return nil, doubleQuoteError(src, start, end, string(val))
+		}
 		t := token{typ: typ, val: string(val), start: start, end: end}
 		t.quoted = typ == sqlparser.ID && start < len(src) && src[start] == '`'
 		if typ == sqlparser.COMMENT {
@@ -151,6 +154,17 @@ func lexError(src string, start, end int) *Error {
 		}
 	}
 	return newError(src, start, text, "", msg)
+}
+
+// doubleQuoteError refuses a double-quoted token: MySQL reads "x" as a
+// string and PostgreSQL as an identifier, so either reading would silently
+// be wrong for half of the users. Flink SQL has neither: identifiers are
+// quoted in backticks and strings in single quotes.
+func doubleQuoteError(src string, start, end int, inner string) *Error {
+	text := shortText(src[start:end])
+	return newError(src, start, text, "", fmt.Sprintf(
+		"double quotes are not SQL quotes here: write `%s` (backticks) for an identifier or '%s' (single quotes) for a string",
+		strings.ReplaceAll(inner, "`", "``"), strings.ReplaceAll(inner, "'", "''")))
 }
 
 // isIdentWord reports whether s is a bare word: a letter or '_' / '@'

@@ -78,20 +78,9 @@ func (s *shell) begin(parent context.Context) (context.Context, func()) {
 	}
 }
 
-// returnsRows reports whether a statement is run with Query (it has a result set) rather
-// than Exec.
-func returnsRows(st parser.Statement) bool {
-	switch st.(type) {
-	case *parser.Select, *parser.ShowDatabases, *parser.ShowTables, *parser.ShowCreateTable,
-		*parser.Describe, *parser.ShowPartitions, *parser.Explain:
-		return true
-	}
-	return false
-}
-
 // runStatement runs one statement that has been parsed already.
 func (s *shell) runStatement(parent context.Context, text string, st parser.Statement) error {
-	if returnsRows(st) {
+	if parser.ReturnsRows(st) {
 		return s.runQuery(parent, text)
 	}
 	ctx, end := s.begin(parent)

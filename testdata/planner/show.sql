@@ -32,3 +32,24 @@ EXPLAIN SHOW TABLES
 ====
 EXPLAIN SELECT * FROM users WHERE user_id = ?
 -- bind: 7
+====
+SHOW SERVERS
+====
+SHOW CLUSTER CONFIGS LIKE 'datalake.%'
+====
+SHOW OFFSETS FOR logs
+====
+SHOW OFFSETS FOR events
+====
+SHOW OFFSETS FOR events PARTITION (dt = ?)
+-- bind: '2024-01-01'
+====
+SHOW KV SNAPSHOTS FOR users
+====
+SHOW KV SNAPSHOTS FOR partitioned_users PARTITION (region = 'EU')
+====
+SHOW KV SNAPSHOTS FOR logs
+====
+SHOW OFFSETS FOR nope
+====
+EXPLAIN SHOW OFFSETS FOR events PARTITION (region = 'US')

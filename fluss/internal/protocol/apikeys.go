@@ -36,6 +36,9 @@ const (
 	DropPartition        APIKey = 1037
 	Authenticate         APIKey = 1038
 	AlterTable           APIKey = 1044
+
+	// DescribeClusterConfigs (0.9+) lists the cluster's configs and their sources.
+	DescribeClusterConfigs APIKey = 1045
 )
 
 // VersionRange is an inclusive range of API versions.
@@ -80,6 +83,8 @@ var clientAPIs = map[APIKey]apiInfo{
 	DropPartition:        {"DROP_PARTITION", VersionRange{0, 0}},
 	Authenticate:         {"AUTHENTICATE", VersionRange{0, 0}},
 	AlterTable:           {"ALTER_TABLE", VersionRange{0, 0}},
+
+	DescribeClusterConfigs: {"DESCRIBE_CLUSTER_CONFIGS", VersionRange{0, 0}},
 }
 
 // String returns the Fluss name of the API, e.g. "CREATE_TABLE(1005)".

@@ -5223,6 +5223,146 @@ func (x *PbKvSnapshot) GetLogOffset() int64 {
 	return 0
 }
 
+type DescribeClusterConfigsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DescribeClusterConfigsRequest) Reset() {
+	*x = DescribeClusterConfigsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[90]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DescribeClusterConfigsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DescribeClusterConfigsRequest) ProtoMessage() {}
+
+func (x *DescribeClusterConfigsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[90]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DescribeClusterConfigsRequest.ProtoReflect.Descriptor instead.
+func (*DescribeClusterConfigsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{90}
+}
+
+type DescribeClusterConfigsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Configs       []*PbDescribeConfig    `protobuf:"bytes,1,rep,name=configs" json:"configs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DescribeClusterConfigsResponse) Reset() {
+	*x = DescribeClusterConfigsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[91]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DescribeClusterConfigsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DescribeClusterConfigsResponse) ProtoMessage() {}
+
+func (x *DescribeClusterConfigsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[91]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DescribeClusterConfigsResponse.ProtoReflect.Descriptor instead.
+func (*DescribeClusterConfigsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{91}
+}
+
+func (x *DescribeClusterConfigsResponse) GetConfigs() []*PbDescribeConfig {
+	if x != nil {
+		return x.Configs
+	}
+	return nil
+}
+
+type PbDescribeConfig struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConfigKey     *string                `protobuf:"bytes,1,req,name=config_key,json=configKey" json:"config_key,omitempty"`
+	ConfigValue   *string                `protobuf:"bytes,2,opt,name=config_value,json=configValue" json:"config_value,omitempty"`
+	ConfigSource  *string                `protobuf:"bytes,3,req,name=config_source,json=configSource" json:"config_source,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDescribeConfig) Reset() {
+	*x = PbDescribeConfig{}
+	mi := &file_fluss_api_proto_msgTypes[92]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDescribeConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDescribeConfig) ProtoMessage() {}
+
+func (x *PbDescribeConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[92]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDescribeConfig.ProtoReflect.Descriptor instead.
+func (*PbDescribeConfig) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{92}
+}
+
+func (x *PbDescribeConfig) GetConfigKey() string {
+	if x != nil && x.ConfigKey != nil {
+		return *x.ConfigKey
+	}
+	return ""
+}
+
+func (x *PbDescribeConfig) GetConfigValue() string {
+	if x != nil && x.ConfigValue != nil {
+		return *x.ConfigValue
+	}
+	return ""
+}
+
+func (x *PbDescribeConfig) GetConfigSource() string {
+	if x != nil && x.ConfigSource != nil {
+		return *x.ConfigSource
+	}
+	return ""
+}
+
 var File_fluss_api_proto protoreflect.FileDescriptor
 
 const file_fluss_api_proto_rawDesc = "" +
@@ -5609,7 +5749,15 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\vsnapshot_id\x18\x02 \x01(\x03R\n" +
 	"snapshotId\x12\x1d\n" +
 	"\n" +
-	"log_offset\x18\x03 \x01(\x03R\tlogOffsetB4Z2github.com/flussql/flussql/fluss/internal/protocol"
+	"log_offset\x18\x03 \x01(\x03R\tlogOffset\"\x1f\n" +
+	"\x1dDescribeClusterConfigsRequest\"X\n" +
+	"\x1eDescribeClusterConfigsResponse\x126\n" +
+	"\aconfigs\x18\x01 \x03(\v2\x1c.fluss.wire.PbDescribeConfigR\aconfigs\"y\n" +
+	"\x10PbDescribeConfig\x12\x1d\n" +
+	"\n" +
+	"config_key\x18\x01 \x02(\tR\tconfigKey\x12!\n" +
+	"\fconfig_value\x18\x02 \x01(\tR\vconfigValue\x12#\n" +
+	"\rconfig_source\x18\x03 \x02(\tR\fconfigSourceB4Z2github.com/flussql/flussql/fluss/internal/protocol"
 
 var (
 	file_fluss_api_proto_rawDescOnce sync.Once
@@ -5623,98 +5771,101 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 90)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 93)
 var file_fluss_api_proto_goTypes = []any{
-	(*ErrorResponse)(nil),                // 0: fluss.wire.ErrorResponse
-	(*ApiVersionsRequest)(nil),           // 1: fluss.wire.ApiVersionsRequest
-	(*ApiVersionsResponse)(nil),          // 2: fluss.wire.ApiVersionsResponse
-	(*PbApiVersion)(nil),                 // 3: fluss.wire.PbApiVersion
-	(*AuthenticateRequest)(nil),          // 4: fluss.wire.AuthenticateRequest
-	(*AuthenticateResponse)(nil),         // 5: fluss.wire.AuthenticateResponse
-	(*PbTablePath)(nil),                  // 6: fluss.wire.PbTablePath
-	(*PbPhysicalTablePath)(nil),          // 7: fluss.wire.PbPhysicalTablePath
-	(*PbKeyValue)(nil),                   // 8: fluss.wire.PbKeyValue
-	(*PbPartitionSpec)(nil),              // 9: fluss.wire.PbPartitionSpec
-	(*PbPartitionInfo)(nil),              // 10: fluss.wire.PbPartitionInfo
-	(*PbTableBucket)(nil),                // 11: fluss.wire.PbTableBucket
-	(*PbServerNode)(nil),                 // 12: fluss.wire.PbServerNode
-	(*MetadataRequest)(nil),              // 13: fluss.wire.MetadataRequest
-	(*MetadataResponse)(nil),             // 14: fluss.wire.MetadataResponse
-	(*PbTableMetadata)(nil),              // 15: fluss.wire.PbTableMetadata
-	(*PbPartitionMetadata)(nil),          // 16: fluss.wire.PbPartitionMetadata
-	(*PbBucketMetadata)(nil),             // 17: fluss.wire.PbBucketMetadata
-	(*CreateDatabaseRequest)(nil),        // 18: fluss.wire.CreateDatabaseRequest
-	(*CreateDatabaseResponse)(nil),       // 19: fluss.wire.CreateDatabaseResponse
-	(*DropDatabaseRequest)(nil),          // 20: fluss.wire.DropDatabaseRequest
-	(*DropDatabaseResponse)(nil),         // 21: fluss.wire.DropDatabaseResponse
-	(*ListDatabasesRequest)(nil),         // 22: fluss.wire.ListDatabasesRequest
-	(*ListDatabasesResponse)(nil),        // 23: fluss.wire.ListDatabasesResponse
-	(*PbDatabaseSummary)(nil),            // 24: fluss.wire.PbDatabaseSummary
-	(*DatabaseExistsRequest)(nil),        // 25: fluss.wire.DatabaseExistsRequest
-	(*DatabaseExistsResponse)(nil),       // 26: fluss.wire.DatabaseExistsResponse
-	(*GetDatabaseInfoRequest)(nil),       // 27: fluss.wire.GetDatabaseInfoRequest
-	(*GetDatabaseInfoResponse)(nil),      // 28: fluss.wire.GetDatabaseInfoResponse
-	(*CreateTableRequest)(nil),           // 29: fluss.wire.CreateTableRequest
-	(*CreateTableResponse)(nil),          // 30: fluss.wire.CreateTableResponse
-	(*DropTableRequest)(nil),             // 31: fluss.wire.DropTableRequest
-	(*DropTableResponse)(nil),            // 32: fluss.wire.DropTableResponse
-	(*GetTableInfoRequest)(nil),          // 33: fluss.wire.GetTableInfoRequest
-	(*GetTableInfoResponse)(nil),         // 34: fluss.wire.GetTableInfoResponse
-	(*ListTablesRequest)(nil),            // 35: fluss.wire.ListTablesRequest
-	(*ListTablesResponse)(nil),           // 36: fluss.wire.ListTablesResponse
-	(*TableExistsRequest)(nil),           // 37: fluss.wire.TableExistsRequest
-	(*TableExistsResponse)(nil),          // 38: fluss.wire.TableExistsResponse
-	(*GetTableSchemaRequest)(nil),        // 39: fluss.wire.GetTableSchemaRequest
-	(*GetTableSchemaResponse)(nil),       // 40: fluss.wire.GetTableSchemaResponse
-	(*AlterTableRequest)(nil),            // 41: fluss.wire.AlterTableRequest
-	(*AlterTableResponse)(nil),           // 42: fluss.wire.AlterTableResponse
-	(*PbAlterConfig)(nil),                // 43: fluss.wire.PbAlterConfig
-	(*PbAddColumn)(nil),                  // 44: fluss.wire.PbAddColumn
-	(*PbDropColumn)(nil),                 // 45: fluss.wire.PbDropColumn
-	(*PbRenameColumn)(nil),               // 46: fluss.wire.PbRenameColumn
-	(*PbModifyColumn)(nil),               // 47: fluss.wire.PbModifyColumn
-	(*CreatePartitionRequest)(nil),       // 48: fluss.wire.CreatePartitionRequest
-	(*CreatePartitionResponse)(nil),      // 49: fluss.wire.CreatePartitionResponse
-	(*DropPartitionRequest)(nil),         // 50: fluss.wire.DropPartitionRequest
-	(*DropPartitionResponse)(nil),        // 51: fluss.wire.DropPartitionResponse
-	(*ListPartitionInfosRequest)(nil),    // 52: fluss.wire.ListPartitionInfosRequest
-	(*ListPartitionInfosResponse)(nil),   // 53: fluss.wire.ListPartitionInfosResponse
-	(*ListOffsetsRequest)(nil),           // 54: fluss.wire.ListOffsetsRequest
-	(*ListOffsetsResponse)(nil),          // 55: fluss.wire.ListOffsetsResponse
-	(*PbListOffsetsRespForBucket)(nil),   // 56: fluss.wire.PbListOffsetsRespForBucket
-	(*InitWriterRequest)(nil),            // 57: fluss.wire.InitWriterRequest
-	(*InitWriterResponse)(nil),           // 58: fluss.wire.InitWriterResponse
-	(*ProduceLogRequest)(nil),            // 59: fluss.wire.ProduceLogRequest
-	(*PbProduceLogReqForBucket)(nil),     // 60: fluss.wire.PbProduceLogReqForBucket
-	(*ProduceLogResponse)(nil),           // 61: fluss.wire.ProduceLogResponse
-	(*PbProduceLogRespForBucket)(nil),    // 62: fluss.wire.PbProduceLogRespForBucket
-	(*FetchLogRequest)(nil),              // 63: fluss.wire.FetchLogRequest
-	(*PbFetchLogReqForTable)(nil),        // 64: fluss.wire.PbFetchLogReqForTable
-	(*PbFetchLogReqForBucket)(nil),       // 65: fluss.wire.PbFetchLogReqForBucket
-	(*FetchLogResponse)(nil),             // 66: fluss.wire.FetchLogResponse
-	(*PbFetchLogRespForTable)(nil),       // 67: fluss.wire.PbFetchLogRespForTable
-	(*PbFetchLogRespForBucket)(nil),      // 68: fluss.wire.PbFetchLogRespForBucket
-	(*PbRemoteLogFetchInfo)(nil),         // 69: fluss.wire.PbRemoteLogFetchInfo
-	(*PbRemoteLogSegment)(nil),           // 70: fluss.wire.PbRemoteLogSegment
-	(*LimitScanRequest)(nil),             // 71: fluss.wire.LimitScanRequest
-	(*LimitScanResponse)(nil),            // 72: fluss.wire.LimitScanResponse
-	(*PutKvRequest)(nil),                 // 73: fluss.wire.PutKvRequest
-	(*PbPutKvReqForBucket)(nil),          // 74: fluss.wire.PbPutKvReqForBucket
-	(*PutKvResponse)(nil),                // 75: fluss.wire.PutKvResponse
-	(*PbPutKvRespForBucket)(nil),         // 76: fluss.wire.PbPutKvRespForBucket
-	(*LookupRequest)(nil),                // 77: fluss.wire.LookupRequest
-	(*PbLookupReqForBucket)(nil),         // 78: fluss.wire.PbLookupReqForBucket
-	(*LookupResponse)(nil),               // 79: fluss.wire.LookupResponse
-	(*PbLookupRespForBucket)(nil),        // 80: fluss.wire.PbLookupRespForBucket
-	(*PbValue)(nil),                      // 81: fluss.wire.PbValue
-	(*PrefixLookupRequest)(nil),          // 82: fluss.wire.PrefixLookupRequest
-	(*PbPrefixLookupReqForBucket)(nil),   // 83: fluss.wire.PbPrefixLookupReqForBucket
-	(*PrefixLookupResponse)(nil),         // 84: fluss.wire.PrefixLookupResponse
-	(*PbPrefixLookupRespForBucket)(nil),  // 85: fluss.wire.PbPrefixLookupRespForBucket
-	(*PbValueList)(nil),                  // 86: fluss.wire.PbValueList
-	(*GetLatestKvSnapshotsRequest)(nil),  // 87: fluss.wire.GetLatestKvSnapshotsRequest
-	(*GetLatestKvSnapshotsResponse)(nil), // 88: fluss.wire.GetLatestKvSnapshotsResponse
-	(*PbKvSnapshot)(nil),                 // 89: fluss.wire.PbKvSnapshot
+	(*ErrorResponse)(nil),                  // 0: fluss.wire.ErrorResponse
+	(*ApiVersionsRequest)(nil),             // 1: fluss.wire.ApiVersionsRequest
+	(*ApiVersionsResponse)(nil),            // 2: fluss.wire.ApiVersionsResponse
+	(*PbApiVersion)(nil),                   // 3: fluss.wire.PbApiVersion
+	(*AuthenticateRequest)(nil),            // 4: fluss.wire.AuthenticateRequest
+	(*AuthenticateResponse)(nil),           // 5: fluss.wire.AuthenticateResponse
+	(*PbTablePath)(nil),                    // 6: fluss.wire.PbTablePath
+	(*PbPhysicalTablePath)(nil),            // 7: fluss.wire.PbPhysicalTablePath
+	(*PbKeyValue)(nil),                     // 8: fluss.wire.PbKeyValue
+	(*PbPartitionSpec)(nil),                // 9: fluss.wire.PbPartitionSpec
+	(*PbPartitionInfo)(nil),                // 10: fluss.wire.PbPartitionInfo
+	(*PbTableBucket)(nil),                  // 11: fluss.wire.PbTableBucket
+	(*PbServerNode)(nil),                   // 12: fluss.wire.PbServerNode
+	(*MetadataRequest)(nil),                // 13: fluss.wire.MetadataRequest
+	(*MetadataResponse)(nil),               // 14: fluss.wire.MetadataResponse
+	(*PbTableMetadata)(nil),                // 15: fluss.wire.PbTableMetadata
+	(*PbPartitionMetadata)(nil),            // 16: fluss.wire.PbPartitionMetadata
+	(*PbBucketMetadata)(nil),               // 17: fluss.wire.PbBucketMetadata
+	(*CreateDatabaseRequest)(nil),          // 18: fluss.wire.CreateDatabaseRequest
+	(*CreateDatabaseResponse)(nil),         // 19: fluss.wire.CreateDatabaseResponse
+	(*DropDatabaseRequest)(nil),            // 20: fluss.wire.DropDatabaseRequest
+	(*DropDatabaseResponse)(nil),           // 21: fluss.wire.DropDatabaseResponse
+	(*ListDatabasesRequest)(nil),           // 22: fluss.wire.ListDatabasesRequest
+	(*ListDatabasesResponse)(nil),          // 23: fluss.wire.ListDatabasesResponse
+	(*PbDatabaseSummary)(nil),              // 24: fluss.wire.PbDatabaseSummary
+	(*DatabaseExistsRequest)(nil),          // 25: fluss.wire.DatabaseExistsRequest
+	(*DatabaseExistsResponse)(nil),         // 26: fluss.wire.DatabaseExistsResponse
+	(*GetDatabaseInfoRequest)(nil),         // 27: fluss.wire.GetDatabaseInfoRequest
+	(*GetDatabaseInfoResponse)(nil),        // 28: fluss.wire.GetDatabaseInfoResponse
+	(*CreateTableRequest)(nil),             // 29: fluss.wire.CreateTableRequest
+	(*CreateTableResponse)(nil),            // 30: fluss.wire.CreateTableResponse
+	(*DropTableRequest)(nil),               // 31: fluss.wire.DropTableRequest
+	(*DropTableResponse)(nil),              // 32: fluss.wire.DropTableResponse
+	(*GetTableInfoRequest)(nil),            // 33: fluss.wire.GetTableInfoRequest
+	(*GetTableInfoResponse)(nil),           // 34: fluss.wire.GetTableInfoResponse
+	(*ListTablesRequest)(nil),              // 35: fluss.wire.ListTablesRequest
+	(*ListTablesResponse)(nil),             // 36: fluss.wire.ListTablesResponse
+	(*TableExistsRequest)(nil),             // 37: fluss.wire.TableExistsRequest
+	(*TableExistsResponse)(nil),            // 38: fluss.wire.TableExistsResponse
+	(*GetTableSchemaRequest)(nil),          // 39: fluss.wire.GetTableSchemaRequest
+	(*GetTableSchemaResponse)(nil),         // 40: fluss.wire.GetTableSchemaResponse
+	(*AlterTableRequest)(nil),              // 41: fluss.wire.AlterTableRequest
+	(*AlterTableResponse)(nil),             // 42: fluss.wire.AlterTableResponse
+	(*PbAlterConfig)(nil),                  // 43: fluss.wire.PbAlterConfig
+	(*PbAddColumn)(nil),                    // 44: fluss.wire.PbAddColumn
+	(*PbDropColumn)(nil),                   // 45: fluss.wire.PbDropColumn
+	(*PbRenameColumn)(nil),                 // 46: fluss.wire.PbRenameColumn
+	(*PbModifyColumn)(nil),                 // 47: fluss.wire.PbModifyColumn
+	(*CreatePartitionRequest)(nil),         // 48: fluss.wire.CreatePartitionRequest
+	(*CreatePartitionResponse)(nil),        // 49: fluss.wire.CreatePartitionResponse
+	(*DropPartitionRequest)(nil),           // 50: fluss.wire.DropPartitionRequest
+	(*DropPartitionResponse)(nil),          // 51: fluss.wire.DropPartitionResponse
+	(*ListPartitionInfosRequest)(nil),      // 52: fluss.wire.ListPartitionInfosRequest
+	(*ListPartitionInfosResponse)(nil),     // 53: fluss.wire.ListPartitionInfosResponse
+	(*ListOffsetsRequest)(nil),             // 54: fluss.wire.ListOffsetsRequest
+	(*ListOffsetsResponse)(nil),            // 55: fluss.wire.ListOffsetsResponse
+	(*PbListOffsetsRespForBucket)(nil),     // 56: fluss.wire.PbListOffsetsRespForBucket
+	(*InitWriterRequest)(nil),              // 57: fluss.wire.InitWriterRequest
+	(*InitWriterResponse)(nil),             // 58: fluss.wire.InitWriterResponse
+	(*ProduceLogRequest)(nil),              // 59: fluss.wire.ProduceLogRequest
+	(*PbProduceLogReqForBucket)(nil),       // 60: fluss.wire.PbProduceLogReqForBucket
+	(*ProduceLogResponse)(nil),             // 61: fluss.wire.ProduceLogResponse
+	(*PbProduceLogRespForBucket)(nil),      // 62: fluss.wire.PbProduceLogRespForBucket
+	(*FetchLogRequest)(nil),                // 63: fluss.wire.FetchLogRequest
+	(*PbFetchLogReqForTable)(nil),          // 64: fluss.wire.PbFetchLogReqForTable
+	(*PbFetchLogReqForBucket)(nil),         // 65: fluss.wire.PbFetchLogReqForBucket
+	(*FetchLogResponse)(nil),               // 66: fluss.wire.FetchLogResponse
+	(*PbFetchLogRespForTable)(nil),         // 67: fluss.wire.PbFetchLogRespForTable
+	(*PbFetchLogRespForBucket)(nil),        // 68: fluss.wire.PbFetchLogRespForBucket
+	(*PbRemoteLogFetchInfo)(nil),           // 69: fluss.wire.PbRemoteLogFetchInfo
+	(*PbRemoteLogSegment)(nil),             // 70: fluss.wire.PbRemoteLogSegment
+	(*LimitScanRequest)(nil),               // 71: fluss.wire.LimitScanRequest
+	(*LimitScanResponse)(nil),              // 72: fluss.wire.LimitScanResponse
+	(*PutKvRequest)(nil),                   // 73: fluss.wire.PutKvRequest
+	(*PbPutKvReqForBucket)(nil),            // 74: fluss.wire.PbPutKvReqForBucket
+	(*PutKvResponse)(nil),                  // 75: fluss.wire.PutKvResponse
+	(*PbPutKvRespForBucket)(nil),           // 76: fluss.wire.PbPutKvRespForBucket
+	(*LookupRequest)(nil),                  // 77: fluss.wire.LookupRequest
+	(*PbLookupReqForBucket)(nil),           // 78: fluss.wire.PbLookupReqForBucket
+	(*LookupResponse)(nil),                 // 79: fluss.wire.LookupResponse
+	(*PbLookupRespForBucket)(nil),          // 80: fluss.wire.PbLookupRespForBucket
+	(*PbValue)(nil),                        // 81: fluss.wire.PbValue
+	(*PrefixLookupRequest)(nil),            // 82: fluss.wire.PrefixLookupRequest
+	(*PbPrefixLookupReqForBucket)(nil),     // 83: fluss.wire.PbPrefixLookupReqForBucket
+	(*PrefixLookupResponse)(nil),           // 84: fluss.wire.PrefixLookupResponse
+	(*PbPrefixLookupRespForBucket)(nil),    // 85: fluss.wire.PbPrefixLookupRespForBucket
+	(*PbValueList)(nil),                    // 86: fluss.wire.PbValueList
+	(*GetLatestKvSnapshotsRequest)(nil),    // 87: fluss.wire.GetLatestKvSnapshotsRequest
+	(*GetLatestKvSnapshotsResponse)(nil),   // 88: fluss.wire.GetLatestKvSnapshotsResponse
+	(*PbKvSnapshot)(nil),                   // 89: fluss.wire.PbKvSnapshot
+	(*DescribeClusterConfigsRequest)(nil),  // 90: fluss.wire.DescribeClusterConfigsRequest
+	(*DescribeClusterConfigsResponse)(nil), // 91: fluss.wire.DescribeClusterConfigsResponse
+	(*PbDescribeConfig)(nil),               // 92: fluss.wire.PbDescribeConfig
 }
 var file_fluss_api_proto_depIdxs = []int32{
 	3,  // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
@@ -5768,11 +5919,12 @@ var file_fluss_api_proto_depIdxs = []int32{
 	86, // 48: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
 	6,  // 49: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
 	89, // 50: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
-	51, // [51:51] is the sub-list for method output_type
-	51, // [51:51] is the sub-list for method input_type
-	51, // [51:51] is the sub-list for extension type_name
-	51, // [51:51] is the sub-list for extension extendee
-	0,  // [0:51] is the sub-list for field type_name
+	92, // 51: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
+	52, // [52:52] is the sub-list for method output_type
+	52, // [52:52] is the sub-list for method input_type
+	52, // [52:52] is the sub-list for extension type_name
+	52, // [52:52] is the sub-list for extension extendee
+	0,  // [0:52] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -5786,7 +5938,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   90,
+			NumMessages:   93,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
