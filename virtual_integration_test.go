@@ -154,6 +154,19 @@ func TestVirtualTablesOfPrimaryKeyTable(t *testing.T) {
 		assert.Equal(t, 10, n)
 	})
 
+	t.Run("timestamp start", func(t *testing.T) {
+		// Start at the commit time of the insert after the missing key's delete: the scan
+		// reads the batches committed from then on, the rows a WHERE on _commit_timestamp keeps.
+		var since time.Time
+		require.NoError(t, db.QueryRow(`SELECT _commit_timestamp FROM `+tbl+`$changelog WHERE _log_offset = 10`).Scan(&since))
+		want := queryValues(t, db, `SELECT _log_offset FROM `+tbl+`$changelog WHERE _commit_timestamp >= ? ORDER BY 1`, since)
+		require.NotEmpty(t, want)
+		got := queryValues(t, db, fmt.Sprintf(`SELECT _log_offset FROM %s$changelog /*+ OPTIONS('scan.startup.mode' = 'timestamp',
+			'scan.startup.timestamp' = '%d') */ ORDER BY 1`, tbl, since.UnixMilli()))
+		assert.Equal(t, want, got)
+		assert.Equal(t, []string{"10"}, want[len(want)-1])
+	})
+
 	t.Run("unbounded with limit", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
