@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -146,7 +147,7 @@ func virtualWriteError(t parser.TableName) error {
 	if v == NotVirtual {
 		return nil
 	}
-	return fmt.Errorf("%s is a read-only virtual table (the %s of %s): only SELECT and DESCRIBE take it; write to %s itself",
+	return fmt.Errorf("%s is a read-only virtual table (the %s of %s): only SELECT and DESCRIBE read it; write to %s itself",
 		t.Name, strings.TrimPrefix(v.String(), "$"), name, name)
 }
 
@@ -181,7 +182,14 @@ func (qb *queryBuilder) virtualProjection() []int {
 // The driver adds the metadata columns (and pairs updates for $binlog).
 func (qb *queryBuilder) virtualSource(proj []int, streaming bool) (QueryPlan, string, error) {
 	base, s, sess := qb.virtual.base, qb.s, qb.b.sess
-	h, err := parseHints(s.Hints, sess.Location)
+	hints := s.Hints
+	if strings.EqualFold(hints[HintStartupMode], "full") {
+		// Flink's default mode; its $changelog and $binlog read the log from the
+		// earliest offset for it (there is no snapshot phase).
+		hints = maps.Clone(hints)
+		hints[HintStartupMode] = "earliest"
+	}
+	h, err := parseHints(hints, sess.Location)
 	if err != nil {
 		return nil, "", err
 	}

@@ -25,6 +25,9 @@ SELECT _change_type, before, after FROM users$binlog /*+ OPTIONS('scan.startup.m
 ====
 SELECT _change_type, COUNT(*) AS n FROM partitioned_users$binlog GROUP BY _change_type
 ====
+-- Flink's default startup mode 'full' reads the log from the earliest offset
+SELECT _change_type FROM users$changelog /*+ OPTIONS('scan.startup.mode' = 'full') */
+====
 DESCRIBE users$changelog
 ====
 DESCRIBE partitioned_users$binlog
