@@ -15,6 +15,7 @@ type token struct {
 	val        string // unquoted/unescaped value; keywords lower-cased; '?' becomes ":vN"
 	start, end int    // byte offsets into the source
 	quoted     bool   // a `backticked` identifier
+	virtual    bool   // a bare name with a virtual-table suffix (orders$changelog), see virtualSuffix
 }
 
 // eofTok is the token past the last one.
@@ -87,6 +88,19 @@ func lex(src string) (l *lexed, err error) {
 			continue
 		}
 		if typ == sqlparser.LEX_ERROR {
+			if n := out.virtualSuffix(start); n > 0 {
+				// name$changelog: one identifier (sqlparser has no '$' in names).
+				// Merge it with the name before and lex on after it.
+				last := &out.toks[len(out.toks)-1]
+				last.val = src[last.start:last.end] + strings.ToLower(src[start:start+n])
+				last.typ = sqlparser.ID
+				last.end = start + n
+				last.quoted, last.virtual = true, true
+				prev = start + n
+				tk = sqlparser.NewStringTokenizer(src[prev:])
+				base = prev
+				continue
+			}
 			return nil, lexError(src, start, end)
 		}
 		if typ == sqlparser.STRING && start < len(src) && src[start] == '"' {
@@ -165,6 +179,30 @@ func doubleQuoteError(src string, start, end int, inner string) *Error {
 	return newError(src, start, text, "", fmt.Sprintf(
 		"double quotes are not SQL quotes here: write `%s` (backticks) for an identifier or '%s' (single quotes) for a string",
 		strings.ReplaceAll(inner, "`", "``"), strings.ReplaceAll(inner, "'", "''")))
+}
+
+// VirtualSuffixes are the suffixes of Fluss's virtual tables: t$changelog
+// (every change of t, with its change type, log offset and commit time) and
+// t$binlog (the changes of a primary-key table as before/after images).
+var VirtualSuffixes = []string{"$changelog", "$binlog"}
+
+// virtualSuffix returns the length of the virtual-table suffix at src[at:]
+// when it directly follows a bare identifier (orders$changelog), else 0.
+func (l *lexed) virtualSuffix(at int) int {
+	if len(l.toks) == 0 {
+		return 0
+	}
+	last := l.toks[len(l.toks)-1]
+	if last.end != at || last.quoted || !isIdentWord(l.src[last.start:last.end]) {
+		return 0
+	}
+	for _, suf := range VirtualSuffixes {
+		n := len(suf)
+		if at+n <= len(l.src) && strings.EqualFold(l.src[at:at+n], suf) && (at+n == len(l.src) || !isWordChar(l.src[at+n])) {
+			return n
+		}
+	}
+	return 0
 }
 
 // isIdentWord reports whether s is a bare word: a letter or '_' / '@'

@@ -124,7 +124,7 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		}
 		return &ShowCreateTable{Table: info}, nil
 	case *parser.Describe:
-		info, err := b.table(s.Table)
+		info, _, err := b.readTable(s.Table)
 		if err != nil {
 			return nil, err
 		}
@@ -151,6 +151,9 @@ var errNoDatabase = errors.New("no database selected: write db.table or run USE 
 
 // path resolves a table name against the session's database.
 func (b *builder) path(t parser.TableName) (fluss.TablePath, error) {
+	if err := virtualWriteError(t); err != nil {
+		return fluss.TablePath{}, err
+	}
 	db := t.Database
 	if db == "" {
 		db = b.sess.Database

@@ -73,6 +73,10 @@ type Scan struct {
 	// StartTimestamp is the start in epoch milliseconds (StartTimestamp).
 	StartTimestamp int64
 	Bounded        bool
+	// Virtual is the virtual table the scan reads (a query over
+	// t$changelog or t$binlog), whose metadata columns (and, for Binlog,
+	// images) the driver builds before the rows reach the query's Input.
+	Virtual VirtualTable
 	Output
 	Placeholders
 }
@@ -88,7 +92,7 @@ type selItem struct {
 // LimitScan, Scan) when it has only columns, * or COUNT(*), a WHERE the row
 // filter can evaluate and LIMIT; else as a Query the engine finishes.
 func (b *builder) selectStmt(s *parser.Select) (Plan, error) {
-	if !simpleSelect(s) {
+	if _, v := splitVirtual(s.Table.Name); v != NotVirtual || !simpleSelect(s) {
 		return b.query(s)
 	}
 	p, err := b.simpleSelect(s)
