@@ -70,10 +70,13 @@ func mainWith(driverName string) int {
 	fatal := make(chan os.Signal, 1)
 	signal.Notify(fatal, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	defer signal.Stop(fatal)
+	stdoutTTY := term.IsTerminal(int(os.Stdout.Fd()))
 	go func() {
-		s, ok := <-fatal
-		if !ok {
-			return
+		s := <-fatal
+		// With standard output on a terminal, a SIGPIPE comes from a pager that was quit
+		// before the end of a result (the shell then stops that result), not from stdout.
+		for s == syscall.SIGPIPE && stdoutTTY {
+			s = <-fatal
 		}
 		runFatalCleanup()
 		code := 1
@@ -99,7 +102,7 @@ func mainWith(driverName string) int {
 		getenv:     os.Getenv,
 		driver:     driverName,
 		stdinTTY:   term.IsTerminal(int(os.Stdin.Fd())),
-		stdoutTTY:  term.IsTerminal(int(os.Stdout.Fd())),
+		stdoutTTY:  stdoutTTY,
 		stderrTTY:  term.IsTerminal(int(os.Stderr.Fd())),
 		interrupts: interrupts,
 		exit:       os.Exit,

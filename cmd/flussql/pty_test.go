@@ -142,7 +142,7 @@ const (
 // pseudo-terminal: prompt, a multi-line statement, progress and Ctrl-C cancelling an
 // endless SELECT without leaving, Ctrl-C clearing the line being typed, history, Ctrl-D.
 func TestTerminalSession(t *testing.T) {
-	term := startTerminal(t, "fake", "--dsn", "fluss://127.0.0.1:1/fluss")
+	term := startTerminal(t, "fake", "--dsn", "fluss://127.0.0.1:1/fluss", "--no-pager") // rows stream to the screen
 	term.expect("connected to fluss://127.0.0.1:1/fluss", 5*time.Second)
 	term.expect("fluss> ", 5*time.Second)
 	term.send("SELECT id,\r")
@@ -176,7 +176,7 @@ func TestTerminalSession(t *testing.T) {
 // statement, an unbounded SELECT that streams until Ctrl-C, Ctrl-C at the prompt, Ctrl-D.
 func TestTerminalSessionCluster(t *testing.T) {
 	dsn, db := clusterDB(t)
-	term := startTerminal(t, "real", "--dsn", dsn)
+	term := startTerminal(t, "real", "--dsn", dsn, "--no-pager")
 	term.expect(db+"> ", 30*time.Second)
 	term.send("CREATE TABLE events (id INT, region STRING)\r")
 	term.expect("    -> ", 5*time.Second)
