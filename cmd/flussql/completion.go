@@ -87,11 +87,7 @@ func (c *catalog) columnNames(currentDB, table string) []string {
 	if names, ok := c.columns[table]; ok {
 		return names
 	}
-	var parts []string
-	for _, p := range strings.Split(table, ".") {
-		parts = append(parts, quoteIdent(strings.Trim(p, "`")))
-	}
-	names, ok := c.fetch("DESCRIBE " + strings.Join(parts, "."))
+	names, ok := c.fetch("DESCRIBE " + table) // as the statement writes it: valid SQL
 	if ok {
 		c.columns[table] = names
 	}

@@ -46,9 +46,16 @@ type terminal struct {
 
 func startTerminal(t *testing.T, mode string, args ...string) *terminal {
 	t.Helper()
+	return startTerminalWith(t, mode, nil, args...)
+}
+
+// startTerminalWith starts the shell on a pseudo-terminal with extra environment variables.
+func startTerminalWith(t *testing.T, mode string, extraEnv []string, args ...string) *terminal {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "FLUSSQL_TEST_SHELL="+mode, "TERM=xterm",
 		"FLUSSQL_HISTORY="+filepath.Join(t.TempDir(), "history"))
+	cmd.Env = append(cmd.Env, extraEnv...)
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	require.NoError(t, err)
 	term := &terminal{t: t, cmd: cmd, tty: tty, done: make(chan error, 1)}
