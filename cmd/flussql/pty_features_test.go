@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -161,4 +162,63 @@ func TestTerminalEdit(t *testing.T) {
 	assert.Equal(t, []string{"SELECT * FROM numbers LIMIT 1;", `\e`, "SELECT id FROM numbers LIMIT 2;", `\e`,
 		"SELECT name FROM numbers LIMIT 3;", `\e`, "SELECT * FROM numbers LIMIT 4;"},
 		strings.Split(strings.TrimSpace(term.history()), "\n"), "history: the edited statements as run")
+}
+
+// TestTerminalFeaturesCluster walks completion, the progress of a filtered scan, \d and the
+// pager against the real cluster through the real driver.
+func TestTerminalFeaturesCluster(t *testing.T) {
+	dsn, db := clusterDB(t)
+	paged := filepath.Join(t.TempDir(), "paged")
+	term := startTerminalWith(t, "real", []string{"PAGER=cat >> '" + paged + "'"}, "--dsn", dsn)
+	term.expect(db+"> ", 30*time.Second)
+	term.send("CREATE TABLE events (id INT, region STRING) WITH ('bucket.num' = '1');\r")
+	term.expect("OK", 30*time.Second)
+	term.send("INSERT INTO events VALUES (1, 'US'), (2, 'EU');\r")
+	term.expect("OK, 2 rows affected", 30*time.Second)
+
+	// Completion from the catalog: the table, then its column.
+	term.send("SELECT * FROM ev" + tab)
+	term.expect("events ", 30*time.Second)
+	term.send("WHERE reg" + tab)
+	term.expect("region ", 30*time.Second)
+	term.send("= 'EU';\r")
+	term.expect("  2 | EU\r\n(1 row)", 30*time.Second)
+	// The catalog is kept, and fetched again after DDL: a new table completes.
+	term.send("CREATE TABLE evidence (k STRING) WITH ('bucket.num' = '1');\r")
+	term.expect("OK", 30*time.Second)
+	term.send("SELECT * FROM evi" + tab + "LIMIT 1;\r")
+	term.expect("(0 rows)", 30*time.Second)
+
+	// The progress line of a filtered scan: rows scanned and rows matched.
+	term.send("SELECT * FROM events /*+ OPTIONS('scan.bounded' = 'false') */ WHERE id = 99;\r")
+	term.expect("2 rows scanned, 0 matched", 30*time.Second)
+	term.send(ctrlC)
+	term.expect("Cancelled after 0 rows.", 30*time.Second)
+
+	// \d: the DDL over lines.
+	term.send(`\d events` + "\r")
+	term.expect(" region | STRING", 30*time.Second)
+	term.expect("CREATE TABLE "+db+".events (\r\n  id INT,\r\n  region STRING\r\n)\r\nWITH (\r\n  'bucket.num' = '1',\r\n", 30*time.Second)
+
+	// The pager: 62 rows do not fit on 40 lines.
+	var values []string
+	for i := 3; i <= 62; i++ {
+		values = append(values, "("+strconv.Itoa(i)+", 'XX')")
+	}
+	term.send("INSERT INTO events VALUES " + strings.Join(values, ", ") + ";\r")
+	term.expect("OK, 60 rows affected", 30*time.Second)
+	term.send("SELECT * FROM events;\r")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(paged)
+		if strings.Contains(string(b), "(62 rows)\n") {
+			assert.True(t, strings.HasPrefix(string(b), " id | region\n----+--------\n"), string(b))
+			break
+		}
+		require.False(t, time.Now().After(deadline), "the pager got no result; it has:\n%s", b)
+		time.Sleep(20 * time.Millisecond)
+	}
+	term.send(ctrlD)
+	assert.Equal(t, 0, term.exitCode(30*time.Second))
+	term.logTranscript()
 }
