@@ -16,12 +16,12 @@ import (
 // completionShell is a shell whose catalog answers from fixed names and counts its queries.
 func completionShell(queries map[string]int) *shell {
 	answers := map[string][]string{
-		"SHOW DATABASES":                {"fluss", "analytics"},
-		"SHOW TABLES FROM `fluss`":      {"orders", "order_items", "users"},
-		"SHOW TABLES FROM `analytics`":  {"events"},
-		"DESCRIBE orders":             {"order_id", "amount", "user_id"},
-		"DESCRIBE users":              {"user_id", "name"},
-		"DESCRIBE analytics.events": {"event_id", "kind"},
+		"SHOW DATABASES":               {"fluss", "analytics"},
+		"SHOW TABLES FROM `fluss`":     {"orders", "order_items", "users"},
+		"SHOW TABLES FROM `analytics`": {"events"},
+		"DESCRIBE orders":              {"order_id", "amount", "user_id"},
+		"DESCRIBE users":               {"user_id", "name"},
+		"DESCRIBE analytics.events":    {"event_id", "kind"},
 	}
 	s := &shell{database: "fluss"}
 	s.catalog = newCatalog(func(_ context.Context, q string) ([]string, error) {
