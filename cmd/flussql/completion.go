@@ -129,12 +129,12 @@ var tableWords = map[string]bool{"FROM": true, "JOIN": true, "INTO": true, "TABL
 var databaseWords = map[string]bool{"USE": true, "DATABASE": true}
 
 // complete is the line editor's word completer: line is the line being edited, pos the
-// cursor; it returns the text before the word, the candidates for the word, and the text
+// cursor (in runes); it returns the text before the word, the candidates for the word, and the text
 // after the cursor.
 func (s *shell) complete(line string, pos int) (string, []string, string) {
-	if pos > len(line) {
-		pos = len(line)
-	}
+	// The line editor counts the cursor in runes.
+	runes := []rune(line)
+	pos = len(string(runes[:min(max(pos, 0), len(runes))]))
 	start := pos
 	for start > 0 && isNameByte(line[start-1]) {
 		start--

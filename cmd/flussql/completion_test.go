@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,14 +58,15 @@ func TestComplete(t *testing.T) {
 		{name: "database after \\c", line: `\c an`, want: []string{"analytics "}, head: `\c `},
 		{name: "pager setting", line: `\pset pager of`, want: []string{"off "}, head: `\pset pager `},
 		{name: "text after the cursor stays", line: "SELECT * FROM us| WHERE 1", want: []string{"users "}, head: "SELECT * FROM ", tail: " WHERE 1"},
+		{name: "text that is not ASCII before the cursor", line: "SELECT 'é…', na| FROM users", want: []string{"name "}, head: "SELECT 'é…', ", tail: " FROM users"},
 		{name: "nothing", line: "SELECT zzz", head: "SELECT "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := completionShell(map[string]int{})
 			s.typed = tc.typed
-			line, pos := tc.line, len(tc.line)
+			line, pos := tc.line, utf8.RuneCountInString(tc.line) // the line editor counts runes
 			if i := strings.IndexByte(line, '|'); i >= 0 {
-				line, pos = line[:i]+line[i+1:], i
+				line, pos = line[:i]+line[i+1:], utf8.RuneCountInString(line[:i])
 			}
 			head, got, tail := s.complete(line, pos)
 			assert.Equal(t, tc.head, head)

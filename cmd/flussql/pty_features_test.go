@@ -222,3 +222,32 @@ func TestTerminalFeaturesCluster(t *testing.T) {
 	assert.Equal(t, 0, term.exitCode(30*time.Second))
 	term.logTranscript()
 }
+
+// TestTerminalPagerQuitEarly: a pager quit before the end of an endless result (here one that
+// reads one byte and exits) stops the result quietly; the shell goes on and exits with 0.
+func TestTerminalPagerQuitEarly(t *testing.T) {
+	term := startTerminalWith(t, "fake", []string{"PAGER=head -c 1 > /dev/null"}, "--dsn", "fluss://127.0.0.1:1/fluss")
+	term.expect("fluss> ", 5*time.Second)
+	term.send("SELECT * FROM endless;\r")
+	term.send("SELECT * FROM numbers LIMIT 2;\r") // typed ahead: runs once the endless one stopped
+	term.expect("(2 rows)", 10*time.Second)
+	term.send(ctrlD)
+	assert.Equal(t, 0, term.exitCode(5*time.Second), "not killed by SIGPIPE")
+	term.logTranscript()
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	assert.NotContains(t, term.out.String(), "ERROR")
+	assert.NotContains(t, term.out.String(), "broken pipe")
+}
+
+// TestTerminalScriptNotPaged: -e prints a tall result on the terminal as it always did.
+func TestTerminalScriptNotPaged(t *testing.T) {
+	paged := filepath.Join(t.TempDir(), "paged")
+	term := startTerminalWith(t, "fake", []string{"PAGER=cat >> '" + paged + "'"}, "--dsn", "fluss://127.0.0.1:1/fluss",
+		"-e", "SELECT * FROM numbers LIMIT 100")
+	term.expect(" 99 | name-99 | ", 5*time.Second)
+	term.expect("(100 rows)", 5*time.Second)
+	assert.Equal(t, 0, term.exitCode(5*time.Second))
+	_, err := os.Stat(paged)
+	assert.True(t, os.IsNotExist(err), "the pager never ran")
+}

@@ -93,7 +93,8 @@ func run(ctx context.Context, e env) int {
 	if pg := e.getenv("PAGER"); pg != "" {
 		sh.pagerCmd = pg
 	}
-	if f, ok := e.stdout.(*os.File); ok && e.stdoutTTY {
+	// The pager is for interactive sessions: scripts (-e, -f, piped input) print as they always did.
+	if f, ok := e.stdout.(*os.File); ok && interactive {
 		sh.terminal = f
 	}
 	defer func() { _ = sh.closeOutputFile() }()
