@@ -20,6 +20,18 @@ func (c *conn) readAdmin(ctx context.Context, p planner.QueryPlan) (rows [][]any
 			return nil, true, err
 		}
 		return p.Rows(nodes), true, nil
+	case *planner.ShowClusterHealth:
+		h, err := admin.ClusterHealth(ctx)
+		if err != nil {
+			return nil, true, err
+		}
+		return p.Rows(h), true, nil
+	case *planner.ShowCreateDatabase:
+		info, err := admin.GetDatabaseInfo(ctx, p.Name)
+		if err != nil {
+			return nil, true, err
+		}
+		return p.Rows(info), true, nil
 	case *planner.ShowClusterConfigs:
 		configs, err := admin.ClusterConfigs(ctx)
 		if err != nil {

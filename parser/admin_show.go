@@ -70,6 +70,14 @@ func (p *ddlParser) showAdmin() (st Statement, ok bool, err error) {
 	case p.words("kv", "snapshots"):
 		t, spec, err := p.forTable()
 		return &ShowKvSnapshots{Table: t, Partition: spec}, true, err
+	case p.words("cluster", "health"):
+		return &ShowClusterHealth{}, true, p.end()
+	case p.words("create", "database"), p.words("create", "schema"):
+		name, _, err := p.ident("a database name")
+		if err != nil {
+			return nil, true, err
+		}
+		return &ShowCreateDatabase{Name: name}, true, p.end()
 	case p.words("cluster", "configs"):
 		s := &ShowClusterConfigs{}
 		if s.Like, err = p.like(); err != nil {
@@ -107,7 +115,7 @@ func (p *ddlParser) forTable() (TableName, []PartitionValue, error) {
 func ReturnsRows(st Statement) bool {
 	switch st.(type) {
 	case *Select, *ShowDatabases, *ShowTables, *ShowCreateTable, *Describe, *ShowPartitions, *Explain,
-		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs:
+		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs, *ShowClusterHealth, *ShowCreateDatabase:
 		return true
 	}
 	return false

@@ -111,6 +111,12 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		return b.showPartitions(s)
 	case *parser.ShowServers:
 		return &ShowServers{}, nil
+	case *parser.ShowClusterHealth:
+		return &ShowClusterHealth{}, nil
+	case *parser.ShowCreateDatabase:
+		return &ShowCreateDatabase{Name: s.Name}, nil
+	case *parser.AlterDatabase:
+		return b.alterDatabase(s)
 	case *parser.ShowClusterConfigs:
 		return &ShowClusterConfigs{Like: s.Like}, nil
 	case *parser.ShowOffsets:

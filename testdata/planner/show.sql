@@ -53,3 +53,13 @@ SHOW KV SNAPSHOTS FOR logs
 SHOW OFFSETS FOR nope
 ====
 EXPLAIN SHOW OFFSETS FOR events PARTITION (region = 'US')
+====
+ALTER DATABASE fluss SET ('owner' = 'data', 'tier' = 'gold')
+====
+ALTER DATABASE IF EXISTS fluss RESET ('tier')
+====
+ALTER DATABASE fluss COMMENT 'the default'
+====
+SHOW CREATE DATABASE fluss
+====
+SHOW CLUSTER HEALTH

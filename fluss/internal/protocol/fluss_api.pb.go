@@ -5363,6 +5363,224 @@ func (x *PbDescribeConfig) GetConfigSource() string {
 	return ""
 }
 
+// Fluss 1.0: ALTER_DATABASE (1060) and GET_CLUSTER_HEALTH (1062).
+type AlterDatabaseRequest struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	DatabaseName      *string                `protobuf:"bytes,1,req,name=database_name,json=databaseName" json:"database_name,omitempty"`
+	IgnoreIfNotExists *bool                  `protobuf:"varint,2,req,name=ignore_if_not_exists,json=ignoreIfNotExists" json:"ignore_if_not_exists,omitempty"`
+	ConfigChanges     []*PbAlterConfig       `protobuf:"bytes,3,rep,name=config_changes,json=configChanges" json:"config_changes,omitempty"`
+	Comment           *string                `protobuf:"bytes,4,opt,name=comment" json:"comment,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *AlterDatabaseRequest) Reset() {
+	*x = AlterDatabaseRequest{}
+	mi := &file_fluss_api_proto_msgTypes[93]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterDatabaseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterDatabaseRequest) ProtoMessage() {}
+
+func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[93]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterDatabaseRequest.ProtoReflect.Descriptor instead.
+func (*AlterDatabaseRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{93}
+}
+
+func (x *AlterDatabaseRequest) GetDatabaseName() string {
+	if x != nil && x.DatabaseName != nil {
+		return *x.DatabaseName
+	}
+	return ""
+}
+
+func (x *AlterDatabaseRequest) GetIgnoreIfNotExists() bool {
+	if x != nil && x.IgnoreIfNotExists != nil {
+		return *x.IgnoreIfNotExists
+	}
+	return false
+}
+
+func (x *AlterDatabaseRequest) GetConfigChanges() []*PbAlterConfig {
+	if x != nil {
+		return x.ConfigChanges
+	}
+	return nil
+}
+
+func (x *AlterDatabaseRequest) GetComment() string {
+	if x != nil && x.Comment != nil {
+		return *x.Comment
+	}
+	return ""
+}
+
+type AlterDatabaseResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlterDatabaseResponse) Reset() {
+	*x = AlterDatabaseResponse{}
+	mi := &file_fluss_api_proto_msgTypes[94]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterDatabaseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterDatabaseResponse) ProtoMessage() {}
+
+func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[94]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterDatabaseResponse.ProtoReflect.Descriptor instead.
+func (*AlterDatabaseResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{94}
+}
+
+type GetClusterHealthRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetClusterHealthRequest) Reset() {
+	*x = GetClusterHealthRequest{}
+	mi := &file_fluss_api_proto_msgTypes[95]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetClusterHealthRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetClusterHealthRequest) ProtoMessage() {}
+
+func (x *GetClusterHealthRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[95]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetClusterHealthRequest.ProtoReflect.Descriptor instead.
+func (*GetClusterHealthRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{95}
+}
+
+type GetClusterHealthResponse struct {
+	state                protoimpl.MessageState `protogen:"open.v1"`
+	NumReplicas          *int32                 `protobuf:"varint,1,req,name=num_replicas,json=numReplicas" json:"num_replicas,omitempty"`
+	InSyncReplicas       *int32                 `protobuf:"varint,2,req,name=in_sync_replicas,json=inSyncReplicas" json:"in_sync_replicas,omitempty"`
+	NumLeaderReplicas    *int32                 `protobuf:"varint,3,req,name=num_leader_replicas,json=numLeaderReplicas" json:"num_leader_replicas,omitempty"`
+	ActiveLeaderReplicas *int32                 `protobuf:"varint,4,req,name=active_leader_replicas,json=activeLeaderReplicas" json:"active_leader_replicas,omitempty"`
+	// GREEN = 0, YELLOW = 1, RED = 2, UNKNOWN = 3
+	Status        *int32 `protobuf:"varint,5,req,name=status" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetClusterHealthResponse) Reset() {
+	*x = GetClusterHealthResponse{}
+	mi := &file_fluss_api_proto_msgTypes[96]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetClusterHealthResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetClusterHealthResponse) ProtoMessage() {}
+
+func (x *GetClusterHealthResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[96]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetClusterHealthResponse.ProtoReflect.Descriptor instead.
+func (*GetClusterHealthResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{96}
+}
+
+func (x *GetClusterHealthResponse) GetNumReplicas() int32 {
+	if x != nil && x.NumReplicas != nil {
+		return *x.NumReplicas
+	}
+	return 0
+}
+
+func (x *GetClusterHealthResponse) GetInSyncReplicas() int32 {
+	if x != nil && x.InSyncReplicas != nil {
+		return *x.InSyncReplicas
+	}
+	return 0
+}
+
+func (x *GetClusterHealthResponse) GetNumLeaderReplicas() int32 {
+	if x != nil && x.NumLeaderReplicas != nil {
+		return *x.NumLeaderReplicas
+	}
+	return 0
+}
+
+func (x *GetClusterHealthResponse) GetActiveLeaderReplicas() int32 {
+	if x != nil && x.ActiveLeaderReplicas != nil {
+		return *x.ActiveLeaderReplicas
+	}
+	return 0
+}
+
+func (x *GetClusterHealthResponse) GetStatus() int32 {
+	if x != nil && x.Status != nil {
+		return *x.Status
+	}
+	return 0
+}
+
 var File_fluss_api_proto protoreflect.FileDescriptor
 
 const file_fluss_api_proto_rawDesc = "" +
@@ -5757,7 +5975,20 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\n" +
 	"config_key\x18\x01 \x02(\tR\tconfigKey\x12!\n" +
 	"\fconfig_value\x18\x02 \x01(\tR\vconfigValue\x12#\n" +
-	"\rconfig_source\x18\x03 \x02(\tR\fconfigSourceB4Z2github.com/flussql/flussql/fluss/internal/protocol"
+	"\rconfig_source\x18\x03 \x02(\tR\fconfigSource\"\xc8\x01\n" +
+	"\x14AlterDatabaseRequest\x12#\n" +
+	"\rdatabase_name\x18\x01 \x02(\tR\fdatabaseName\x12/\n" +
+	"\x14ignore_if_not_exists\x18\x02 \x02(\bR\x11ignoreIfNotExists\x12@\n" +
+	"\x0econfig_changes\x18\x03 \x03(\v2\x19.fluss.wire.PbAlterConfigR\rconfigChanges\x12\x18\n" +
+	"\acomment\x18\x04 \x01(\tR\acomment\"\x17\n" +
+	"\x15AlterDatabaseResponse\"\x19\n" +
+	"\x17GetClusterHealthRequest\"\xe5\x01\n" +
+	"\x18GetClusterHealthResponse\x12!\n" +
+	"\fnum_replicas\x18\x01 \x02(\x05R\vnumReplicas\x12(\n" +
+	"\x10in_sync_replicas\x18\x02 \x02(\x05R\x0einSyncReplicas\x12.\n" +
+	"\x13num_leader_replicas\x18\x03 \x02(\x05R\x11numLeaderReplicas\x124\n" +
+	"\x16active_leader_replicas\x18\x04 \x02(\x05R\x14activeLeaderReplicas\x12\x16\n" +
+	"\x06status\x18\x05 \x02(\x05R\x06statusB4Z2github.com/flussql/flussql/fluss/internal/protocol"
 
 var (
 	file_fluss_api_proto_rawDescOnce sync.Once
@@ -5771,7 +6002,7 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 93)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 97)
 var file_fluss_api_proto_goTypes = []any{
 	(*ErrorResponse)(nil),                  // 0: fluss.wire.ErrorResponse
 	(*ApiVersionsRequest)(nil),             // 1: fluss.wire.ApiVersionsRequest
@@ -5866,6 +6097,10 @@ var file_fluss_api_proto_goTypes = []any{
 	(*DescribeClusterConfigsRequest)(nil),  // 90: fluss.wire.DescribeClusterConfigsRequest
 	(*DescribeClusterConfigsResponse)(nil), // 91: fluss.wire.DescribeClusterConfigsResponse
 	(*PbDescribeConfig)(nil),               // 92: fluss.wire.PbDescribeConfig
+	(*AlterDatabaseRequest)(nil),           // 93: fluss.wire.AlterDatabaseRequest
+	(*AlterDatabaseResponse)(nil),          // 94: fluss.wire.AlterDatabaseResponse
+	(*GetClusterHealthRequest)(nil),        // 95: fluss.wire.GetClusterHealthRequest
+	(*GetClusterHealthResponse)(nil),       // 96: fluss.wire.GetClusterHealthResponse
 }
 var file_fluss_api_proto_depIdxs = []int32{
 	3,  // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
@@ -5920,11 +6155,12 @@ var file_fluss_api_proto_depIdxs = []int32{
 	6,  // 49: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
 	89, // 50: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
 	92, // 51: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
-	52, // [52:52] is the sub-list for method output_type
-	52, // [52:52] is the sub-list for method input_type
-	52, // [52:52] is the sub-list for extension type_name
-	52, // [52:52] is the sub-list for extension extendee
-	0,  // [0:52] is the sub-list for field type_name
+	43, // 52: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
+	53, // [53:53] is the sub-list for method output_type
+	53, // [53:53] is the sub-list for method input_type
+	53, // [53:53] is the sub-list for extension type_name
+	53, // [53:53] is the sub-list for extension extendee
+	0,  // [0:53] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -5938,7 +6174,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   93,
+			NumMessages:   97,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
