@@ -89,7 +89,9 @@ func (p *AlterDatabase) String() string {
 }
 
 // String describes the plan for EXPLAIN.
-func (p *ShowCreateDatabase) String() string { return describe("ShowCreateDatabase %s", p.Name).String() }
+func (p *ShowCreateDatabase) String() string {
+	return describe("ShowCreateDatabase %s", p.Name).String()
+}
 
 // String describes the plan for EXPLAIN.
 func (*ShowClusterHealth) String() string {
