@@ -329,6 +329,7 @@ func (p *Scan) String() string {
 		line("projection", "%s", describeColumns(p.Table, p.Projection)).
 		line("start", "%s", start).
 		line("bounded", "%s", bounded).
+		lineIf(p.serverFilterLine() != "", "server filter", "%s", p.serverFilterLine()).
 		output(p.Output).pending(p.Placeholders).String()
 }
 

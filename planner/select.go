@@ -73,6 +73,9 @@ type Scan struct {
 	// StartTimestamp is the start in epoch milliseconds (StartTimestamp).
 	StartTimestamp int64
 	Bounded        bool
+	// Pushdown is the WHERE over table column positions, for the server
+	// filter (pushdown.go); nil when the table has no statistics columns.
+	Pushdown *Filter
 	Output
 	Placeholders
 }
@@ -315,7 +318,8 @@ func (sb *selectBuilder) scan(star bool, whereCols []int) (Plan, error) {
 		return nil, err
 	}
 	return &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
-		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Output: out, Placeholders: sb.ph}, nil
+		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Output: out, Placeholders: sb.ph,
+		Pushdown: pushdownFilter(info, sb.stmt.Where, sb.b.sess.Location)}, nil
 }
 
 // equalities returns, per table column, the values of the first top-level
