@@ -272,3 +272,33 @@ func FuzzParseStatistics(f *testing.F) {
 		}
 	})
 }
+
+// addStatisticsSeeds adds MagicV1 and MagicV2 batches with statistics of
+// random scalar records as fuzz seeds.
+func addStatisticsSeeds(f *testing.F) {
+	s := scalarSchema()
+	ts, cols := statsColumns(s)
+	as := arrowSchema(f, s, nil)
+	for _, magic := range []int8{MagicV1, MagicV2} {
+		rec := randomRecord(f, memory.NewGoAllocator(), as, 5, uint64(magic))
+		st, err := ComputeStatistics(rec, ts, cols)
+		if err != nil {
+			f.Fatal(err)
+		}
+		stats, err := EncodeStatistics(nil, ts, st)
+		if err != nil {
+			f.Fatal(err)
+		}
+		enc, err := NewArrowEncoder(as, CompressionNone)
+		if err != nil {
+			f.Fatal(err)
+		}
+		buf, err := enc.AppendBatchWithStatistics(nil, Header{Magic: magic, LeaderEpoch: 3}, stats, rec, nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		_ = enc.Close()
+		rec.Release()
+		f.Add(buf)
+	}
+}
