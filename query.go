@@ -276,7 +276,7 @@ func (c *conn) openScan(ctx context.Context, p *planner.Scan) (*scanRows, error)
 	if len(projection) == 0 {
 		projection = []int{0} // COUNT(*) needs no column, but a fetch needs one
 	}
-	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded})
+	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded, Filter: p.ServerFilter()})
 	if err != nil {
 		return nil, err
 	}

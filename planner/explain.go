@@ -330,6 +330,7 @@ func (p *Scan) String() string {
 		lineIf(p.Virtual != NotVirtual, "virtual table", "%s", virtualText(p.Virtual)).
 		line("start", "%s", start).
 		line("bounded", "%s", bounded).
+		lineIf(p.serverFilterLine() != "", "server filter", "%s", p.serverFilterLine()).
 		output(p.Output).pending(p.Placeholders).String()
 }
 

@@ -266,7 +266,8 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 		return nil, "", err
 	}
 	p := &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
-		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Placeholders: qb.ph}
+		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Placeholders: qb.ph,
+		Pushdown: pushdownFilter(info, s.Where, sess.Location)}
 	p.Limit = -1
 	for i, c := range proj {
 		col := info.Schema().Columns[c]

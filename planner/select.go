@@ -77,6 +77,9 @@ type Scan struct {
 	// t$changelog or t$binlog), whose metadata columns (and, for Binlog,
 	// images) the driver builds before the rows reach the query's Input.
 	Virtual VirtualTable
+	// Pushdown is the WHERE over table column positions, for the server
+	// filter (pushdown.go); nil when the table has no statistics columns.
+	Pushdown *Filter
 	Output
 	Placeholders
 }
@@ -319,7 +322,8 @@ func (sb *selectBuilder) scan(star bool, whereCols []int) (Plan, error) {
 		return nil, err
 	}
 	return &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
-		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Output: out, Placeholders: sb.ph}, nil
+		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Output: out, Placeholders: sb.ph,
+		Pushdown: pushdownFilter(info, sb.stmt.Where, sb.b.sess.Location)}, nil
 }
 
 // equalities returns, per table column, the values of the first top-level
