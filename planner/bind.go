@@ -61,6 +61,11 @@ func Bind(p Plan, args []Arg) (Plan, error) {
 	if err := bd.checkCount(ph.Params); err != nil {
 		return nil, err
 	}
+	if ph.bound && ph.Params.Positional == 0 && len(ph.Params.Names) == 0 {
+		// Build has bound a statement without placeholders already: the
+		// plan is final, so binding it again would only redo the work.
+		return p, nil
+	}
 	out, err := bp.bind(bd)
 	if err != nil {
 		return nil, err

@@ -25,8 +25,8 @@ func (e *fullScanError) Error() string { return e.msg }
 func (e *fullScanError) Is(target error) bool { return target == ErrNeedsFullScan }
 
 // Lookup reads the rows of a primary-key table with the given keys: for
-// each bound key, look KeyRow up (in the key's partition) and pass the
-// found row (the full table row) to Output.
+// each bound key, look its Values up (in KeyColumns order, in the key's
+// partition) and pass the found row (the full table row) to Output.
 type Lookup struct {
 	Table *fluss.TableInfo
 	KeySet
@@ -36,8 +36,8 @@ type Lookup struct {
 
 // PrefixLookup reads the rows of a primary-key table whose bucket key (a
 // strict prefix of the physical primary key) and partition keys have the
-// given values: for each bound key, prefix-look KeyRow up and pass every
-// found row (full table rows) to Output.
+// given values: for each bound key, prefix-look its Values up (in
+// KeyColumns order) and pass every found row (full table rows) to Output.
 type PrefixLookup struct {
 	Table *fluss.TableInfo
 	KeySet
