@@ -36,6 +36,7 @@ const (
 	DropPartition        APIKey = 1037
 	Authenticate         APIKey = 1038
 	AlterTable           APIKey = 1044
+	ScanKv               APIKey = 1061 // Fluss 1.0
 )
 
 // VersionRange is an inclusive range of API versions.
@@ -80,6 +81,7 @@ var clientAPIs = map[APIKey]apiInfo{
 	DropPartition:        {"DROP_PARTITION", VersionRange{0, 0}},
 	Authenticate:         {"AUTHENTICATE", VersionRange{0, 0}},
 	AlterTable:           {"ALTER_TABLE", VersionRange{0, 0}},
+	ScanKv:               {"SCAN_KV", VersionRange{0, 0}},
 }
 
 // String returns the Fluss name of the API, e.g. "CREATE_TABLE(1005)".
