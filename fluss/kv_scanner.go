@@ -7,7 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
-		"time"
+	"time"
 
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
