@@ -90,7 +90,7 @@ func (b *builder) query(s *parser.Select) (Plan, error) {
 	// tree's column indexes depend on it: a Scan feeds its projection, the
 	// others full rows. Plan the projection first.
 	var proj []int
-	if qb.info != nil && !qb.info.HasPrimaryKey() {
+	if qb.info != nil && (!qb.info.HasPrimaryKey() || qb.usesKvScan()) {
 		proj = qb.projection()
 		conv.slot = func(col int) int { return slices.Index(proj, col) }
 	}
@@ -229,6 +229,9 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 		hint := "filter with = or IN on the whole primary key " + keyList(info.Schema().PrimaryKey) + " for a lookup"
 		if prefix {
 			hint += ", on " + keyList(append(slices.Clone(bucket), info.PartitionKeys()...)) + " for a prefix lookup"
+		}
+		if qb.usesKvScan() {
+			return qb.kvScan(proj, streaming, q)
 		}
 		if !streaming {
 			return nil, "", fmt.Errorf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)
