@@ -104,4 +104,3 @@ func (p *KvScan) String() string {
 }
 
 func (*KvScan) plan() {}
-
