@@ -234,10 +234,10 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 			return qb.kvScan(proj, streaming, q)
 		}
 		if !streaming {
-			return nil, "", fmt.Errorf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)
+			return nil, "", &fullScanError{fmt.Sprintf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
 		}
 		if q.LimitValue == nil {
-			return nil, "", fmt.Errorf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)
+			return nil, "", &fullScanError{fmt.Sprintf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)}
 		}
 		ps, err := sb.partitionSet(eq)
 		if err != nil {
