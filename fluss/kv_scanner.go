@@ -372,3 +372,14 @@ func (s *KvScanner) decode(b []byte) ([][]any, error) {
 	}
 	return rows, nil
 }
+
+// OffersKvScan reports whether the cluster's tablet servers offer the KV scan of Fluss 1.0
+// (SCAN_KV), which KvScanner and Table.FullScan need. It asks no more than the ApiVersions
+// handshake of a pooled connection to one tablet server.
+func (c *Client) OffersKvScan(ctx context.Context) (bool, error) {
+	if c.isClosed() {
+		return false, ErrClosed
+	}
+	ok, _, err := c.tabletOffers(ctx, apiScanKv)
+	return ok, err
+}
