@@ -18,7 +18,7 @@ import (
 // planQuery plans a SELECT for the engine (planner.BuildQuery) and binds its arguments.
 func (c *conn) planQuery(ctx context.Context, st parser.Statement, args []driver.NamedValue) (planner.Plan, error) {
 	p, err := planner.BuildQuery(ctx, st, c.catalog, c.session())
-	p, err = c.planKv(ctx, st, p, err, func(s planner.Session) (planner.Plan, error) { return planner.BuildQuery(ctx, st, c.catalog, s) })
+	p, err = c.planKv(ctx, p, err, func(s planner.Session) (planner.Plan, error) { return planner.BuildQuery(ctx, st, c.catalog, s) })
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 // plan builds and binds the plan of one statement against the shared catalog.
 func (c *conn) plan(ctx context.Context, st parser.Statement, args []driver.NamedValue) (planner.Plan, error) {
 	p, err := planner.Build(ctx, st, c.catalog, c.session())
-	p, err = c.planKv(ctx, st, p, err, func(s planner.Session) (planner.Plan, error) { return planner.Build(ctx, st, c.catalog, s) })
+	p, err = c.planKv(ctx, p, err, func(s planner.Session) (planner.Plan, error) { return planner.Build(ctx, st, c.catalog, s) })
 	if errors.Is(err, planner.ErrNeedsFullScan) {
 		return nil, c.fullScanError(ctx, err)
 	}

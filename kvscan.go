@@ -10,15 +10,14 @@ import (
 	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/types"
-	"github.com/flussql/flussql/parser"
 	"github.com/flussql/flussql/planner"
 )
 
-// planKv plans st with the session's KvScan set when a plan without it would need a full
-// scan of a primary-key table (refused with ErrNeedsFullScan, or read with LimitScan, which
-// sees only the first rows of each bucket) and the connected server offers SCAN_KV. It
-// returns p and err unchanged otherwise.
-func (c *conn) planKv(ctx context.Context, st parser.Statement, p planner.Plan, err error,
+// planKv plans the statement again (build) with the session's KvScan set when its plan p (or
+// error err) without it needs a full scan of a primary-key table — refused with
+// ErrNeedsFullScan, or read with LimitScan, which sees only the first rows of each bucket —
+// and the connected server offers SCAN_KV. It returns p and err unchanged otherwise.
+func (c *conn) planKv(ctx context.Context, p planner.Plan, err error,
 	build func(planner.Session) (planner.Plan, error)) (planner.Plan, error) {
 	if !errors.Is(err, planner.ErrNeedsFullScan) && !readsLimitScan(p) {
 		return p, err
