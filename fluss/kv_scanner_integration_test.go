@@ -129,10 +129,12 @@ func TestKvScannerLatestValues(t *testing.T) {
 	s, err := tb.NewKvScanner(ctx, fluss.KvScanOptions{Projection: []int{2, 0}})
 	require.NoError(t, err)
 	defer s.Close()
+	assert.Equal(t, int64(-1), s.LogOffset(), "before the first answer")
 	first, err := s.Next(ctx)
 	require.NoError(t, err)
 	require.NotEmpty(t, first)
 	assert.IsType(t, int32(0), first[0][1], "columns come in projection order")
+	assert.Positive(t, s.LogOffset(), "the high watermark of a bucket that was written to")
 
 	all, err := tb.FullScan(ctx)
 	require.NoError(t, err)
