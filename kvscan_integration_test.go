@@ -192,11 +192,3 @@ func offersKvScanSQL(t *testing.T, db *sql.DB, query string) bool {
 	t.Logf("the server speaks Fluss %s, which has no SCAN_KV: the refusal is checked", v)
 	return false
 }
-
-func flatten(rows [][]string) []string {
-	var out []string
-	for _, r := range rows {
-		out = append(out, r...)
-	}
-	return out
-}
