@@ -18,6 +18,7 @@ import (
 // planQuery plans a SELECT for the engine (planner.BuildQuery) and binds its arguments.
 func (c *conn) planQuery(ctx context.Context, st parser.Statement, args []driver.NamedValue) (planner.Plan, error) {
 	p, err := planner.BuildQuery(ctx, st, c.catalog, c.session())
+	p, err = c.planKv(ctx, p, err, func(s planner.Session) (planner.Plan, error) { return planner.BuildQuery(ctx, st, c.catalog, s) })
 	if err != nil {
 		return nil, err
 	}
@@ -53,6 +54,7 @@ func (c *conn) queryArrow(ctx context.Context, q *planner.Query) (ArrowReader, e
 	}
 	r := &engineArrowReader{schema: arrow.NewSchema(fields, nil), op: op, cancel: cancel}
 	r.scan, _ = input.(*scanInput)
+	r.kv, _ = input.(*kvScanInput)
 	return r, nil
 }
 
@@ -60,7 +62,8 @@ func (c *conn) queryArrow(ctx context.Context, q *planner.Query) (ArrowReader, e
 type engineArrowReader struct {
 	schema *arrow.Schema
 	op     engine.Operator
-	scan   *scanInput // nil unless the source is a log scan
+	scan   *scanInput   // nil unless the source is a log scan
+	kv     *kvScanInput // nil unless the source is a KV scan
 	cancel context.CancelFunc
 	cur    arrow.RecordBatch
 	done   bool
@@ -78,6 +81,9 @@ func (r *engineArrowReader) Next(ctx context.Context) (arrow.RecordBatch, error)
 	}
 	if r.scan != nil {
 		r.scan.rows.ctx = ctx
+	}
+	if r.kv != nil {
+		r.kv.ctx = ctx
 	}
 	b, err := r.op.Next()
 	if err == io.EOF {

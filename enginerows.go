@@ -53,6 +53,8 @@ func (c *conn) queryInput(ctx context.Context, q *planner.Query) (engine.Operato
 			return nil, err
 		}
 		return in, nil
+	case *planner.KvScan:
+		return c.openKvScan(ctx, src)
 	}
 	pctx, cancel := c.connector.requestContext(ctx)
 	defer cancel()

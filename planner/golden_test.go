@@ -26,6 +26,7 @@ const goldenDir = "../testdata/planner"
 //
 //	-- bind: 1, 'US', NULL, :name=2   bind these arguments and print the result
 //	-- database: none                 plan without a current database
+//	-- server: kvscan                 the server offers SCAN_KV (Session.KvScan)
 //
 // A case the parser refuses prints the parse error. Query plans also print their result columns; DESCRIBE and SHOW CREATE
 // TABLE print their rows.
@@ -70,6 +71,9 @@ func runCase(t *testing.T, c string) string {
 		}
 		if v, ok := strings.CutPrefix(line, "-- database:"); ok && strings.TrimSpace(v) == "none" {
 			sess.Database = ""
+		}
+		if v, ok := strings.CutPrefix(line, "-- server:"); ok && strings.TrimSpace(v) == "kvscan" {
+			sess.KvScan = true
 		}
 	}
 	st, err := parser.Parse(c)

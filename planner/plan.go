@@ -45,6 +45,10 @@ type Session struct {
 	// Location is the time zone of TIMESTAMP_LTZ literals written without
 	// an offset; nil means UTC.
 	Location *time.Location
+	// KvScan says the server offers full scans of primary-key tables (SCAN_KV, Fluss
+	// 1.0+): a query of one that no key condition answers is planned over a KvScan
+	// instead of being refused with ErrNeedsFullScan.
+	KvScan bool
 }
 
 // Build plans one statement. Literals are converted to their columns'

@@ -96,7 +96,7 @@ func (b *builder) query(s *parser.Select) (Plan, error) {
 	if qb.virtual != nil {
 		proj = qb.virtualProjection()
 		conv.slot = func(col int) int { return slices.Index(proj, col) }
-	} else if qb.info != nil && !qb.info.HasPrimaryKey() {
+	} else if qb.info != nil && (!qb.info.HasPrimaryKey() || qb.usesKvScan()) {
 		proj = qb.projection()
 		conv.slot = func(col int) int { return slices.Index(proj, col) }
 	}
@@ -239,11 +239,14 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 		if prefix {
 			hint += ", on " + keyList(append(slices.Clone(bucket), info.PartitionKeys()...)) + " for a prefix lookup"
 		}
+		if qb.usesKvScan() {
+			return qb.kvScan(proj, streaming, q)
+		}
 		if !streaming {
-			return nil, "", fmt.Errorf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)
+			return nil, "", &fullScanError{fmt.Sprintf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
 		}
 		if q.LimitValue == nil {
-			return nil, "", fmt.Errorf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)
+			return nil, "", &fullScanError{fmt.Sprintf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)}
 		}
 		ps, err := sb.partitionSet(eq)
 		if err != nil {

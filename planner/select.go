@@ -12,8 +12,9 @@ import (
 )
 
 // ErrNeedsFullScan is matched (errors.Is) by the error of a query that would need a full scan
-// of a primary-key table: the server's KV scan (SCAN_KV, Fluss 1.0+), which flussql does not
-// run yet. The planner does not know the server; the driver adds what the connected one offers.
+// of a primary-key table — the server's KV scan (SCAN_KV, Fluss 1.0+) — planned while
+// Session.KvScan is false. The planner does not know the server: the driver sets KvScan when
+// the connected one offers SCAN_KV, and otherwise adds what it offers to this error.
 var ErrNeedsFullScan = errors.New("planner: the query needs a full scan of a primary-key table")
 
 // fullScanError is a query refused because it needs a full scan of a primary-key table.
@@ -238,6 +239,9 @@ func (sb *selectBuilder) primaryKey() (Plan, error) {
 	hint := "filter with = or IN on the whole primary key " + keyList(info.Schema().PrimaryKey) + " for a lookup"
 	if prefix {
 		hint += ", on " + keyList(append(slices.Clone(bucket), info.PartitionKeys()...)) + " for a prefix lookup"
+	}
+	if p, err := sb.kvScanQuery(); p != nil || err != nil {
+		return p, err
 	}
 	if sb.count {
 		return nil, &fullScanError{fmt.Sprintf("COUNT(*) over a whole primary-key table needs a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}

@@ -41,6 +41,8 @@ const (
 	DescribeClusterConfigs APIKey = 1045
 	// AlterDatabase (1.0+) changes a database's comment and properties.
 	AlterDatabase APIKey = 1060
+	// ScanKv (1.0+) scans the KV store of a primary-key bucket in sessions.
+	ScanKv APIKey = 1061
 	// GetClusterHealth (1.0+) counts replicas in sync and leaders active.
 	GetClusterHealth APIKey = 1062
 )
@@ -90,6 +92,7 @@ var clientAPIs = map[APIKey]apiInfo{
 
 	DescribeClusterConfigs: {"DESCRIBE_CLUSTER_CONFIGS", VersionRange{0, 0}},
 	AlterDatabase:          {"ALTER_DATABASE", VersionRange{0, 0}},
+	ScanKv:                 {"SCAN_KV", VersionRange{0, 0}},
 	GetClusterHealth:       {"GET_CLUSTER_HEALTH", VersionRange{0, 0}},
 }
 

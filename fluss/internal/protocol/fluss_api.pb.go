@@ -5931,6 +5931,239 @@ func (x *PbLiteralValue) GetDecimalBytes() []byte {
 	return nil
 }
 
+type PbScanReqForBucket struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	TableId     *int64                 `protobuf:"varint,1,req,name=table_id,json=tableId" json:"table_id,omitempty"`
+	PartitionId *int64                 `protobuf:"varint,2,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
+	BucketId    *int32                 `protobuf:"varint,3,req,name=bucket_id,json=bucketId" json:"bucket_id,omitempty"`
+	// At most this many rows in the whole session (absent or <= 0: all).
+	Limit         *int64 `protobuf:"varint,4,opt,name=limit" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbScanReqForBucket) Reset() {
+	*x = PbScanReqForBucket{}
+	mi := &file_fluss_api_proto_msgTypes[101]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbScanReqForBucket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbScanReqForBucket) ProtoMessage() {}
+
+func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[101]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbScanReqForBucket.ProtoReflect.Descriptor instead.
+func (*PbScanReqForBucket) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{101}
+}
+
+func (x *PbScanReqForBucket) GetTableId() int64 {
+	if x != nil && x.TableId != nil {
+		return *x.TableId
+	}
+	return 0
+}
+
+func (x *PbScanReqForBucket) GetPartitionId() int64 {
+	if x != nil && x.PartitionId != nil {
+		return *x.PartitionId
+	}
+	return 0
+}
+
+func (x *PbScanReqForBucket) GetBucketId() int32 {
+	if x != nil && x.BucketId != nil {
+		return *x.BucketId
+	}
+	return 0
+}
+
+func (x *PbScanReqForBucket) GetLimit() int64 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
+type ScanKvRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ScannerId     []byte                 `protobuf:"bytes,1,opt,name=scanner_id,json=scannerId" json:"scanner_id,omitempty"`
+	BucketScanReq *PbScanReqForBucket    `protobuf:"bytes,2,opt,name=bucket_scan_req,json=bucketScanReq" json:"bucket_scan_req,omitempty"`
+	CallSeqId     *int32                 `protobuf:"varint,3,opt,name=call_seq_id,json=callSeqId" json:"call_seq_id,omitempty"`
+	// Required except on a close; the server caps it (kv.scanner.max-batch-size).
+	BatchSizeBytes *int32 `protobuf:"varint,4,opt,name=batch_size_bytes,json=batchSizeBytes" json:"batch_size_bytes,omitempty"`
+	CloseScanner   *bool  `protobuf:"varint,5,opt,name=close_scanner,json=closeScanner" json:"close_scanner,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ScanKvRequest) Reset() {
+	*x = ScanKvRequest{}
+	mi := &file_fluss_api_proto_msgTypes[102]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScanKvRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScanKvRequest) ProtoMessage() {}
+
+func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[102]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScanKvRequest.ProtoReflect.Descriptor instead.
+func (*ScanKvRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{102}
+}
+
+func (x *ScanKvRequest) GetScannerId() []byte {
+	if x != nil {
+		return x.ScannerId
+	}
+	return nil
+}
+
+func (x *ScanKvRequest) GetBucketScanReq() *PbScanReqForBucket {
+	if x != nil {
+		return x.BucketScanReq
+	}
+	return nil
+}
+
+func (x *ScanKvRequest) GetCallSeqId() int32 {
+	if x != nil && x.CallSeqId != nil {
+		return *x.CallSeqId
+	}
+	return 0
+}
+
+func (x *ScanKvRequest) GetBatchSizeBytes() int32 {
+	if x != nil && x.BatchSizeBytes != nil {
+		return *x.BatchSizeBytes
+	}
+	return 0
+}
+
+func (x *ScanKvRequest) GetCloseScanner() bool {
+	if x != nil && x.CloseScanner != nil {
+		return *x.CloseScanner
+	}
+	return false
+}
+
+type ScanKvResponse struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	ErrorCode    *int32                 `protobuf:"varint,1,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage *string                `protobuf:"bytes,2,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	ScannerId    []byte                 `protobuf:"bytes,3,opt,name=scanner_id,json=scannerId" json:"scanner_id,omitempty"`
+	// False when the scan is complete (the server closed the session).
+	HasMoreResults *bool `protobuf:"varint,4,opt,name=has_more_results,json=hasMoreResults" json:"has_more_results,omitempty"`
+	// One value record batch (DefaultValueRecordBatch); absent when empty.
+	Records []byte `protobuf:"bytes,5,opt,name=records" json:"records,omitempty"`
+	// The bucket's log high watermark when the snapshot was opened (first answer only).
+	LogOffset     *int64 `protobuf:"varint,6,opt,name=log_offset,json=logOffset" json:"log_offset,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScanKvResponse) Reset() {
+	*x = ScanKvResponse{}
+	mi := &file_fluss_api_proto_msgTypes[103]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScanKvResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScanKvResponse) ProtoMessage() {}
+
+func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[103]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScanKvResponse.ProtoReflect.Descriptor instead.
+func (*ScanKvResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{103}
+}
+
+func (x *ScanKvResponse) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *ScanKvResponse) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
+func (x *ScanKvResponse) GetScannerId() []byte {
+	if x != nil {
+		return x.ScannerId
+	}
+	return nil
+}
+
+func (x *ScanKvResponse) GetHasMoreResults() bool {
+	if x != nil && x.HasMoreResults != nil {
+		return *x.HasMoreResults
+	}
+	return false
+}
+
+func (x *ScanKvResponse) GetRecords() []byte {
+	if x != nil {
+		return x.Records
+	}
+	return nil
+}
+
+func (x *ScanKvResponse) GetLogOffset() int64 {
+	if x != nil && x.LogOffset != nil {
+		return *x.LogOffset
+	}
+	return 0
+}
+
 var File_fluss_api_proto protoreflect.FileDescriptor
 
 const file_fluss_api_proto_rawDesc = "" +
@@ -6368,7 +6601,29 @@ const file_fluss_api_proto_rawDesc = "" +
 	" \x01(\x03R\fdecimalValue\x124\n" +
 	"\x16timestamp_millis_value\x18\v \x01(\x03R\x14timestampMillisValue\x12B\n" +
 	"\x1etimestamp_nano_of_millis_value\x18\f \x01(\x05R\x1atimestampNanoOfMillisValue\x12#\n" +
-	"\rdecimal_bytes\x18\r \x01(\fR\fdecimalBytesB4Z2github.com/flussql/flussql/fluss/internal/protocol"
+	"\rdecimal_bytes\x18\r \x01(\fR\fdecimalBytes\"\x85\x01\n" +
+	"\x12PbScanReqForBucket\x12\x19\n" +
+	"\btable_id\x18\x01 \x02(\x03R\atableId\x12!\n" +
+	"\fpartition_id\x18\x02 \x01(\x03R\vpartitionId\x12\x1b\n" +
+	"\tbucket_id\x18\x03 \x02(\x05R\bbucketId\x12\x14\n" +
+	"\x05limit\x18\x04 \x01(\x03R\x05limit\"\xe5\x01\n" +
+	"\rScanKvRequest\x12\x1d\n" +
+	"\n" +
+	"scanner_id\x18\x01 \x01(\fR\tscannerId\x12F\n" +
+	"\x0fbucket_scan_req\x18\x02 \x01(\v2\x1e.fluss.wire.PbScanReqForBucketR\rbucketScanReq\x12\x1e\n" +
+	"\vcall_seq_id\x18\x03 \x01(\x05R\tcallSeqId\x12(\n" +
+	"\x10batch_size_bytes\x18\x04 \x01(\x05R\x0ebatchSizeBytes\x12#\n" +
+	"\rclose_scanner\x18\x05 \x01(\bR\fcloseScanner\"\xd6\x01\n" +
+	"\x0eScanKvResponse\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x01 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x02 \x01(\tR\ferrorMessage\x12\x1d\n" +
+	"\n" +
+	"scanner_id\x18\x03 \x01(\fR\tscannerId\x12(\n" +
+	"\x10has_more_results\x18\x04 \x01(\bR\x0ehasMoreResults\x12\x18\n" +
+	"\arecords\x18\x05 \x01(\fR\arecords\x12\x1d\n" +
+	"\n" +
+	"log_offset\x18\x06 \x01(\x03R\tlogOffsetB4Z2github.com/flussql/flussql/fluss/internal/protocol"
 
 var (
 	file_fluss_api_proto_rawDescOnce sync.Once
@@ -6382,7 +6637,7 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 101)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 104)
 var file_fluss_api_proto_goTypes = []any{
 	(*ErrorResponse)(nil),                  // 0: fluss.wire.ErrorResponse
 	(*ApiVersionsRequest)(nil),             // 1: fluss.wire.ApiVersionsRequest
@@ -6485,6 +6740,9 @@ var file_fluss_api_proto_goTypes = []any{
 	(*PbLeafPredicate)(nil),                // 98: fluss.wire.PbLeafPredicate
 	(*PbCompoundPredicate)(nil),            // 99: fluss.wire.PbCompoundPredicate
 	(*PbLiteralValue)(nil),                 // 100: fluss.wire.PbLiteralValue
+	(*PbScanReqForBucket)(nil),             // 101: fluss.wire.PbScanReqForBucket
+	(*ScanKvRequest)(nil),                  // 102: fluss.wire.ScanKvRequest
+	(*ScanKvResponse)(nil),                 // 103: fluss.wire.ScanKvResponse
 }
 var file_fluss_api_proto_depIdxs = []int32{
 	3,   // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
@@ -6545,11 +6803,12 @@ var file_fluss_api_proto_depIdxs = []int32{
 	99,  // 55: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
 	100, // 56: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
 	97,  // 57: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
-	58,  // [58:58] is the sub-list for method output_type
-	58,  // [58:58] is the sub-list for method input_type
-	58,  // [58:58] is the sub-list for extension type_name
-	58,  // [58:58] is the sub-list for extension extendee
-	0,   // [0:58] is the sub-list for field type_name
+	101, // 58: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
+	59,  // [59:59] is the sub-list for method output_type
+	59,  // [59:59] is the sub-list for method input_type
+	59,  // [59:59] is the sub-list for extension type_name
+	59,  // [59:59] is the sub-list for extension extendee
+	0,   // [0:59] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -6563,7 +6822,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   101,
+			NumMessages:   104,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
