@@ -41,3 +41,11 @@ func mustExec(t *testing.T, db *sql.DB, stmts ...string) {
 		require.NoError(t, err, s)
 	}
 }
+
+// shortCtx is a context for a statement expected to fail by its deadline.
+func shortCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	t.Cleanup(cancel)
+	return ctx
+}
+

@@ -15,7 +15,9 @@ var (
 	coordinatorAPIs = []APIKey{APIVersions, GetMetadata, CreateDatabase, DropDatabase, ListDatabases,
 		DatabaseExists, GetDatabaseInfo, CreateTable, DropTable, GetTableInfo, ListTables, TableExists,
 		GetTableSchema, ListPartitionInfos, CreatePartition, DropPartition, InitWriter}
-	tabletAPIs = []APIKey{APIVersions, GetMetadata, GetTableInfo, GetTableSchema, ProduceLog, FetchLog,
+	// A tablet server also serves the read-only admin calls (Fluss's AdminReadOnlyGateway).
+	tabletAPIs = []APIKey{APIVersions, GetMetadata, ListDatabases, DatabaseExists, GetDatabaseInfo,
+		GetTableInfo, ListTables, TableExists, GetTableSchema, ListPartitionInfos, ProduceLog, FetchLog,
 		PutKv, Lookup, PrefixLookup, ListOffsets, LimitScan, InitWriter}
 )
 
