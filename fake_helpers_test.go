@@ -48,4 +48,3 @@ func shortCtx(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
-
