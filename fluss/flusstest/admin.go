@@ -14,11 +14,19 @@ import (
 var (
 	coordinatorAPIs = []APIKey{APIVersions, GetMetadata, CreateDatabase, DropDatabase, ListDatabases,
 		DatabaseExists, GetDatabaseInfo, CreateTable, DropTable, GetTableInfo, ListTables, TableExists,
-		GetTableSchema, ListPartitionInfos, CreatePartition, DropPartition, InitWriter}
+		GetTableSchema, ListPartitionInfos, CreatePartition, DropPartition, InitWriter, apiRebalance}
 	// A tablet server also serves the read-only admin calls (Fluss's AdminReadOnlyGateway).
 	tabletAPIs = []APIKey{APIVersions, GetMetadata, ListDatabases, DatabaseExists, GetDatabaseInfo,
 		GetTableInfo, ListTables, TableExists, GetTableSchema, ListPartitionInfos, ProduceLog, FetchLog,
-		PutKv, Lookup, PrefixLookup, ListOffsets, LimitScan, InitWriter}
+		PutKv, Lookup, PrefixLookup, ListOffsets, LimitScan, InitWriter, apiGetTableStats}
+)
+
+// The fake announces itself as a Fluss 0.9 cluster: with REBALANCE (1049) on the
+// coordinator and GET_TABLE_STATS (1059) on the tablet servers, as 0.9 servers have, and
+// without SCAN_KV. It never answers those two.
+const (
+	apiRebalance     APIKey = 1049
+	apiGetTableStats APIKey = 1059
 )
 
 // Server types of API_VERSIONS.

@@ -153,6 +153,12 @@ func (b *bucket) produce(records []byte) (int64, int32, string) {
 	return first, 0, ""
 }
 
+// The fetch offsets that name the log start and end (fluss.EarliestOffset, LatestOffset).
+const (
+	earliestOffset = -2
+	latestOffset   = -1
+)
+
 func (c *Cluster) fetchLog(r *request, req *protocol.FetchLogRequest) (*protocol.FetchLogResponse, error) {
 	resp, idle := c.fetchOnce(r, req)
 	if idle {
@@ -196,6 +202,12 @@ func (c *Cluster) fetchOnce(r *request, req *protocol.FetchLogRequest) (*protoco
 			hw := bk.highWatermark()
 			out.HighWatermark, out.LogStartOffset = proto.Int64(hw), proto.Int64(0)
 			off := br.GetFetchOffset()
+			switch off {
+			case earliestOffset:
+				off = 0
+			case latestOffset:
+				off = bk.end
+			}
 			if off < 0 || off > bk.end {
 				out.ErrorCode, out.ErrorMessage = codePtr(19, fmt.Sprintf("fetch offset %d is out of range [0, %d]", off, bk.end))
 				continue
