@@ -119,6 +119,7 @@ func (c *Cluster) metadata(_ *request, req *protocol.MetadataRequest) (*protocol
 		resp.TabletServers = append(resp.TabletServers, n.pb())
 	}
 	for _, p := range req.GetTablePath() {
+		c.tableMeta[p.GetDatabaseName()+"."+p.GetTableName()]++
 		t, err := c.cat.table(p.GetDatabaseName(), p.GetTableName())
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package flusstest
 
 import (
 	"bufio"
+	"fmt"
 	"net"
 	"strconv"
 	"sync"
@@ -29,6 +30,9 @@ type Cluster struct {
 	cat    catalog
 	// writers counts the writer ids handed out by INIT_WRITER.
 	writers int64
+	// tableMeta counts the metadata requests naming each table ("db.table").
+	tableMeta map[string]int
+	onRequest func(api APIKey, node int32, call int)
 	wg      sync.WaitGroup
 }
 
@@ -54,20 +58,55 @@ func WithBatchesPerFetch(n int) Option { return func(c *config) { c.batchesPerFe
 func WithMaxWait(d time.Duration) Option { return func(c *config) { c.maxWait = d } }
 
 // New starts a cluster; it is closed when the test ends. The database "fluss" exists, as on
-// a fresh real cluster.
+// a fresh real cluster. Errors of the cluster's helpers (a CreateTable that fails) fail tb.
 func New(tb testing.TB, opts ...Option) *Cluster {
 	tb.Helper()
+	c, err := start(tb, opts)
+	if err != nil {
+		tb.Fatalf("flusstest: %v", err)
+	}
+	tb.Cleanup(c.Close)
+	return c
+}
+
+// Start starts a cluster outside a test (an example, a TestMain); the caller closes it.
+// Errors of its helpers panic.
+func Start(opts ...Option) (*Cluster, error) { return start(nil, opts) }
+
+func start(tb testing.TB, opts []Option) (*Cluster, error) {
 	cfg := config{tablets: 1, maxWait: 20 * time.Millisecond}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	c := &Cluster{tb: tb, cfg: cfg, calls: map[APIKey]int{}, cat: newCatalog()}
-	c.coord = c.listen(0)
-	for i := 1; i <= cfg.tablets; i++ {
-		c.tablets = append(c.tablets, c.listen(int32(i)))
+	c := &Cluster{tb: tb, cfg: cfg, calls: map[APIKey]int{}, cat: newCatalog(), tableMeta: map[string]int{}}
+	var err error
+	if c.coord, err = c.listen(0); err != nil {
+		return nil, err
 	}
-	tb.Cleanup(c.Close)
-	return c
+	for i := 1; i <= cfg.tablets; i++ {
+		n, err := c.listen(int32(i))
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		c.tablets = append(c.tablets, n)
+	}
+	return c, nil
+}
+
+// fatalf fails the test of the cluster, or panics for a cluster of Start.
+func (c *Cluster) fatalf(format string, args ...any) {
+	if c.tb == nil {
+		panic(fmt.Sprintf("flusstest: "+format, args...))
+	}
+	c.tb.Helper()
+	c.tb.Fatalf("flusstest: "+format, args...)
+}
+
+func (c *Cluster) helper() {
+	if c.tb != nil {
+		c.tb.Helper()
+	}
 }
 
 // Addr returns the coordinator's address, the bootstrap server of a client.
@@ -78,11 +117,31 @@ func (c *Cluster) TabletAddr(id int32) string { return c.tablet(id).addr }
 
 // Close stops every server and waits for their goroutines. It is safe to call twice.
 func (c *Cluster) Close() {
+	if c.coord == nil {
+		return
+	}
 	c.coord.kill()
 	for _, n := range c.tablets {
 		n.kill()
 	}
 	c.wg.Wait()
+}
+
+// OnRequest sets a function called for every request before it is answered (nil: none),
+// with its API, the server it came to and its number among the cluster's requests of that
+// API (1 for the first). It runs on the request's goroutine; it may call the Cluster's
+// methods, e.g. to move a leader after the n-th metadata request.
+func (c *Cluster) OnRequest(f func(api APIKey, node int32, call int)) {
+	c.mu.Lock()
+	c.onRequest = f
+	c.mu.Unlock()
+}
+
+// MetadataCalls returns how many metadata requests named table db.name.
+func (c *Cluster) MetadataCalls(db, name string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tableMeta[db+"."+name]
 }
 
 // Calls returns how many requests of api the cluster has received (answered or not).
@@ -101,7 +160,7 @@ func (c *Cluster) Revive(id int32) {
 	n := c.node(id)
 	ln, err := net.Listen("tcp", n.addr)
 	if err != nil {
-		c.tb.Errorf("flusstest: reviving server %d on %s: %v", id, n.addr, err)
+		c.fatalf("reviving server %d on %s: %v", id, n.addr, err)
 		return
 	}
 	n.mu.Lock()
@@ -131,7 +190,7 @@ func (c *Cluster) node(id int32) *node {
 
 func (c *Cluster) tablet(id int32) *node {
 	if id < 1 || int(id) > len(c.tablets) {
-		c.tb.Fatalf("flusstest: no tablet server %d (the cluster has %d)", id, len(c.tablets))
+		c.fatalf("no tablet server %d (the cluster has %d)", id, len(c.tablets))
 	}
 	return c.tablets[id-1]
 }
@@ -147,14 +206,14 @@ type node struct {
 	frozen bool
 }
 
-func (c *Cluster) listen(id int32) *node {
+func (c *Cluster) listen(id int32) (*node, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		c.tb.Fatalf("flusstest: listen: %v", err)
+		return nil, fmt.Errorf("listen: %w", err)
 	}
 	n := &node{id: id, ln: ln, addr: ln.Addr().String(), conns: map[net.Conn]bool{}}
 	c.accept(n)
-	return n
+	return n, nil
 }
 
 func (c *Cluster) accept(n *node) {
@@ -257,7 +316,10 @@ func (c *Cluster) serveConn(n *node, nc net.Conn) {
 // respond runs the faults and the handler of one request and returns the response frame,
 // or false for no answer.
 func (c *Cluster) respond(n *node, nc net.Conn, h rpc.RequestHeader, body []byte) ([]byte, bool) {
-	f := c.count(h.APIKey)
+	f, call, hook := c.count(h.APIKey)
+	if hook != nil {
+		hook(h.APIKey, n.id, call)
+	}
 	req := &request{node: n, api: h.APIKey, body: body}
 	if f != nil {
 		switch f.Action {

@@ -141,16 +141,17 @@ func (c *Cluster) ClearFaults() {
 	c.mu.Unlock()
 }
 
-// count counts a request of api and returns the fault that hits it, if any.
-func (c *Cluster) count(api APIKey) *activeFault {
+// count counts a request of api and returns the fault that hits it (if any), its call
+// number and the OnRequest hook.
+func (c *Cluster) count(api APIKey) (*activeFault, int, func(APIKey, int32, int)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.calls[api]++
 	n := c.calls[api]
 	for _, f := range c.faults {
 		if f.API == api && n >= f.from && (f.to < 0 || n <= f.to) {
-			return f
+			return f, n, c.onRequest
 		}
 	}
-	return nil
+	return nil, n, c.onRequest
 }

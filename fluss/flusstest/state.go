@@ -11,16 +11,16 @@ import (
 
 // CreateTable creates a table as CREATE_TABLE does, from a descriptor, and returns its id.
 func (c *Cluster) CreateTable(db, name string, desc types.TableJSON) int64 {
-	c.tb.Helper()
+	c.helper()
 	b, err := types.MarshalTable(desc)
 	if err != nil {
-		c.tb.Fatalf("flusstest: table %s.%s: %v", db, name, err)
+		c.fatalf("table %s.%s: %v", db, name, err)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t, err := c.cat.createTable(db, name, b, false)
 	if err != nil {
-		c.tb.Fatalf("flusstest: creating table %s.%s: %v", db, name, err)
+		c.fatalf("creating table %s.%s: %v", db, name, err)
 	}
 	return t.id
 }
@@ -39,26 +39,26 @@ func (c *Cluster) TableID(db, name string) int64 {
 // AppendLog appends rec (columns in table order) to bucket b of a log table as one batch
 // and returns its base offset; partition is a partition name, "" for none.
 func (c *Cluster) AppendLog(db, name, partition string, b int32, rec arrow.RecordBatch) int64 {
-	c.tb.Helper()
+	c.helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t, err := c.cat.table(db, name)
 	if err != nil {
-		c.tb.Fatalf("flusstest: %v", err)
+		c.fatalf("%v", err)
 	}
 	enc, err := logbatch.NewArrowEncoder(rec.Schema(), logbatch.CompressionNone)
 	if err != nil {
-		c.tb.Fatalf("flusstest: %v", err)
+		c.fatalf("%v", err)
 	}
 	defer enc.Close()
 	data, err := enc.AppendBatch(nil, logbatch.Header{SchemaID: 1, WriterID: logbatch.NoWriterID,
 		BatchSequence: logbatch.NoBatchSequence}, rec, nil)
 	if err != nil {
-		c.tb.Fatalf("flusstest: encoding a batch of %s.%s: %v", db, name, err)
+		c.fatalf("encoding a batch of %s.%s: %v", db, name, err)
 	}
 	bk, err := c.bucketByName(t, partition, b)
 	if err != nil {
-		c.tb.Fatalf("flusstest: %v", err)
+		c.fatalf("%v", err)
 	}
 	return bk.appendBatch(data, int(rec.NumRows()))
 }
@@ -99,12 +99,12 @@ func (c *Cluster) KVCount(db, name string) int {
 // -1 leaves the bucket without a leader (LEADER_NOT_AVAILABLE). Clients learn it from their
 // next metadata request; until then the old leader answers NOT_LEADER_OR_FOLLOWER.
 func (c *Cluster) SetLeader(db, name string, b, node int32) {
-	c.tb.Helper()
+	c.helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t, err := c.cat.table(db, name)
 	if err != nil {
-		c.tb.Fatalf("flusstest: %v", err)
+		c.fatalf("%v", err)
 	}
 	t.leaders[b] = node
 }
@@ -123,16 +123,16 @@ func (c *Cluster) Leader(db, name string, b int32) int32 {
 // SetHighWatermark makes bucket b (partition "" for none) answer hw as its high watermark
 // (capped by the log end) and serve no batch past it; a negative hw restores the log end.
 func (c *Cluster) SetHighWatermark(db, name, partition string, b int32, hw int64) {
-	c.tb.Helper()
+	c.helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t, err := c.cat.table(db, name)
 	if err != nil {
-		c.tb.Fatalf("flusstest: %v", err)
+		c.fatalf("%v", err)
 	}
 	bk, err := c.bucketByName(t, partition, b)
 	if err != nil {
-		c.tb.Fatalf("flusstest: %v", err)
+		c.fatalf("%v", err)
 	}
 	if hw < 0 {
 		bk.hw = nil
