@@ -33,7 +33,7 @@ type Cluster struct {
 	// tableMeta counts the metadata requests naming each table ("db.table").
 	tableMeta map[string]int
 	onRequest func(api APIKey, node int32, call int)
-	wg      sync.WaitGroup
+	wg        sync.WaitGroup
 }
 
 // Option configures a Cluster in New.
