@@ -7,17 +7,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/flussql/flussql/fluss/types"
 )
 
 // A Flush that runs out of time says what happened to the rows and why.
 func TestFlushTimeoutSaysWhy(t *testing.T) {
 	f := newFakeCluster(t)
-	f.leaderAfter = 1 << 30 // the buckets never get a leader
+	f.setLeaders(-1) // the buckets never get a leader
 	c := f.connect(t)
-	info := &TableInfo{Path: TablePath{Database: "db", Table: "t"}, TableID: 77, SchemaID: 1,
-		Descriptor: TableDescriptor{Schema: types.Schema{Columns: []types.Column{{Name: "id", Type: types.NewBigInt()}}}, BucketCount: 2}}
+	info, err := c.Admin().GetTableInfo(context.Background(), f.path)
+	require.NoError(t, err)
 	tbl, err := c.TableOf(info)
 	require.NoError(t, err)
 	w, err := tbl.NewAppendWriter(context.Background(), AppendWriterOptions{WriterOptions: WriterOptions{DisableIdempotence: true, Acks: AcksLeader}})

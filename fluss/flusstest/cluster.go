@@ -24,10 +24,11 @@ type Cluster struct {
 	tablets []*node
 	cfg     config
 
-	mu     sync.Mutex
-	calls  map[APIKey]int
-	faults []*activeFault
-	cat    catalog
+	mu          sync.Mutex
+	calls       map[APIKey]int
+	serverCalls map[serverCall]int
+	faults      []*activeFault
+	cat         catalog
 	// writers counts the writer ids handed out by INIT_WRITER.
 	writers int64
 	// tableMeta counts the metadata requests naming each table ("db.table").
@@ -78,7 +79,7 @@ func start(tb testing.TB, opts []Option) (*Cluster, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	c := &Cluster{tb: tb, cfg: cfg, calls: map[APIKey]int{}, cat: newCatalog(), tableMeta: map[string]int{}}
+	c := &Cluster{tb: tb, cfg: cfg, calls: map[APIKey]int{}, serverCalls: map[serverCall]int{}, cat: newCatalog(), tableMeta: map[string]int{}}
 	var err error
 	if c.coord, err = c.listen(0); err != nil {
 		return nil, err
@@ -135,6 +136,13 @@ func (c *Cluster) OnRequest(f func(api APIKey, node int32, call int)) {
 	c.mu.Lock()
 	c.onRequest = f
 	c.mu.Unlock()
+}
+
+// ServerCalls returns how many requests of api server id (0: the coordinator) received.
+func (c *Cluster) ServerCalls(api APIKey, id int32) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.serverCalls[serverCall{api, id}]
 }
 
 // MetadataCalls returns how many metadata requests named table db.name.
@@ -316,7 +324,7 @@ func (c *Cluster) serveConn(n *node, nc net.Conn) {
 // respond runs the faults and the handler of one request and returns the response frame,
 // or false for no answer.
 func (c *Cluster) respond(n *node, nc net.Conn, h rpc.RequestHeader, body []byte) ([]byte, bool) {
-	f, call, hook := c.count(h.APIKey)
+	f, call, hook := c.count(h.APIKey, n.id)
 	if hook != nil {
 		hook(h.APIKey, n.id, call)
 	}
@@ -337,6 +345,14 @@ func (c *Cluster) respond(n *node, nc net.Conn, h rpc.RequestHeader, body []byte
 			return errorFrame(h.RequestID, f.Code, f.message()), true
 		case FailBuckets:
 			req.bucketCode, req.bucketMsg = f.Code, f.message()
+		case Empty:
+			resp, err := c.handle(req)
+			if err != nil || resp == nil {
+				break
+			}
+			proto.Reset(resp)
+			b, _ := proto.Marshal(resp)
+			return rpc.AppendResponse(nil, rpc.Response{Type: rpc.SuccessResponse, RequestID: h.RequestID, Body: b}), true
 		}
 	}
 	resp, err := c.handle(req)

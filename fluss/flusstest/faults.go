@@ -55,6 +55,9 @@ const (
 	FailBuckets
 	// Cut closes the connection the request came on, with no answer.
 	Cut
+	// Empty applies the request and answers with an empty response message: for
+	// GET_METADATA, the answer of a server that has just started and knows no servers.
+	Empty
 )
 
 // Error codes of the Fluss protocol the fake answers with by itself (the fluss package has
@@ -86,6 +89,9 @@ const (
 type Fault struct {
 	// API is the API whose requests the fault hits.
 	API APIKey
+	// Server, when not 0, limits the fault to the requests that tablet server Server
+	// receives; Call then counts those only.
+	Server int32
 	// Call is the first request hit, counted from when the fault is injected: 1 (or 0) is the
 	// next request of API, 2 the one after it.
 	Call int
@@ -124,6 +130,9 @@ func (c *Cluster) Inject(f Fault) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	first := c.calls[f.API] + max(f.Call, 1)
+	if f.Server != 0 {
+		first = c.serverCalls[serverCall{f.API, f.Server}] + max(f.Call, 1)
+	}
 	af := &activeFault{Fault: f, from: first, to: first}
 	switch {
 	case f.Times < 0:
@@ -143,15 +152,29 @@ func (c *Cluster) ClearFaults() {
 
 // count counts a request of api and returns the fault that hits it (if any), its call
 // number and the OnRequest hook.
-func (c *Cluster) count(api APIKey) (*activeFault, int, func(APIKey, int32, int)) {
+func (c *Cluster) count(api APIKey, node int32) (*activeFault, int, func(APIKey, int32, int)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.calls[api]++
+	c.serverCalls[serverCall{api, node}]++
 	n := c.calls[api]
 	for _, f := range c.faults {
-		if f.API == api && n >= f.from && (f.to < 0 || n <= f.to) {
+		m := n
+		if f.Server != 0 {
+			if f.Server != node {
+				continue
+			}
+			m = c.serverCalls[serverCall{api, node}]
+		}
+		if f.API == api && m >= f.from && (f.to < 0 || m <= f.to) {
 			return f, n, c.onRequest
 		}
 	}
 	return nil, n, c.onRequest
+}
+
+// serverCall keys the request counts of one API at one server.
+type serverCall struct {
+	api  APIKey
+	node int32
 }

@@ -9,6 +9,16 @@ import (
 	"github.com/flussql/flussql/fluss/types"
 )
 
+// CreateDatabase creates a database as CREATE_DATABASE does.
+func (c *Cluster) CreateDatabase(name string) {
+	c.helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.cat.createDatabase(name, nil, false); err != nil {
+		c.fatalf("creating database %s: %v", name, err)
+	}
+}
+
 // CreateTable creates a table as CREATE_TABLE does, from a descriptor, and returns its id.
 func (c *Cluster) CreateTable(db, name string, desc types.TableJSON) int64 {
 	c.helper()
