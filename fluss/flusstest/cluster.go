@@ -34,6 +34,9 @@ type Cluster struct {
 	// tableMeta counts the metadata requests naming each table ("db.table").
 	tableMeta map[string]int
 	onRequest func(api APIKey, node int32, call int)
+	onFetch   func(node, bucket int32, offset int64) int32
+	// fetchRows counts each server's bucket answers to FETCH_LOG that carried rows.
+	fetchRows map[int32]int
 	wg        sync.WaitGroup
 }
 
@@ -79,7 +82,7 @@ func start(tb testing.TB, opts []Option) (*Cluster, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	c := &Cluster{tb: tb, cfg: cfg, calls: map[APIKey]int{}, serverCalls: map[serverCall]int{}, cat: newCatalog(), tableMeta: map[string]int{}}
+	c := &Cluster{tb: tb, cfg: cfg, calls: map[APIKey]int{}, serverCalls: map[serverCall]int{}, cat: newCatalog(), tableMeta: map[string]int{}, fetchRows: map[int32]int{}}
 	var err error
 	if c.coord, err = c.listen(0); err != nil {
 		return nil, err
@@ -143,6 +146,24 @@ func (c *Cluster) ServerCalls(api APIKey, id int32) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.serverCalls[serverCall{api, id}]
+}
+
+// OnFetch sets a function called for each bucket of each FETCH_LOG request (nil: none),
+// with the server, the bucket and the fetch offset, before the bucket is answered; a code
+// other than 0 is answered for the bucket instead of rows. It runs without the cluster's
+// lock: it may call the Cluster's methods (move a leader, kill a server).
+func (c *Cluster) OnFetch(f func(node, bucket int32, offset int64) int32) {
+	c.mu.Lock()
+	c.onFetch = f
+	c.mu.Unlock()
+}
+
+// FetchesWithRows returns how many bucket answers with rows server id has sent to FETCH_LOG
+// requests.
+func (c *Cluster) FetchesWithRows(id int32) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fetchRows[id]
 }
 
 // MetadataCalls returns how many metadata requests named table db.name.

@@ -17,8 +17,8 @@ import (
 type bucket struct {
 	log []logEntry
 	end int64 // the log end offset
-	// hw, when set, is the high watermark answered instead of end (SetHighWatermark).
-	hw *int64
+	// hw holds the high watermark a server answers instead of end (SetHighWatermark).
+	hw map[int32]int64
 	// writers holds the last batch of each idempotent writer, for duplicate detection.
 	writers map[int64]writerState
 	kv      map[string][]byte // encoded key → value (schema id + row)
@@ -38,12 +38,13 @@ type writerState struct {
 }
 
 func newBucket() *bucket {
-	return &bucket{writers: map[int64]writerState{}, kv: map[string][]byte{}}
+	return &bucket{writers: map[int64]writerState{}, kv: map[string][]byte{}, hw: map[int32]int64{}}
 }
 
-func (b *bucket) highWatermark() int64 {
-	if b.hw != nil {
-		return min(*b.hw, b.end)
+// highWatermark is the high watermark server node answers for the bucket.
+func (b *bucket) highWatermark(node int32) int64 {
+	if hw, ok := b.hw[node]; ok {
+		return min(hw, b.end)
 	}
 	return b.end
 }
@@ -160,17 +161,33 @@ const (
 )
 
 func (c *Cluster) fetchLog(r *request, req *protocol.FetchLogRequest) (*protocol.FetchLogResponse, error) {
-	resp, idle := c.fetchOnce(r, req)
+	// The OnFetch hook runs once per bucket, without the lock: it may change the cluster.
+	c.mu.Lock()
+	hook := c.onFetch
+	c.mu.Unlock()
+	var hooked map[bucketID]int32
+	if hook != nil {
+		hooked = map[bucketID]int32{}
+		for _, treq := range req.GetTablesReq() {
+			for _, br := range treq.GetBucketsReq() {
+				if code := hook(r.node.id, br.GetBucketId(), br.GetFetchOffset()); code != 0 {
+					hooked[bucketID{partition: br.GetPartitionId(), bucket: br.GetBucketId()}] = code
+				}
+			}
+		}
+	}
+	resp, idle := c.fetchOnce(r, req, hooked)
 	if idle {
 		wait := min(time.Duration(req.GetMaxWaitMs())*time.Millisecond, c.cfg.maxWait)
 		time.Sleep(wait)
-		resp, _ = c.fetchOnce(r, req)
+		resp, _ = c.fetchOnce(r, req, hooked)
 	}
 	return resp, nil
 }
 
 // fetchOnce answers a fetch from the current logs; idle is true when no bucket had rows.
-func (c *Cluster) fetchOnce(r *request, req *protocol.FetchLogRequest) (*protocol.FetchLogResponse, bool) {
+// hooked holds the codes OnFetch answered for buckets.
+func (c *Cluster) fetchOnce(r *request, req *protocol.FetchLogRequest, hooked map[bucketID]int32) (*protocol.FetchLogResponse, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	resp := &protocol.FetchLogResponse{}
@@ -194,12 +211,16 @@ func (c *Cluster) fetchOnce(r *request, req *protocol.FetchLogRequest) (*protoco
 				out.ErrorCode, out.ErrorMessage = codePtr(se.code, se.msg)
 				continue
 			}
+			if code, ok := hooked[bucketID{partition: br.GetPartitionId(), bucket: br.GetBucketId()}]; ok {
+				out.ErrorCode, out.ErrorMessage = codePtr(code, fmt.Sprintf("injected by OnFetch (code %d)", code))
+				continue
+			}
 			bk, code, msg := c.checkBucket(r, t, br.PartitionId, br.GetBucketId())
 			if code != 0 {
 				out.ErrorCode, out.ErrorMessage = codePtr(code, msg)
 				continue
 			}
-			hw := bk.highWatermark()
+			hw := bk.highWatermark(r.node.id)
 			out.HighWatermark, out.LogStartOffset = proto.Int64(hw), proto.Int64(0)
 			off := br.GetFetchOffset()
 			switch off {
@@ -221,6 +242,7 @@ func (c *Cluster) fetchOnce(r *request, req *protocol.FetchLogRequest) (*protoco
 				out.Records = data
 				idle = false
 				budget -= len(data)
+				c.fetchRows[r.node.id]++
 			}
 		}
 	}
@@ -273,7 +295,7 @@ func (c *Cluster) listOffsets(r *request, req *protocol.ListOffsetsRequest) (*pr
 		case 0:
 			out.Offset = proto.Int64(0)
 		case 1:
-			out.Offset = proto.Int64(bk.highWatermark())
+			out.Offset = proto.Int64(bk.highWatermark(r.node.id))
 		default:
 			off := bk.end
 			for _, e := range bk.log {

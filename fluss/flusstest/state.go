@@ -130,9 +130,10 @@ func (c *Cluster) Leader(db, name string, b int32) int32 {
 	return t.leader(b, len(c.tablets))
 }
 
-// SetHighWatermark makes bucket b (partition "" for none) answer hw as its high watermark
-// (capped by the log end) and serve no batch past it; a negative hw restores the log end.
-func (c *Cluster) SetHighWatermark(db, name, partition string, b int32, hw int64) {
+// SetHighWatermark makes server node answer hw as the high watermark of bucket b (partition
+// "" for none), capped by the log end, and serve no batch past it, as a new leader whose
+// replica lags does; a negative hw restores the log end.
+func (c *Cluster) SetHighWatermark(db, name, partition string, b, node int32, hw int64) {
 	c.helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -145,10 +146,10 @@ func (c *Cluster) SetHighWatermark(db, name, partition string, b int32, hw int64
 		c.fatalf("%v", err)
 	}
 	if hw < 0 {
-		bk.hw = nil
+		delete(bk.hw, node)
 		return
 	}
-	bk.hw = &hw
+	bk.hw[node] = hw
 }
 
 func (c *Cluster) bucketByName(t *table, partition string, b int32) (*bucket, error) {
