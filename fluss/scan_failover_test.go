@@ -210,7 +210,7 @@ func TestScanDeadLeaderStopsAtDeadline(t *testing.T) {
 	var once sync.Once
 	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
 		if bucket == 1 && offset >= 10 {
-			once.Do(func() { go f.kill(2) })
+			once.Do(func() { f.kill(2) }) // the hook runs outside the fake's lock: kill at once
 		}
 		return CodeNone
 	})
