@@ -1,6 +1,7 @@
 package flussql_test
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"testing"
@@ -205,4 +206,31 @@ func openFakeAt(t *testing.T, fc *flusstest.Cluster, dsnOptions string) (*sql.DB
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	return db, dsn
+}
+
+// A write whose context is cancelled while its request is at the server returns at once,
+// with an unknown outcome; a lookup whose connections are cut until its deadline says so.
+func TestFakeCancelMidWrite(t *testing.T) {
+	db, fc := openFake(t, "")
+	mustExec(t, db, "CREATE TABLE t (id BIGINT)", "CREATE TABLE kv (id BIGINT, PRIMARY KEY (id) NOT ENFORCED)")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fc.Inject(flusstest.Fault{API: flusstest.ProduceLog, Action: flusstest.Drop, Times: -1})
+	fc.OnRequest(func(api flusstest.APIKey, _ int32, _ int) {
+		if api == flusstest.ProduceLog {
+			cancel() // the rows were sent: no answer will come
+		}
+	})
+	_, err := db.ExecContext(ctx, "INSERT INTO t VALUES (1), (2)")
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.ErrorIs(t, err, flussql.ErrOutcomeUnknown)
+	assert.NotErrorIs(t, err, flussql.ErrNotWritten)
+	fc.OnRequest(nil)
+	fc.ClearFaults()
+
+	fc.Inject(flusstest.Fault{API: flusstest.Lookup, Action: flusstest.Cut, Times: -1})
+	var id int64
+	err = db.QueryRowContext(shortCtx(t), "SELECT id FROM kv WHERE id = 1").Scan(&id)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorIs(t, err, fluss.ErrNetwork, "the last cause: the connection was closed")
 }

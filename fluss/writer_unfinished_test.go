@@ -29,7 +29,7 @@ func TestFlushTimeoutSaysWhy(t *testing.T) {
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.ErrorIs(t, err, ErrNotWritten, "never sent: withdrawn")
 	assert.Contains(t, err.Error(), "3 rows not written: bucket")
-	assert.Contains(t, err.Error(), "of db.t: never sent (withdrawn)")
+	assert.Contains(t, err.Error(), "of db.t: never sent (withdrawn") // queued, or held by the sender looking the leader up
 	assert.Contains(t, err.Error(), "has no known leader yet")
 
 	closeCtx, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
