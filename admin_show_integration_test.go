@@ -1,7 +1,6 @@
 package flussql_test
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 // TestShowClusterStatements runs the cluster-inspection statements of the Fluss CLI against
@@ -29,7 +29,7 @@ func TestShowClusterStatements(t *testing.T) {
 		assert.Equal(t, "127.0.0.1", s[2])
 		addrs = append(addrs, s[2]+":"+s[3])
 	}
-	assert.Contains(t, addrs, strings.Split(os.Getenv("FLUSS_BOOTSTRAP_SERVERS"), ",")[0], "the bootstrap server is listed")
+	assert.Contains(t, addrs, strings.Split(realcluster.Addr(t), ",")[0], "the bootstrap server is listed")
 
 	// Offsets of a log table: the records of each bucket between earliest and latest.
 	logT := dbName + ".clicks"

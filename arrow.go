@@ -93,6 +93,13 @@ func (c *conn) QueryArrow(ctx context.Context, query string, args ...any) (Arrow
 			return nil, err
 		}
 	}
+	switch p.(type) {
+	case *planner.Lookup, *planner.PrefixLookup, *planner.LimitScan:
+		// Their rows come back as engine batches, as the interface documents.
+		if p, err = c.planQuery(ctx, st, named); err != nil {
+			return nil, err
+		}
+	}
 	if q, ok := p.(*planner.Query); ok {
 		return c.queryArrow(ctx, q)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 // Benchmarks of the SQL driver against FLUSS_BOOTSTRAP_SERVERS (skipped without it). They
@@ -23,10 +23,7 @@ import (
 // work through pyfluss on the same cluster and prints the ratios.
 
 func benchDB(b *testing.B) (*sql.DB, string) {
-	addrs := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if addrs == "" {
-		b.Skip("FLUSS_BOOTSTRAP_SERVERS is unset")
-	}
+	addrs := realcluster.Addr(b)
 	db, err := sql.Open("fluss", "fluss://"+addrs+"/fluss")
 	require.NoError(b, err)
 	name := fmt.Sprintf("bench_%d", time.Now().UnixNano()%1e9)

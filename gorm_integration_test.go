@@ -3,7 +3,6 @@ package flussql_test
 import (
 	"database/sql"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +10,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/planner"
 )
 
@@ -37,7 +37,7 @@ func (w testLogWriter) Printf(format string, args ...any) { w.t.Logf(format, arg
 // would check.
 func TestGORMPrimaryKeyTable(t *testing.T) {
 	_, dbName := openTestDB(t)
-	sqlDB, err := sql.Open("fluss", "fluss://"+os.Getenv("FLUSS_BOOTSTRAP_SERVERS")+"/"+dbName)
+	sqlDB, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+dbName)
 	require.NoError(t, err)
 	t.Cleanup(func() { sqlDB.Close() })
 	_, err = sqlDB.Exec(`CREATE TABLE users (id BIGINT NOT NULL, name STRING, age INT,
@@ -183,7 +183,7 @@ func TestGORMPrimaryKeyTable(t *testing.T) {
 // with the fix in the error, while Save (which sets every column) and Create work.
 func TestGORMNotNullColumns(t *testing.T) {
 	_, dbName := openTestDB(t)
-	sqlDB, err := sql.Open("fluss", "fluss://"+os.Getenv("FLUSS_BOOTSTRAP_SERVERS")+"/"+dbName)
+	sqlDB, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+dbName)
 	require.NoError(t, err)
 	t.Cleanup(func() { sqlDB.Close() })
 	_, err = sqlDB.Exec(`CREATE TABLE users (id BIGINT NOT NULL, name STRING NOT NULL, age INT,
@@ -218,7 +218,7 @@ func TestGORMNotNullColumns(t *testing.T) {
 // and rows affected inside a batch count the rows buffered, not the keys that existed.
 func TestGORMTransactions(t *testing.T) {
 	_, dbName := openTestDB(t)
-	sqlDB, err := sql.Open("fluss", "fluss://"+os.Getenv("FLUSS_BOOTSTRAP_SERVERS")+"/"+dbName)
+	sqlDB, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+dbName)
 	require.NoError(t, err)
 	t.Cleanup(func() { sqlDB.Close() })
 	_, err = sqlDB.Exec(`CREATE TABLE users (id BIGINT NOT NULL, name STRING, age INT,

@@ -13,16 +13,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 // openTestDB opens the cluster named by FLUSS_BOOTSTRAP_SERVERS with a fresh database
 // that is dropped when the test ends. It skips the test when the variable is unset.
 func openTestDB(t *testing.T) (*sql.DB, string) {
 	t.Helper()
-	addrs := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if addrs == "" {
-		t.Skip("FLUSS_BOOTSTRAP_SERVERS is unset: integration tests need a Fluss cluster (make test starts one)")
-	}
+	addrs := realcluster.Addr(t)
 	db, err := sql.Open("fluss", "fluss://"+addrs+"/fluss")
 	require.NoError(t, err)
 	name := fmt.Sprintf("it_%s_%d", strings.ToLower(strings.ReplaceAll(t.Name(), "/", "_")), time.Now().UnixNano()%1e9)
@@ -149,10 +147,7 @@ func firstColumn(rows [][]string) [][]string {
 // (FLUSS_SERVER_VERSION), the two must agree. It skips the test when the variable is unset.
 func testServerVersion(t *testing.T) fluss.ServerVersion {
 	t.Helper()
-	addrs := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if addrs == "" {
-		t.Skip("FLUSS_BOOTSTRAP_SERVERS is unset: integration tests need a Fluss cluster (make test starts one)")
-	}
+	addrs := realcluster.Addr(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: strings.Split(addrs, ",")})

@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/fluss/localcluster"
 )
 
@@ -83,10 +84,7 @@ func (j *javaClient) with(options ...string) *javaClient {
 // FLUSS_BOOTSTRAP_SERVERS is unset or when java, javac or mvn is missing.
 func newJavaClient(t *testing.T) *javaClient {
 	t.Helper()
-	bootstrap := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if bootstrap == "" {
-		t.Skip("FLUSS_BOOTSTRAP_SERVERS is unset: the Java interop test needs a Fluss cluster (make test starts one)")
-	}
+	bootstrap := realcluster.Addr(t)
 	tools := map[string]string{}
 	for _, name := range []string{"java", "javac", "mvn"} {
 		p, err := exec.LookPath(name)

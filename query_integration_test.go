@@ -4,13 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 // TestQueryLanguage runs the client-side query language end to end against a real
@@ -232,7 +233,7 @@ func TestQueryLanguage(t *testing.T) {
 	})
 
 	t.Run("memory budget", func(t *testing.T) {
-		small, err := sql.Open("fluss", "fluss://"+os.Getenv("FLUSS_BOOTSTRAP_SERVERS")+"/fluss?query_memory=200B")
+		small, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/fluss?query_memory=200B")
 		require.NoError(t, err)
 		defer small.Close()
 		for _, q := range []string{

@@ -4,13 +4,14 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 // filterRow is row i of the table of TestSQLServerFilter: id, name (NULL
@@ -162,7 +163,7 @@ func TestSQLServerFilter(t *testing.T) {
 	}
 	tbl := createTable(t, db, dbName, "filtered", `id INT NOT NULL, name STRING, v BIGINT, flag BOOLEAN`, with)
 	const rows = 4000
-	small, err := sql.Open("fluss", fmt.Sprintf("fluss://%s/fluss?write_batch_size=%d", os.Getenv("FLUSS_BOOTSTRAP_SERVERS"), 8<<10))
+	small, err := sql.Open("fluss", fmt.Sprintf("fluss://%s/fluss?write_batch_size=%d", realcluster.Addr(t), 8<<10))
 	require.NoError(t, err)
 	defer small.Close()
 	tx, err := small.Begin()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"sync"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/flussql/flussql"
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 // TestTxAbortedByFailedStatement: a statement that fails inside a transaction aborts it —
@@ -75,7 +75,7 @@ func TestPlaceholderMistakes(t *testing.T) {
 func TestPingChecksDatabase(t *testing.T) {
 	db, dbName := openTestDB(t)
 	missing := dbName + "_missing"
-	other, err := sql.Open("fluss", "fluss://"+os.Getenv("FLUSS_BOOTSTRAP_SERVERS")+"/"+missing)
+	other, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+missing)
 	require.NoError(t, err)
 	defer other.Close()
 	err = other.Ping()
@@ -117,7 +117,7 @@ func (r *recordingTracer) TraceStatementEnd(ctx context.Context, e flussql.Trace
 // error; a query ends when its rows are closed, with the rows read.
 func TestTracer(t *testing.T) {
 	_, dbName := openTestDB(t)
-	cfg, err := flussql.ParseDSN("fluss://" + os.Getenv("FLUSS_BOOTSTRAP_SERVERS") + "/" + dbName)
+	cfg, err := flussql.ParseDSN("fluss://" + realcluster.Addr(t) + "/" + dbName)
 	require.NoError(t, err)
 	tr := &recordingTracer{}
 	cfg.Tracer = tr

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -78,10 +78,7 @@ type benchEnv struct {
 }
 
 func newBenchEnv(b *testing.B) *benchEnv {
-	addr := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if addr == "" {
-		b.Skip("FLUSS_BOOTSTRAP_SERVERS is not set: no Fluss cluster to benchmark against")
-	}
+	addr := realcluster.Addr(b)
 	ctx := context.Background()
 	c, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: strings.Split(addr, ",")})
 	if err != nil {

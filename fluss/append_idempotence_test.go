@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -23,10 +23,7 @@ import (
 // resend without a writer id duplicates the rows, which shows the check
 // can fail.
 func TestIdempotentResend(t *testing.T) {
-	addr := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if addr == "" {
-		t.Skip("FLUSS_BOOTSTRAP_SERVERS is not set: no Fluss cluster to test against")
-	}
+	addr := realcluster.Addr(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, err := Connect(ctx, Config{BootstrapServers: strings.Split(addr, ",")})

@@ -14,15 +14,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 // bootstrap returns FLUSS_BOOTSTRAP_SERVERS or skips the test.
 func bootstrap(t *testing.T) []string {
 	t.Helper()
-	v := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if v == "" {
-		t.Skip("FLUSS_BOOTSTRAP_SERVERS is not set: no Fluss cluster to test against")
-	}
+	v := realcluster.Addr(t)
 	return strings.Split(v, ",")
 }
 

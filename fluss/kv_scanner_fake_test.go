@@ -9,15 +9,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusstest"
 	"github.com/flussql/flussql/fluss/internal/kvbatch"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/types"
 )
-
-// fakePKTableJSON is a primary-key table (id BIGINT NOT NULL) with 2 buckets.
-const fakePKTableJSON = `{"version":1,"schema":{"version":1,"columns":[{"name":"id","data_type":{"type":"BIGINT","nullable":false},"id":0}],"primary_key":["id"],"highest_field_id":0},"partition_key":[],"bucket_key":["id"],"bucket_count":2,"properties":{},"custom_properties":{}}`
 
 // fakeKvRows is the value record batch of rows (id) of fakePKTableJSON.
 func fakeKvRows(t *testing.T, ids ...int64) []byte {
@@ -34,10 +33,26 @@ func fakeKvRows(t *testing.T, ids ...int64) []byte {
 
 // fakeKvScanner connects to a fake cluster serving SCAN_KV with serve and opens a scanner.
 func fakeKvScanner(t *testing.T, serve func(*protocol.ScanKvRequest) *protocol.ScanKvResponse) *KvScanner {
-	f := newFakeCluster(t)
-	f.tableJSON = []byte(fakePKTableJSON)
-	f.scanKv = serve
-	c := f.connect(t)
+	// A primary-key table (id BIGINT NOT NULL) with 2 buckets, whose tablet servers answer
+	// SCAN_KV with serve.
+	f := flusstest.New(t)
+	f.CreateDatabase("db")
+	f.CreateTable("db", "t", types.TableJSON{Schema: types.SchemaJSON{Schema: types.Schema{
+		Columns: []types.Column{{Name: "id", Type: types.NewBigInt().AsNotNull()}}, PrimaryKey: []string{"id"}}}, BucketCount: 2})
+	f.Serve(protocol.ScanKv, func(body []byte) (proto.Message, error) {
+		var req protocol.ScanKvRequest
+		if err := proto.Unmarshal(body, &req); err != nil {
+			return nil, err
+		}
+		resp := serve(&req)
+		if resp == nil {
+			return nil, nil
+		}
+		return resp, nil
+	})
+	c, err := Connect(context.Background(), Config{BootstrapServers: []string{f.Addr()}})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
 	tm, err := c.tableMetadata(context.Background(), TablePath{"db", "t"})
 	require.NoError(t, err)
 	tb := &Table{c: c, info: tm.Info}

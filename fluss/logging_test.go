@@ -41,7 +41,7 @@ func (l *lockedLog) String() string {
 func TestLoggerRecordsConnectionsMetadataAndLeaderChanges(t *testing.T) {
 	f := newFailoverFake(t, 3, 3, 10, 5)
 	log, out := debugLog()
-	c, err := Connect(context.Background(), Config{BootstrapServers: []string{f.coord.addr}, RequestTimeout: time.Second, Logger: log})
+	c, err := Connect(context.Background(), Config{BootstrapServers: []string{f.Addr()}, RequestTimeout: time.Second, Logger: log})
 	require.NoError(t, err)
 	defer c.Close()
 	_, err = c.tableMetadata(context.Background(), f.path)
@@ -53,7 +53,7 @@ func TestLoggerRecordsConnectionsMetadataAndLeaderChanges(t *testing.T) {
 	require.NoError(t, err)
 
 	got := out.String()
-	assert.Contains(t, got, `msg="fluss: connected" addr=`+f.coord.addr)
+	assert.Contains(t, got, `msg="fluss: connected" addr=`+f.Addr())
 	assert.Contains(t, got, `msg="fluss: metadata refreshed"`)
 	assert.Contains(t, got, `msg="fluss: bucket leader changed" table=`+f.path.String()+` bucket=1 from=`)
 	assert.Equal(t, 1, strings.Count(got, "bucket leader changed"), "only bucket 1 moved:\n%s", got)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 // The primary-key benchmarks run against FLUSS_BOOTSTRAP_SERVERS on a
@@ -40,10 +40,7 @@ type kvBenchEnv struct {
 }
 
 func newKVBenchEnv(b *testing.B) *kvBenchEnv {
-	addr := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if addr == "" {
-		b.Skip("FLUSS_BOOTSTRAP_SERVERS is not set: no Fluss cluster to benchmark against")
-	}
+	addr := realcluster.Addr(b)
 	ctx := context.Background()
 	c, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: strings.Split(addr, ",")})
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 
 	_ "github.com/flussql/flussql"
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/fluss/localcluster"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -31,7 +31,7 @@ import (
 // faultCluster starts a three-tablet-server cluster stopped when the test ends.
 func faultCluster(t *testing.T) *localcluster.Cluster {
 	t.Helper()
-	if os.Getenv("FLUSS_BOOTSTRAP_SERVERS") == "" {
+	if !realcluster.Configured() {
 		t.Skip("FLUSS_BOOTSTRAP_SERVERS is not set: integration tests are off")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)

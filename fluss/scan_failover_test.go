@@ -100,7 +100,7 @@ func TestScanFailoverResumes(t *testing.T) {
 			time.AfterFunc(300*time.Millisecond, func() { f.moveLeader(1, 1) })
 		}},
 		{"frozen leader, replaced", func(f *failoverFake) {
-			f.tablets[2].setFrozen(true)
+			f.setFrozen(2, true)
 			time.AfterFunc(300*time.Millisecond, func() { f.moveLeader(1, 3) })
 		}},
 		{"new leader's high watermark lags for a moment", func(f *failoverFake) {
@@ -114,12 +114,12 @@ func TestScanFailoverResumes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFailoverFake(t, 3, 3, 60, 5)
 			var once sync.Once
-			f.onFetch = func(node, bucket int32, offset int64) ErrorCode {
+			f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
 				if node == 2 && bucket == 1 && f.fetchCount(2) >= 2 {
 					once.Do(func() { go tc.inject(f) })
 				}
 				return CodeNone
-			}
+			})
 			// A frozen leader is given up on after the request timeout.
 			_, tbl := f.connect(t, 500*time.Millisecond)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -140,12 +140,12 @@ func TestScanRetriesTransientErrors(t *testing.T) {
 		t.Run(code.String(), func(t *testing.T) {
 			f := newFailoverFake(t, 2, 2, 30, 5)
 			var failures atomic.Int32
-			f.onFetch = func(node, bucket int32, offset int64) ErrorCode {
+			f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
 				if bucket == 0 && offset == 10 && failures.Add(1) <= 3 {
 					return code
 				}
 				return CodeNone
-			}
+			})
 			_, tbl := f.connect(t, 2*time.Second)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -162,12 +162,12 @@ func TestScanFatalFetchErrors(t *testing.T) {
 	for _, code := range []ErrorCode{CodeLogOffsetOutOfRangeException, CodeCorruptMessage, CodeAuthorizationException} {
 		t.Run(code.String(), func(t *testing.T) {
 			f := newFailoverFake(t, 2, 2, 30, 5)
-			f.onFetch = func(node, bucket int32, offset int64) ErrorCode {
+			f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
 				if bucket == 1 && offset == 10 {
 					return code
 				}
 				return CodeNone
-			}
+			})
 			_, tbl := f.connect(t, 2*time.Second)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -185,13 +185,13 @@ func TestScanFatalFetchErrors(t *testing.T) {
 func TestScanUnknownServerErrorIsRetriedAFewTimes(t *testing.T) {
 	f := newFailoverFake(t, 1, 1, 20, 5)
 	var n atomic.Int32
-	f.onFetch = func(node, bucket int32, offset int64) ErrorCode {
+	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
 		if offset == 10 {
 			n.Add(1)
 			return CodeUnknownServerError
 		}
 		return CodeNone
-	}
+	})
 	_, tbl := f.connect(t, 2*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -208,12 +208,12 @@ func TestScanUnknownServerErrorIsRetriedAFewTimes(t *testing.T) {
 func TestScanDeadLeaderStopsAtDeadline(t *testing.T) {
 	f := newFailoverFake(t, 2, 2, 40, 5)
 	var once sync.Once
-	f.onFetch = func(node, bucket int32, offset int64) ErrorCode {
+	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
 		if bucket == 1 && offset >= 10 {
-			once.Do(func() { go f.kill(2) })
+			once.Do(func() { f.kill(2) }) // the hook runs outside the fake's lock: kill at once
 		}
 		return CodeNone
-	}
+	})
 	_, tbl := f.connect(t, 2*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
@@ -240,12 +240,12 @@ func TestScanDeadLeaderStopsAtDeadline(t *testing.T) {
 // answers) does not hold Poll past its context.
 func TestScanFrozenLeaderStopsAtDeadline(t *testing.T) {
 	f := newFailoverFake(t, 2, 2, 40, 5)
-	f.onFetch = func(node, bucket int32, offset int64) ErrorCode {
+	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
 		if node == 2 && offset >= 10 {
-			f.tablets[2].setFrozen(true)
+			f.setFrozen(2, true)
 		}
 		return CodeNone
-	}
+	})
 	_, tbl := f.connect(t, 30*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
@@ -262,12 +262,12 @@ func TestScanFrozenLeaderStopsAtDeadline(t *testing.T) {
 func TestScanAllServersDeadStopsAtDeadline(t *testing.T) {
 	f := newFailoverFake(t, 2, 2, 40, 5)
 	var once sync.Once
-	f.onFetch = func(node, bucket int32, offset int64) ErrorCode {
+	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
 		if offset >= 10 {
 			once.Do(f.close)
 		}
 		return CodeNone
-	}
+	})
 	_, tbl := f.connect(t, 2*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
@@ -288,7 +288,7 @@ func TestScanEndOffsetUnreachable(t *testing.T) {
 	endStallTimeout = 400 * time.Millisecond
 	f := newFailoverFake(t, 2, 1, 30, 5)
 	var once sync.Once
-	f.onFetch = func(node, bucket int32, offset int64) ErrorCode {
+	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
 		if node == 1 && offset >= 10 {
 			once.Do(func() {
 				f.setHW(2, 0, 20)
@@ -296,7 +296,7 @@ func TestScanEndOffsetUnreachable(t *testing.T) {
 			})
 		}
 		return CodeNone
-	}
+	})
 	_, tbl := f.connect(t, 2*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -4,55 +4,35 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/protobuf/proto"
 
-	"github.com/flussql/flussql/fluss/internal/protocol"
-	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/fluss/flusstest"
 )
 
-// produceScript answers the fake tablet server's ProduceLog requests: each
-// request's bucket entries get the code the script gives (CodeNone:
-// appended), or the whole request goes unanswered when silent says so.
-type produceScript struct {
-	mu       sync.Mutex
-	code     ErrorCode
-	silent   bool
-	requests atomic.Int32
-	appended atomic.Int32 // bucket entries answered with CodeNone
+// produceScript scripts the fake's answers to PRODUCE_LOG: every bucket of every request
+// gets code (CodeNone: appended), or no request is answered when silent says so.
+type produceScript struct{ f *fakeCluster }
+
+func (p produceScript) set(code ErrorCode, silent bool) {
+	p.f.ClearFaults()
+	switch {
+	case silent:
+		p.f.Inject(flusstest.Fault{API: flusstest.ProduceLog, Action: flusstest.Drop, Times: -1})
+	case code != CodeNone:
+		p.f.Inject(flusstest.Fault{API: flusstest.ProduceLog, Action: flusstest.FailBuckets, Code: int32(code), Message: "scripted", Times: -1})
+	}
 }
 
-func (p *produceScript) set(code ErrorCode, silent bool) {
-	p.mu.Lock()
-	p.code, p.silent = code, silent
-	p.mu.Unlock()
-}
+// requests counts the PRODUCE_LOG requests the fake received.
+func (p produceScript) requests() int { return p.f.Calls(flusstest.ProduceLog) }
 
-func (p *produceScript) answer(req *protocol.ProduceLogRequest) *protocol.ProduceLogResponse {
-	p.requests.Add(1)
-	p.mu.Lock()
-	code, silent := p.code, p.silent
-	p.mu.Unlock()
-	if silent {
-		return nil
-	}
-	resp := &protocol.ProduceLogResponse{}
-	for _, b := range req.GetBucketsReq() {
-		r := &protocol.PbProduceLogRespForBucket{BucketId: proto.Int32(b.GetBucketId())}
-		if code != CodeNone {
-			r.ErrorCode = proto.Int32(int32(code))
-			r.ErrorMessage = proto.String("scripted")
-		} else {
-			p.appended.Add(1)
-		}
-		resp.BucketsResp = append(resp.BucketsResp, r)
-	}
-	return resp
+// appended counts the rows the fake stored.
+func (p produceScript) appended() int64 {
+	return p.f.LogEnd("db", "t", "", 0) + p.f.LogEnd("db", "t", "", 1)
 }
 
 // outcomeWriter returns an append writer on the fake cluster's two-bucket
@@ -60,8 +40,8 @@ func (p *produceScript) answer(req *protocol.ProduceLogRequest) *protocol.Produc
 func outcomeWriter(t *testing.T, f *fakeCluster, opts WriterOptions) *AppendWriter {
 	t.Helper()
 	c := f.connect(t)
-	info := &TableInfo{Path: TablePath{Database: "db", Table: "t"}, TableID: 77, SchemaID: 1,
-		Descriptor: TableDescriptor{Schema: types.Schema{Columns: []types.Column{{Name: "id", Type: types.NewBigInt()}}}, BucketCount: 2}}
+	info, err := c.Admin().GetTableInfo(context.Background(), f.path)
+	require.NoError(t, err)
 	tbl, err := c.TableOf(info)
 	require.NoError(t, err)
 	if opts.RetryBackoff == 0 {
@@ -89,8 +69,7 @@ func appendRows(t *testing.T, w *AppendWriter, r *Receipt, ids ...int64) {
 // statement once leaked into the next Exec).
 func TestReceiptReportsOnlyItsOwnRows(t *testing.T) {
 	f := newFakeCluster(t)
-	script := &produceScript{}
-	f.produce = script.answer
+	script := produceScript{f}
 	w := outcomeWriter(t, f, WriterOptions{})
 
 	script.set(CodeRecordTooLargeException, false) // refused, not appended, not retriable
@@ -113,16 +92,15 @@ func TestReceiptReportsOnlyItsOwnRows(t *testing.T) {
 	assert.Equal(t, 1, second.Written())
 	require.NoError(t, w.Append(context.Background(), []any{int64(4)}))
 	require.NoError(t, w.Flush(context.Background()), "nor into Flush")
-	assert.Equal(t, int32(2), script.appended.Load())
+	assert.Equal(t, int64(2), script.appended())
 }
 
 // Rows that were never sent when the deadline came are withdrawn: reported as
 // not written, and never delivered afterwards.
 func TestReceiptWithdrawsUnsentRows(t *testing.T) {
 	f := newFakeCluster(t)
-	script := &produceScript{}
-	f.produce = script.answer
-	f.leaderAfter = 1 << 30 // no leader: nothing can be sent
+	script := produceScript{f}
+	f.setLeaders(-1) // no leader: nothing can be sent
 	w := outcomeWriter(t, f, WriterOptions{Retries: 1000})
 
 	r := NewReceipt()
@@ -138,20 +116,19 @@ func TestReceiptWithdrawsUnsentRows(t *testing.T) {
 	assert.Contains(t, err.Error(), "never sent (withdrawn)")
 	assert.Contains(t, err.Error(), "has no known leader yet")
 
-	f.leaderAfter = 0 // leaders come back: the withdrawn rows must stay unsent
+	f.setLeaders(1) // leaders come back: the withdrawn rows must stay unsent
 	next := NewReceipt()
 	appendRows(t, w, next, 4)
 	require.NoError(t, next.Wait(context.Background()))
 	time.Sleep(100 * time.Millisecond)
-	assert.Equal(t, int32(1), script.appended.Load(), "only the new row reached the server")
+	assert.Equal(t, int64(1), script.appended(), "only the new row reached the server")
 }
 
 // Rows sent without an answer before the deadline have an unknown outcome,
 // and the writer does not send them again.
 func TestReceiptUnknownWhenSentWithoutAnswer(t *testing.T) {
 	f := newFakeCluster(t)
-	script := &produceScript{}
-	f.produce = script.answer
+	script := produceScript{f}
 	script.set(CodeNone, true) // requests reach the server; no answer comes back
 	w := outcomeWriter(t, f, WriterOptions{DisableIdempotence: true, Acks: AcksLeader, RequestTimeout: 300 * time.Millisecond})
 
@@ -166,15 +143,14 @@ func TestReceiptUnknownWhenSentWithoutAnswer(t *testing.T) {
 	assert.ErrorIs(t, err, ErrOutcomeUnknown)
 	assert.NotErrorIs(t, err, ErrNotWritten)
 	assert.Contains(t, err.Error(), "may or may not be stored")
-	sent := script.requests.Load()
-	require.GreaterOrEqual(t, sent, int32(1))
+	require.GreaterOrEqual(t, script.requests(), 1)
 
 	script.set(CodeNone, false)
 	next := NewReceipt()
 	appendRows(t, w, next, 2)
 	require.NoError(t, next.Wait(context.Background()))
 	time.Sleep(7 * time.Second / 10) // past the abandoned request's own timeout
-	assert.Equal(t, int32(1), script.appended.Load(), "the abandoned row is never sent again")
+	assert.Equal(t, int64(1), script.appended(), "the abandoned row is never sent again")
 }
 
 // A server answer that the rows may be stored (REQUEST_TIME_OUT: the leader
@@ -182,8 +158,7 @@ func TestReceiptUnknownWhenSentWithoutAnswer(t *testing.T) {
 // an unknown outcome, not "failed".
 func TestFinalFailureAfterPossibleAppendIsUnknown(t *testing.T) {
 	f := newFakeCluster(t)
-	script := &produceScript{}
-	f.produce = script.answer
+	script := produceScript{f}
 	script.set(CodeRequestTimeOut, false)
 	w := outcomeWriter(t, f, WriterOptions{Retries: 2})
 
@@ -200,9 +175,7 @@ func TestFinalFailureAfterPossibleAppendIsUnknown(t *testing.T) {
 // with backoff, and the error says how often and why.
 func TestRetriesWithoutLeaderAreBounded(t *testing.T) {
 	f := newFakeCluster(t)
-	script := &produceScript{}
-	f.produce = script.answer
-	f.leaderAfter = 1 << 30
+	f.setLeaders(-1)
 	w := outcomeWriter(t, f, WriterOptions{Retries: 3})
 
 	r := NewReceipt()
@@ -221,8 +194,7 @@ func TestRetriesWithoutLeaderAreBounded(t *testing.T) {
 // Close returns by its context's deadline even when the server never answers.
 func TestCloseHonoursDeadline(t *testing.T) {
 	f := newFakeCluster(t)
-	script := &produceScript{}
-	f.produce = script.answer
+	script := produceScript{f}
 	script.set(CodeNone, true)
 	w := outcomeWriter(t, f, WriterOptions{})
 	appendRows(t, w, nil, 1, 2)
@@ -239,8 +211,6 @@ func TestCloseHonoursDeadline(t *testing.T) {
 // Rows of concurrent receipts on one writer each get their own outcome.
 func TestConcurrentReceipts(t *testing.T) {
 	f := newFakeCluster(t)
-	script := &produceScript{}
-	f.produce = script.answer
 	w := outcomeWriter(t, f, WriterOptions{})
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -21,10 +21,7 @@ import (
 // cluster the way the driver will, and checks what the planner builds from
 // the server's answers. It needs FLUSS_BOOTSTRAP_SERVERS.
 func TestIntegrationAdminPlans(t *testing.T) {
-	servers := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if servers == "" {
-		t.Skip("FLUSS_BOOTSTRAP_SERVERS is not set: no Fluss cluster to test against")
-	}
+	servers := realcluster.Addr(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: strings.Split(servers, ","), RequestTimeout: 20 * time.Second})

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/fluss/localcluster"
 )
 
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	if os.Getenv("FLUSS_BOOTSTRAP_SERVERS") == "" {
+	if !realcluster.Configured() {
 		return m.Run() // every test skips
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/shell")
@@ -139,7 +140,7 @@ func TestFakeSessionGolden(t *testing.T) {
 // driver and compares the output with testdata/shell/*.golden. Each runs in a database of
 // its own, shown as $DB (the demo: as fluss, the database it is written for).
 func TestClusterSessions(t *testing.T) {
-	if os.Getenv("FLUSS_BOOTSTRAP_SERVERS") == "" {
+	if !realcluster.Configured() {
 		t.Skip("FLUSS_BOOTSTRAP_SERVERS is not set")
 	}
 	// TIMESTAMP_LTZ values print in the local zone; pin it so the goldens hold anywhere.
@@ -215,7 +216,7 @@ func clusterVersion(t *testing.T) fluss.ServerVersion {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: strings.Split(os.Getenv("FLUSS_BOOTSTRAP_SERVERS"), ",")})
+	c, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: strings.Split(realcluster.Addr(t), ",")})
 	require.NoError(t, err)
 	defer c.Close()
 	v, err := c.ServerVersion(ctx)

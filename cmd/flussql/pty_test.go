@@ -18,6 +18,8 @@ import (
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 // TestMain lets the test binary play the flussql command for the pseudo-terminal tests:
@@ -211,10 +213,7 @@ func TestTerminalSessionCluster(t *testing.T) {
 // dropped at the end, and returns a DSN that uses it.
 func clusterDB(t *testing.T) (dsn, db string) {
 	t.Helper()
-	addrs := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if addrs == "" {
-		t.Skip("FLUSS_BOOTSTRAP_SERVERS is not set")
-	}
+	addrs := realcluster.Addr(t)
 	db = fmt.Sprintf("flussql_shell_%07d_%06d", os.Getpid(), time.Now().UnixNano()%1_000_000) // fixed width: table widths in goldens depend on it
 	pool, err := sql.Open("fluss", "fluss://"+addrs+"/fluss")
 	require.NoError(t, err)

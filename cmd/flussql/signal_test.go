@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 // TestSignalStopsLocalCluster: a shell that started its own local cluster (no DSN given) and
@@ -20,7 +22,7 @@ import (
 // and its run folder is gone. It needs what the cluster needs (Java, the jars), so it runs
 // where the integration tests run.
 func TestSignalStopsLocalCluster(t *testing.T) {
-	if os.Getenv("FLUSS_BOOTSTRAP_SERVERS") == "" {
+	if !realcluster.Configured() {
 		t.Skip("FLUSS_BOOTSTRAP_SERVERS is unset: this test starts a local cluster like the integration tests")
 	}
 	cmd := exec.Command(os.Args[0])

@@ -15,6 +15,8 @@ import (
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 func TestWriteConfigsFaultOptions(t *testing.T) {
@@ -102,7 +104,7 @@ func TestFaultControlUnknownProcess(t *testing.T) {
 // startFaultCluster starts a private cluster for a fault test and stops it when the test ends.
 func startFaultCluster(t *testing.T, opts Options) *Cluster {
 	t.Helper()
-	if os.Getenv("FLUSS_BOOTSTRAP_SERVERS") == "" {
+	if !realcluster.Configured() {
 		t.Skip("FLUSS_BOOTSTRAP_SERVERS is unset: integration tests need Java and Maven (make test sets it)")
 	}
 	opts.Logf = t.Logf

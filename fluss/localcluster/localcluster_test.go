@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
 func TestJAASConfig(t *testing.T) {
@@ -84,7 +86,7 @@ func TestStateRoundTrip(t *testing.T) {
 // checks that every server is alive and the coordinator accepts connections, then stops it and
 // checks that every process is gone and the run folder removed.
 func TestStartStop(t *testing.T) {
-	if os.Getenv("FLUSS_BOOTSTRAP_SERVERS") == "" {
+	if !realcluster.Configured() {
 		t.Skip("FLUSS_BOOTSTRAP_SERVERS is unset: integration tests need Java and Maven (make test sets it)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

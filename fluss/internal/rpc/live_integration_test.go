@@ -3,7 +3,6 @@ package rpc
 import (
 	"context"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,16 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
 // TestLiveHandshake checks the handshake against the real coordinator
 // named first in FLUSS_BOOTSTRAP_SERVERS and the servers it reports.
 func TestLiveHandshake(t *testing.T) {
-	v := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
-	if v == "" {
-		t.Skip("FLUSS_BOOTSTRAP_SERVERS is not set")
-	}
+	v := realcluster.Addr(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	p := NewPool(Options{})
