@@ -5223,6 +5223,634 @@ func (x *PbKvSnapshot) GetLogOffset() int64 {
 	return 0
 }
 
+type ListAclsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AclFilter     *PbAclFilter           `protobuf:"bytes,1,req,name=acl_filter,json=aclFilter" json:"acl_filter,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAclsRequest) Reset() {
+	*x = ListAclsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[90]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAclsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAclsRequest) ProtoMessage() {}
+
+func (x *ListAclsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[90]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAclsRequest.ProtoReflect.Descriptor instead.
+func (*ListAclsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{90}
+}
+
+func (x *ListAclsRequest) GetAclFilter() *PbAclFilter {
+	if x != nil {
+		return x.AclFilter
+	}
+	return nil
+}
+
+type ListAclsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           []*PbAclInfo           `protobuf:"bytes,1,rep,name=acl" json:"acl,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAclsResponse) Reset() {
+	*x = ListAclsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[91]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAclsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAclsResponse) ProtoMessage() {}
+
+func (x *ListAclsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[91]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAclsResponse.ProtoReflect.Descriptor instead.
+func (*ListAclsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{91}
+}
+
+func (x *ListAclsResponse) GetAcl() []*PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+type CreateAclsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           []*PbAclInfo           `protobuf:"bytes,1,rep,name=acl" json:"acl,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateAclsRequest) Reset() {
+	*x = CreateAclsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[92]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateAclsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateAclsRequest) ProtoMessage() {}
+
+func (x *CreateAclsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[92]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateAclsRequest.ProtoReflect.Descriptor instead.
+func (*CreateAclsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{92}
+}
+
+func (x *CreateAclsRequest) GetAcl() []*PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+type CreateAclsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AclRes        []*PbCreateAclRespInfo `protobuf:"bytes,1,rep,name=aclRes" json:"aclRes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateAclsResponse) Reset() {
+	*x = CreateAclsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[93]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateAclsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateAclsResponse) ProtoMessage() {}
+
+func (x *CreateAclsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[93]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateAclsResponse.ProtoReflect.Descriptor instead.
+func (*CreateAclsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{93}
+}
+
+func (x *CreateAclsResponse) GetAclRes() []*PbCreateAclRespInfo {
+	if x != nil {
+		return x.AclRes
+	}
+	return nil
+}
+
+type DropAclsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AclFilter     []*PbAclFilter         `protobuf:"bytes,1,rep,name=acl_filter,json=aclFilter" json:"acl_filter,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DropAclsRequest) Reset() {
+	*x = DropAclsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[94]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropAclsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropAclsRequest) ProtoMessage() {}
+
+func (x *DropAclsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[94]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropAclsRequest.ProtoReflect.Descriptor instead.
+func (*DropAclsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{94}
+}
+
+func (x *DropAclsRequest) GetAclFilter() []*PbAclFilter {
+	if x != nil {
+		return x.AclFilter
+	}
+	return nil
+}
+
+type DropAclsResponse struct {
+	state         protoimpl.MessageState    `protogen:"open.v1"`
+	FilterResults []*PbDropAclsFilterResult `protobuf:"bytes,1,rep,name=filter_results,json=filterResults" json:"filter_results,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DropAclsResponse) Reset() {
+	*x = DropAclsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[95]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropAclsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropAclsResponse) ProtoMessage() {}
+
+func (x *DropAclsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[95]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropAclsResponse.ProtoReflect.Descriptor instead.
+func (*DropAclsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{95}
+}
+
+func (x *DropAclsResponse) GetFilterResults() []*PbDropAclsFilterResult {
+	if x != nil {
+		return x.FilterResults
+	}
+	return nil
+}
+
+type PbCreateAclRespInfo struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           *PbAclInfo             `protobuf:"bytes,1,req,name=acl" json:"acl,omitempty"`
+	ErrorCode     *int32                 `protobuf:"varint,2,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage  *string                `protobuf:"bytes,3,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbCreateAclRespInfo) Reset() {
+	*x = PbCreateAclRespInfo{}
+	mi := &file_fluss_api_proto_msgTypes[96]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbCreateAclRespInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbCreateAclRespInfo) ProtoMessage() {}
+
+func (x *PbCreateAclRespInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[96]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbCreateAclRespInfo.ProtoReflect.Descriptor instead.
+func (*PbCreateAclRespInfo) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{96}
+}
+
+func (x *PbCreateAclRespInfo) GetAcl() *PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+func (x *PbCreateAclRespInfo) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *PbCreateAclRespInfo) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
+type PbAclInfo struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	ResourceName   *string                `protobuf:"bytes,1,req,name=resource_name,json=resourceName" json:"resource_name,omitempty"`
+	ResourceType   *int32                 `protobuf:"varint,2,req,name=resource_type,json=resourceType" json:"resource_type,omitempty"`
+	PrincipalName  *string                `protobuf:"bytes,3,req,name=principal_name,json=principalName" json:"principal_name,omitempty"`
+	PrincipalType  *string                `protobuf:"bytes,4,req,name=principal_type,json=principalType" json:"principal_type,omitempty"`
+	Host           *string                `protobuf:"bytes,5,req,name=host" json:"host,omitempty"`
+	OperationType  *int32                 `protobuf:"varint,6,req,name=operation_type,json=operationType" json:"operation_type,omitempty"`
+	PermissionType *int32                 `protobuf:"varint,7,req,name=permission_type,json=permissionType" json:"permission_type,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *PbAclInfo) Reset() {
+	*x = PbAclInfo{}
+	mi := &file_fluss_api_proto_msgTypes[97]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAclInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAclInfo) ProtoMessage() {}
+
+func (x *PbAclInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[97]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAclInfo.ProtoReflect.Descriptor instead.
+func (*PbAclInfo) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{97}
+}
+
+func (x *PbAclInfo) GetResourceName() string {
+	if x != nil && x.ResourceName != nil {
+		return *x.ResourceName
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetResourceType() int32 {
+	if x != nil && x.ResourceType != nil {
+		return *x.ResourceType
+	}
+	return 0
+}
+
+func (x *PbAclInfo) GetPrincipalName() string {
+	if x != nil && x.PrincipalName != nil {
+		return *x.PrincipalName
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetPrincipalType() string {
+	if x != nil && x.PrincipalType != nil {
+		return *x.PrincipalType
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetHost() string {
+	if x != nil && x.Host != nil {
+		return *x.Host
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetOperationType() int32 {
+	if x != nil && x.OperationType != nil {
+		return *x.OperationType
+	}
+	return 0
+}
+
+func (x *PbAclInfo) GetPermissionType() int32 {
+	if x != nil && x.PermissionType != nil {
+		return *x.PermissionType
+	}
+	return 0
+}
+
+type PbAclFilter struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	ResourceName   *string                `protobuf:"bytes,1,opt,name=resource_name,json=resourceName" json:"resource_name,omitempty"`
+	ResourceType   *int32                 `protobuf:"varint,2,req,name=resource_type,json=resourceType" json:"resource_type,omitempty"`
+	PrincipalName  *string                `protobuf:"bytes,3,opt,name=principal_name,json=principalName" json:"principal_name,omitempty"`
+	PrincipalType  *string                `protobuf:"bytes,4,opt,name=principal_type,json=principalType" json:"principal_type,omitempty"`
+	Host           *string                `protobuf:"bytes,5,opt,name=host" json:"host,omitempty"`
+	OperationType  *int32                 `protobuf:"varint,6,req,name=operation_type,json=operationType" json:"operation_type,omitempty"`
+	PermissionType *int32                 `protobuf:"varint,7,req,name=permission_type,json=permissionType" json:"permission_type,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *PbAclFilter) Reset() {
+	*x = PbAclFilter{}
+	mi := &file_fluss_api_proto_msgTypes[98]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAclFilter) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAclFilter) ProtoMessage() {}
+
+func (x *PbAclFilter) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[98]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAclFilter.ProtoReflect.Descriptor instead.
+func (*PbAclFilter) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{98}
+}
+
+func (x *PbAclFilter) GetResourceName() string {
+	if x != nil && x.ResourceName != nil {
+		return *x.ResourceName
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetResourceType() int32 {
+	if x != nil && x.ResourceType != nil {
+		return *x.ResourceType
+	}
+	return 0
+}
+
+func (x *PbAclFilter) GetPrincipalName() string {
+	if x != nil && x.PrincipalName != nil {
+		return *x.PrincipalName
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetPrincipalType() string {
+	if x != nil && x.PrincipalType != nil {
+		return *x.PrincipalType
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetHost() string {
+	if x != nil && x.Host != nil {
+		return *x.Host
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetOperationType() int32 {
+	if x != nil && x.OperationType != nil {
+		return *x.OperationType
+	}
+	return 0
+}
+
+func (x *PbAclFilter) GetPermissionType() int32 {
+	if x != nil && x.PermissionType != nil {
+		return *x.PermissionType
+	}
+	return 0
+}
+
+type PbDropAclsFilterResult struct {
+	state         protoimpl.MessageState   `protogen:"open.v1"`
+	MatchingAcls  []*PbDropAclsMatchingAcl `protobuf:"bytes,1,rep,name=matching_acls,json=matchingAcls" json:"matching_acls,omitempty"`
+	ErrorCode     *int32                   `protobuf:"varint,2,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage  *string                  `protobuf:"bytes,3,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDropAclsFilterResult) Reset() {
+	*x = PbDropAclsFilterResult{}
+	mi := &file_fluss_api_proto_msgTypes[99]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDropAclsFilterResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDropAclsFilterResult) ProtoMessage() {}
+
+func (x *PbDropAclsFilterResult) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[99]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDropAclsFilterResult.ProtoReflect.Descriptor instead.
+func (*PbDropAclsFilterResult) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{99}
+}
+
+func (x *PbDropAclsFilterResult) GetMatchingAcls() []*PbDropAclsMatchingAcl {
+	if x != nil {
+		return x.MatchingAcls
+	}
+	return nil
+}
+
+func (x *PbDropAclsFilterResult) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *PbDropAclsFilterResult) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
+type PbDropAclsMatchingAcl struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           *PbAclInfo             `protobuf:"bytes,1,req,name=acl" json:"acl,omitempty"`
+	ErrorCode     *int32                 `protobuf:"varint,2,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage  *string                `protobuf:"bytes,3,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDropAclsMatchingAcl) Reset() {
+	*x = PbDropAclsMatchingAcl{}
+	mi := &file_fluss_api_proto_msgTypes[100]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDropAclsMatchingAcl) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDropAclsMatchingAcl) ProtoMessage() {}
+
+func (x *PbDropAclsMatchingAcl) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[100]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDropAclsMatchingAcl.ProtoReflect.Descriptor instead.
+func (*PbDropAclsMatchingAcl) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{100}
+}
+
+func (x *PbDropAclsMatchingAcl) GetAcl() *PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+func (x *PbDropAclsMatchingAcl) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *PbDropAclsMatchingAcl) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
 var File_fluss_api_proto protoreflect.FileDescriptor
 
 const file_fluss_api_proto_rawDesc = "" +
@@ -5609,7 +6237,52 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\vsnapshot_id\x18\x02 \x01(\x03R\n" +
 	"snapshotId\x12\x1d\n" +
 	"\n" +
-	"log_offset\x18\x03 \x01(\x03R\tlogOffsetB4Z2github.com/flussql/flussql/fluss/internal/protocol"
+	"log_offset\x18\x03 \x01(\x03R\tlogOffset\"I\n" +
+	"\x0fListAclsRequest\x126\n" +
+	"\n" +
+	"acl_filter\x18\x01 \x02(\v2\x17.fluss.wire.PbAclFilterR\taclFilter\";\n" +
+	"\x10ListAclsResponse\x12'\n" +
+	"\x03acl\x18\x01 \x03(\v2\x15.fluss.wire.PbAclInfoR\x03acl\"<\n" +
+	"\x11CreateAclsRequest\x12'\n" +
+	"\x03acl\x18\x01 \x03(\v2\x15.fluss.wire.PbAclInfoR\x03acl\"M\n" +
+	"\x12CreateAclsResponse\x127\n" +
+	"\x06aclRes\x18\x01 \x03(\v2\x1f.fluss.wire.PbCreateAclRespInfoR\x06aclRes\"I\n" +
+	"\x0fDropAclsRequest\x126\n" +
+	"\n" +
+	"acl_filter\x18\x01 \x03(\v2\x17.fluss.wire.PbAclFilterR\taclFilter\"]\n" +
+	"\x10DropAclsResponse\x12I\n" +
+	"\x0efilter_results\x18\x01 \x03(\v2\".fluss.wire.PbDropAclsFilterResultR\rfilterResults\"\x82\x01\n" +
+	"\x13PbCreateAclRespInfo\x12'\n" +
+	"\x03acl\x18\x01 \x02(\v2\x15.fluss.wire.PbAclInfoR\x03acl\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x02 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x03 \x01(\tR\ferrorMessage\"\x87\x02\n" +
+	"\tPbAclInfo\x12#\n" +
+	"\rresource_name\x18\x01 \x02(\tR\fresourceName\x12#\n" +
+	"\rresource_type\x18\x02 \x02(\x05R\fresourceType\x12%\n" +
+	"\x0eprincipal_name\x18\x03 \x02(\tR\rprincipalName\x12%\n" +
+	"\x0eprincipal_type\x18\x04 \x02(\tR\rprincipalType\x12\x12\n" +
+	"\x04host\x18\x05 \x02(\tR\x04host\x12%\n" +
+	"\x0eoperation_type\x18\x06 \x02(\x05R\roperationType\x12'\n" +
+	"\x0fpermission_type\x18\a \x02(\x05R\x0epermissionType\"\x89\x02\n" +
+	"\vPbAclFilter\x12#\n" +
+	"\rresource_name\x18\x01 \x01(\tR\fresourceName\x12#\n" +
+	"\rresource_type\x18\x02 \x02(\x05R\fresourceType\x12%\n" +
+	"\x0eprincipal_name\x18\x03 \x01(\tR\rprincipalName\x12%\n" +
+	"\x0eprincipal_type\x18\x04 \x01(\tR\rprincipalType\x12\x12\n" +
+	"\x04host\x18\x05 \x01(\tR\x04host\x12%\n" +
+	"\x0eoperation_type\x18\x06 \x02(\x05R\roperationType\x12'\n" +
+	"\x0fpermission_type\x18\a \x02(\x05R\x0epermissionType\"\xa4\x01\n" +
+	"\x16PbDropAclsFilterResult\x12F\n" +
+	"\rmatching_acls\x18\x01 \x03(\v2!.fluss.wire.PbDropAclsMatchingAclR\fmatchingAcls\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x02 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x03 \x01(\tR\ferrorMessage\"\x84\x01\n" +
+	"\x15PbDropAclsMatchingAcl\x12'\n" +
+	"\x03acl\x18\x01 \x02(\v2\x15.fluss.wire.PbAclInfoR\x03acl\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x02 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x03 \x01(\tR\ferrorMessageB4Z2github.com/flussql/flussql/fluss/internal/protocol"
 
 var (
 	file_fluss_api_proto_rawDescOnce sync.Once
@@ -5623,7 +6296,7 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 90)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 101)
 var file_fluss_api_proto_goTypes = []any{
 	(*ErrorResponse)(nil),                // 0: fluss.wire.ErrorResponse
 	(*ApiVersionsRequest)(nil),           // 1: fluss.wire.ApiVersionsRequest
@@ -5715,64 +6388,84 @@ var file_fluss_api_proto_goTypes = []any{
 	(*GetLatestKvSnapshotsRequest)(nil),  // 87: fluss.wire.GetLatestKvSnapshotsRequest
 	(*GetLatestKvSnapshotsResponse)(nil), // 88: fluss.wire.GetLatestKvSnapshotsResponse
 	(*PbKvSnapshot)(nil),                 // 89: fluss.wire.PbKvSnapshot
+	(*ListAclsRequest)(nil),              // 90: fluss.wire.ListAclsRequest
+	(*ListAclsResponse)(nil),             // 91: fluss.wire.ListAclsResponse
+	(*CreateAclsRequest)(nil),            // 92: fluss.wire.CreateAclsRequest
+	(*CreateAclsResponse)(nil),           // 93: fluss.wire.CreateAclsResponse
+	(*DropAclsRequest)(nil),              // 94: fluss.wire.DropAclsRequest
+	(*DropAclsResponse)(nil),             // 95: fluss.wire.DropAclsResponse
+	(*PbCreateAclRespInfo)(nil),          // 96: fluss.wire.PbCreateAclRespInfo
+	(*PbAclInfo)(nil),                    // 97: fluss.wire.PbAclInfo
+	(*PbAclFilter)(nil),                  // 98: fluss.wire.PbAclFilter
+	(*PbDropAclsFilterResult)(nil),       // 99: fluss.wire.PbDropAclsFilterResult
+	(*PbDropAclsMatchingAcl)(nil),        // 100: fluss.wire.PbDropAclsMatchingAcl
 }
 var file_fluss_api_proto_depIdxs = []int32{
-	3,  // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
-	8,  // 1: fluss.wire.PbPartitionSpec.partition_key_values:type_name -> fluss.wire.PbKeyValue
-	9,  // 2: fluss.wire.PbPartitionInfo.partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	6,  // 3: fluss.wire.MetadataRequest.table_path:type_name -> fluss.wire.PbTablePath
-	7,  // 4: fluss.wire.MetadataRequest.partitions_path:type_name -> fluss.wire.PbPhysicalTablePath
-	12, // 5: fluss.wire.MetadataResponse.coordinator_server:type_name -> fluss.wire.PbServerNode
-	12, // 6: fluss.wire.MetadataResponse.tablet_servers:type_name -> fluss.wire.PbServerNode
-	15, // 7: fluss.wire.MetadataResponse.table_metadata:type_name -> fluss.wire.PbTableMetadata
-	16, // 8: fluss.wire.MetadataResponse.partition_metadata:type_name -> fluss.wire.PbPartitionMetadata
-	6,  // 9: fluss.wire.PbTableMetadata.table_path:type_name -> fluss.wire.PbTablePath
-	17, // 10: fluss.wire.PbTableMetadata.bucket_metadata:type_name -> fluss.wire.PbBucketMetadata
-	17, // 11: fluss.wire.PbPartitionMetadata.bucket_metadata:type_name -> fluss.wire.PbBucketMetadata
-	24, // 12: fluss.wire.ListDatabasesResponse.database_summary:type_name -> fluss.wire.PbDatabaseSummary
-	6,  // 13: fluss.wire.CreateTableRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 14: fluss.wire.DropTableRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 15: fluss.wire.GetTableInfoRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 16: fluss.wire.TableExistsRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 17: fluss.wire.GetTableSchemaRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 18: fluss.wire.AlterTableRequest.table_path:type_name -> fluss.wire.PbTablePath
-	43, // 19: fluss.wire.AlterTableRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
-	44, // 20: fluss.wire.AlterTableRequest.add_columns:type_name -> fluss.wire.PbAddColumn
-	45, // 21: fluss.wire.AlterTableRequest.drop_columns:type_name -> fluss.wire.PbDropColumn
-	46, // 22: fluss.wire.AlterTableRequest.rename_columns:type_name -> fluss.wire.PbRenameColumn
-	47, // 23: fluss.wire.AlterTableRequest.modify_columns:type_name -> fluss.wire.PbModifyColumn
-	6,  // 24: fluss.wire.CreatePartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,  // 25: fluss.wire.CreatePartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	6,  // 26: fluss.wire.DropPartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,  // 27: fluss.wire.DropPartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	6,  // 28: fluss.wire.ListPartitionInfosRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,  // 29: fluss.wire.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	10, // 30: fluss.wire.ListPartitionInfosResponse.partitions_info:type_name -> fluss.wire.PbPartitionInfo
-	56, // 31: fluss.wire.ListOffsetsResponse.buckets_resp:type_name -> fluss.wire.PbListOffsetsRespForBucket
-	6,  // 32: fluss.wire.InitWriterRequest.table_path:type_name -> fluss.wire.PbTablePath
-	60, // 33: fluss.wire.ProduceLogRequest.buckets_req:type_name -> fluss.wire.PbProduceLogReqForBucket
-	62, // 34: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
-	64, // 35: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
-	65, // 36: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
-	67, // 37: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
-	68, // 38: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
-	69, // 39: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
-	70, // 40: fluss.wire.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.wire.PbRemoteLogSegment
-	74, // 41: fluss.wire.PutKvRequest.buckets_req:type_name -> fluss.wire.PbPutKvReqForBucket
-	76, // 42: fluss.wire.PutKvResponse.buckets_resp:type_name -> fluss.wire.PbPutKvRespForBucket
-	78, // 43: fluss.wire.LookupRequest.buckets_req:type_name -> fluss.wire.PbLookupReqForBucket
-	80, // 44: fluss.wire.LookupResponse.buckets_resp:type_name -> fluss.wire.PbLookupRespForBucket
-	81, // 45: fluss.wire.PbLookupRespForBucket.values:type_name -> fluss.wire.PbValue
-	83, // 46: fluss.wire.PrefixLookupRequest.buckets_req:type_name -> fluss.wire.PbPrefixLookupReqForBucket
-	85, // 47: fluss.wire.PrefixLookupResponse.buckets_resp:type_name -> fluss.wire.PbPrefixLookupRespForBucket
-	86, // 48: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
-	6,  // 49: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
-	89, // 50: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
-	51, // [51:51] is the sub-list for method output_type
-	51, // [51:51] is the sub-list for method input_type
-	51, // [51:51] is the sub-list for extension type_name
-	51, // [51:51] is the sub-list for extension extendee
-	0,  // [0:51] is the sub-list for field type_name
+	3,   // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
+	8,   // 1: fluss.wire.PbPartitionSpec.partition_key_values:type_name -> fluss.wire.PbKeyValue
+	9,   // 2: fluss.wire.PbPartitionInfo.partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	6,   // 3: fluss.wire.MetadataRequest.table_path:type_name -> fluss.wire.PbTablePath
+	7,   // 4: fluss.wire.MetadataRequest.partitions_path:type_name -> fluss.wire.PbPhysicalTablePath
+	12,  // 5: fluss.wire.MetadataResponse.coordinator_server:type_name -> fluss.wire.PbServerNode
+	12,  // 6: fluss.wire.MetadataResponse.tablet_servers:type_name -> fluss.wire.PbServerNode
+	15,  // 7: fluss.wire.MetadataResponse.table_metadata:type_name -> fluss.wire.PbTableMetadata
+	16,  // 8: fluss.wire.MetadataResponse.partition_metadata:type_name -> fluss.wire.PbPartitionMetadata
+	6,   // 9: fluss.wire.PbTableMetadata.table_path:type_name -> fluss.wire.PbTablePath
+	17,  // 10: fluss.wire.PbTableMetadata.bucket_metadata:type_name -> fluss.wire.PbBucketMetadata
+	17,  // 11: fluss.wire.PbPartitionMetadata.bucket_metadata:type_name -> fluss.wire.PbBucketMetadata
+	24,  // 12: fluss.wire.ListDatabasesResponse.database_summary:type_name -> fluss.wire.PbDatabaseSummary
+	6,   // 13: fluss.wire.CreateTableRequest.table_path:type_name -> fluss.wire.PbTablePath
+	6,   // 14: fluss.wire.DropTableRequest.table_path:type_name -> fluss.wire.PbTablePath
+	6,   // 15: fluss.wire.GetTableInfoRequest.table_path:type_name -> fluss.wire.PbTablePath
+	6,   // 16: fluss.wire.TableExistsRequest.table_path:type_name -> fluss.wire.PbTablePath
+	6,   // 17: fluss.wire.GetTableSchemaRequest.table_path:type_name -> fluss.wire.PbTablePath
+	6,   // 18: fluss.wire.AlterTableRequest.table_path:type_name -> fluss.wire.PbTablePath
+	43,  // 19: fluss.wire.AlterTableRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
+	44,  // 20: fluss.wire.AlterTableRequest.add_columns:type_name -> fluss.wire.PbAddColumn
+	45,  // 21: fluss.wire.AlterTableRequest.drop_columns:type_name -> fluss.wire.PbDropColumn
+	46,  // 22: fluss.wire.AlterTableRequest.rename_columns:type_name -> fluss.wire.PbRenameColumn
+	47,  // 23: fluss.wire.AlterTableRequest.modify_columns:type_name -> fluss.wire.PbModifyColumn
+	6,   // 24: fluss.wire.CreatePartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,   // 25: fluss.wire.CreatePartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	6,   // 26: fluss.wire.DropPartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,   // 27: fluss.wire.DropPartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	6,   // 28: fluss.wire.ListPartitionInfosRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,   // 29: fluss.wire.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	10,  // 30: fluss.wire.ListPartitionInfosResponse.partitions_info:type_name -> fluss.wire.PbPartitionInfo
+	56,  // 31: fluss.wire.ListOffsetsResponse.buckets_resp:type_name -> fluss.wire.PbListOffsetsRespForBucket
+	6,   // 32: fluss.wire.InitWriterRequest.table_path:type_name -> fluss.wire.PbTablePath
+	60,  // 33: fluss.wire.ProduceLogRequest.buckets_req:type_name -> fluss.wire.PbProduceLogReqForBucket
+	62,  // 34: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
+	64,  // 35: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
+	65,  // 36: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
+	67,  // 37: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
+	68,  // 38: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
+	69,  // 39: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
+	70,  // 40: fluss.wire.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.wire.PbRemoteLogSegment
+	74,  // 41: fluss.wire.PutKvRequest.buckets_req:type_name -> fluss.wire.PbPutKvReqForBucket
+	76,  // 42: fluss.wire.PutKvResponse.buckets_resp:type_name -> fluss.wire.PbPutKvRespForBucket
+	78,  // 43: fluss.wire.LookupRequest.buckets_req:type_name -> fluss.wire.PbLookupReqForBucket
+	80,  // 44: fluss.wire.LookupResponse.buckets_resp:type_name -> fluss.wire.PbLookupRespForBucket
+	81,  // 45: fluss.wire.PbLookupRespForBucket.values:type_name -> fluss.wire.PbValue
+	83,  // 46: fluss.wire.PrefixLookupRequest.buckets_req:type_name -> fluss.wire.PbPrefixLookupReqForBucket
+	85,  // 47: fluss.wire.PrefixLookupResponse.buckets_resp:type_name -> fluss.wire.PbPrefixLookupRespForBucket
+	86,  // 48: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
+	6,   // 49: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
+	89,  // 50: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
+	98,  // 51: fluss.wire.ListAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
+	97,  // 52: fluss.wire.ListAclsResponse.acl:type_name -> fluss.wire.PbAclInfo
+	97,  // 53: fluss.wire.CreateAclsRequest.acl:type_name -> fluss.wire.PbAclInfo
+	96,  // 54: fluss.wire.CreateAclsResponse.aclRes:type_name -> fluss.wire.PbCreateAclRespInfo
+	98,  // 55: fluss.wire.DropAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
+	99,  // 56: fluss.wire.DropAclsResponse.filter_results:type_name -> fluss.wire.PbDropAclsFilterResult
+	97,  // 57: fluss.wire.PbCreateAclRespInfo.acl:type_name -> fluss.wire.PbAclInfo
+	100, // 58: fluss.wire.PbDropAclsFilterResult.matching_acls:type_name -> fluss.wire.PbDropAclsMatchingAcl
+	97,  // 59: fluss.wire.PbDropAclsMatchingAcl.acl:type_name -> fluss.wire.PbAclInfo
+	60,  // [60:60] is the sub-list for method output_type
+	60,  // [60:60] is the sub-list for method input_type
+	60,  // [60:60] is the sub-list for extension type_name
+	60,  // [60:60] is the sub-list for extension extendee
+	0,   // [0:60] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -5786,7 +6479,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   90,
+			NumMessages:   101,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
