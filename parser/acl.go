@@ -37,7 +37,8 @@ type ACLResource struct {
 
 // ParseACLResource reads a resource as ACL statements write it: 'cluster'; a database 'db'
 // or 'cluster.db'; a table 'db.t' or 'cluster.db.t' (the Flink procedures' form); '*' every
-// database, '*.*' every table; 'ANY' any resource (filters). A database named "cluster" is
+// database (for database-level operations such as CREATE TABLE: the server does not extend
+// it to the tables), '*.*' every table; 'ANY' any resource (filters). A database named "cluster" is
 // written 'cluster.cluster'.
 func ParseACLResource(s string) (ACLResource, error) {
 	if strings.EqualFold(s, "any") {
