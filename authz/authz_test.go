@@ -36,11 +36,19 @@ func fixture(t *testing.T, admin *sql.DB) string {
 		"CREATE TABLE " + dbName + ".pkt (a INT PRIMARY KEY, b STRING)",
 		"CREATE TABLE " + dbName + ".part (a INT, d STRING) PARTITIONED BY (d)",
 		"ALTER TABLE " + dbName + ".part ADD PARTITION (d = 'x')",
-		"INSERT INTO " + dbName + ".logt VALUES (1, 'one')",
-		"UPSERT INTO " + dbName + ".pkt VALUES (1, 'one')",
 	} {
 		_, err := admin.Exec(q)
 		require.NoError(t, err, q)
+	}
+	// The first write waits for the buckets' leaders, which a loaded fresh cluster can take a
+	// while to elect: wait until the tables take rows.
+	for _, q := range []string{"INSERT INTO " + dbName + ".logt VALUES (1, 'one')", "UPSERT INTO " + dbName + ".pkt VALUES (1, 'one')"} {
+		eventually(t, func() error {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_, err := admin.ExecContext(ctx, q)
+			return err
+		}, q)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

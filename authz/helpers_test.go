@@ -16,7 +16,7 @@ var driverErrBadConn = driver.ErrBadConn
 
 // propagation bounds how long an ACL change may take to reach the tablet servers (they learn
 // it from a ZooKeeper notification).
-const propagation = 30 * time.Second
+const propagation = 60 * time.Second
 
 // poll calls f every 100 ms until done reports true or the propagation deadline passes, and
 // returns f's last error.

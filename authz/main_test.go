@@ -45,6 +45,7 @@ func run(m *testing.M) int {
 	cl, err := localcluster.Start(ctx, localcluster.Options{
 		SASLUsers:  map[string]string{"admin": adminPass, "alice": alicePass, "bob": bobPass},
 		SuperUsers: []string{"admin"},
+		Dir:        os.Getenv("FLUSS_AUTHZ_DIR"), // set it to keep the servers' logs
 	})
 	cancel()
 	if err != nil {
