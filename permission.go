@@ -77,9 +77,37 @@ func (c *conn) permissionError(st parser.Statement, err error) error {
 		pe.Operation = "ALL"
 	}
 	if pe.Resource == "" {
-		pe.Resource = "cluster"
+		pe.Resource = c.statementTable(st)
 	}
 	return pe
+}
+
+// statementTable is the table a DML statement works on, in ACL resource form ('db.t'), or
+// 'cluster' when the statement names none.
+func (c *conn) statementTable(st parser.Statement) string {
+	var t parser.TableName
+	switch st := st.(type) {
+	case *parser.Insert:
+		t = st.Table
+	case *parser.Update:
+		t = st.Table
+	case *parser.Delete:
+		t = st.Table
+	case *parser.Select:
+		t = st.Table
+	}
+	if t.Name == "" {
+		return "cluster"
+	}
+	if t.Database == "" {
+		c.mu.Lock()
+		t.Database = c.database
+		c.mu.Unlock()
+	}
+	if t.Database == "" {
+		return "cluster"
+	}
+	return aclResourceText("TABLE", t.Database+"."+t.Name)
 }
 
 // neededOperation is the operation a statement of this kind needs on its table, "" when the
