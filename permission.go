@@ -54,11 +54,18 @@ func (c *conn) permissionError(st parser.Statement, err error) error {
 	if err == nil || !errors.Is(err, ErrPermissionDenied) {
 		return err
 	}
+	return c.denied(statementKind(st), neededOperation(st), func() string { return c.statementTable(st) }, err)
+}
+
+// denied builds the *PermissionError of a refused statement of this kind (e.g. "INSERT",
+// "COMMIT") that needs operation want ("" when the server's message says it better) on the
+// resource fallback returns when the message names none.
+func (c *conn) denied(kind, want string, fallback func() string, err error) error {
 	var pe *PermissionError
 	if errors.As(err, &pe) {
 		return err
 	}
-	pe = &PermissionError{Principal: "User:ANONYMOUS", Statement: statementKind(st), err: err}
+	pe = &PermissionError{Principal: "User:ANONYMOUS", Statement: kind, err: err}
 	if u := c.connector.cfg.User; u != "" {
 		pe.Principal = "User:" + u
 	}
@@ -70,14 +77,14 @@ func (c *conn) permissionError(st parser.Statement, err error) error {
 	} else if m := denyWriter.FindStringSubmatch(msg); m != nil {
 		pe.Operation, pe.Resource = m[1], aclResourceText("TABLE", m[2])
 	}
-	if want := neededOperation(st); want != "" && (pe.Operation == "" || pe.Operation == "DESCRIBE") {
+	if want != "" && (pe.Operation == "" || pe.Operation == "DESCRIBE") {
 		pe.Operation = want
 	}
 	if pe.Operation == "" {
 		pe.Operation = "ALL"
 	}
 	if pe.Resource == "" {
-		pe.Resource = c.statementTable(st)
+		pe.Resource = fallback()
 	}
 	return pe
 }

@@ -245,3 +245,35 @@ func TestWildcardTableGrantAndWireAPI(t *testing.T) {
 	assert.Equal(t, []fluss.ACLBinding{b}, dropped)
 	eventuallyDenied(t, func() error { return insert(ctx, alice, dbName) }, "after dropping the wildcard grant")
 }
+
+// TestDeniedCommit: a transaction's writes go out at Commit, which is refused as a whole
+// (nothing written) when the user may read the table but not write it.
+func TestDeniedCommit(t *testing.T) {
+	needCluster(t)
+	admin := open(t, "admin", adminPass)
+	alice := open(t, "alice", alicePass)
+	dbName := fixture(t, admin)
+	mustExec(t, admin, "CREATE ACL (resource => '"+dbName+".logt', principal => 'User:alice', operation => 'READ')")
+	read := query("SELECT * FROM DB.logt LIMIT 1")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	eventually(t, func() error { return read(ctx, alice, dbName) }, "READ grant")
+
+	tx, err := alice.BeginTx(ctx, nil)
+	require.NoError(t, err)
+	_, err = tx.ExecContext(ctx, "INSERT INTO "+dbName+".logt VALUES (5, 'five')")
+	require.NoError(t, err, "the row is buffered until Commit")
+	start := time.Now()
+	err = tx.Commit()
+	took := time.Since(start)
+	require.Error(t, err)
+	assert.Less(t, took, 5*time.Second)
+	assert.ErrorIs(t, err, flussql.ErrPermissionDenied)
+	assert.ErrorIs(t, err, flussql.ErrNotWritten)
+	var pe *flussql.PermissionError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, "COMMIT", pe.Statement)
+	assert.Equal(t, "WRITE", pe.Operation)
+	assert.Equal(t, dbName+".logt", pe.Resource)
+	assert.Contains(t, err.Error(), "CREATE ACL (resource => '"+dbName+".logt', principal => 'User:alice', operation => 'WRITE', permission => 'ALLOW')")
+}

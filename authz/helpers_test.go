@@ -47,8 +47,16 @@ func eventually(t *testing.T, f func() error, what string) {
 // report that nothing was written.
 func eventuallyDenied(t *testing.T, f func() error, what string) {
 	t.Helper()
-	err, ok := poll(f, func(err error) bool { return errors.Is(err, flussql.ErrPermissionDenied) })
+	var took time.Duration
+	timed := func() error {
+		start := time.Now()
+		err := f()
+		took = time.Since(start)
+		return err
+	}
+	err, ok := poll(timed, func(err error) bool { return errors.Is(err, flussql.ErrPermissionDenied) })
 	require.True(t, ok, "%s: not denied after %s, last error: %v", what, propagation, err)
+	require.Less(t, took, 5*time.Second, "%s: the refusal took %s (retried?)", what, took)
 	if errors.Is(err, flussql.ErrNotWritten) || errors.Is(err, flussql.ErrOutcomeUnknown) || errors.Is(err, flussql.ErrPartiallyWritten) {
 		require.ErrorIs(t, err, flussql.ErrNotWritten, "a denied write stored nothing")
 	}
