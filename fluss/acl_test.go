@@ -6,6 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
 func TestParsePrincipal(t *testing.T) {
@@ -122,4 +124,28 @@ func TestACLFilterMatchesAndWire(t *testing.T) {
 	var back = pbACL(ACLBinding{})
 	require.NoError(t, proto.Unmarshal(raw, back))
 	assert.Equal(t, b, fromPbACL(back))
+}
+
+// FuzzACLResponses decodes arbitrary LIST_ACLS answers: decoding and rendering never panic,
+// and a binding survives the trip through its wire form.
+func FuzzACLResponses(f *testing.F) {
+	b := ACLBinding{Resource: DatabaseResource("shop"), Principal: UserPrincipal("alice"), Host: "*", Operation: OpRead, Permission: PermissionAllow}
+	seed, err := proto.Marshal(&protocol.ListAclsResponse{Acl: []*protocol.PbAclInfo{pbACL(b)}})
+	require.NoError(f, err)
+	f.Add(seed)
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var resp protocol.ListAclsResponse
+		if proto.Unmarshal(data, &resp) != nil {
+			return
+		}
+		for _, pb := range resp.GetAcl() {
+			got := fromPbACL(pb)
+			_ = got.String()
+			again := fromPbACL(pbACL(got))
+			if again != got {
+				t.Fatalf("round trip changed %v into %v", got, again)
+			}
+		}
+	})
 }
