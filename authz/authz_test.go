@@ -26,30 +26,11 @@ func open(t *testing.T, user, pass string) *sql.DB {
 }
 
 // fixture creates, as admin, a database with a log table, a primary-key table and a
-// partitioned table, and drops it (and every ACL on it) at the end.
+// partitioned table with one row each, and drops it (and every ACL on it) at the end.
 func fixture(t *testing.T, admin *sql.DB) string {
 	t.Helper()
 	dbName := fmt.Sprintf("authz_%s_%d", strings.ToLower(strings.ReplaceAll(t.Name(), "/", "_")), time.Now().UnixNano()%1e6)
-	for _, q := range []string{
-		"CREATE DATABASE " + dbName,
-		"CREATE TABLE " + dbName + ".logt (a INT, b STRING)",
-		"CREATE TABLE " + dbName + ".pkt (a INT PRIMARY KEY, b STRING)",
-		"CREATE TABLE " + dbName + ".part (a INT, d STRING) PARTITIONED BY (d)",
-		"ALTER TABLE " + dbName + ".part ADD PARTITION (d = 'x')",
-	} {
-		_, err := admin.Exec(q)
-		require.NoError(t, err, q)
-	}
-	// The first write waits for the buckets' leaders, which a loaded fresh cluster can take a
-	// while to elect: wait until the tables take rows.
-	for _, q := range []string{"INSERT INTO " + dbName + ".logt VALUES (1, 'one')", "UPSERT INTO " + dbName + ".pkt VALUES (1, 'one')"} {
-		eventually(t, func() error {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			_, err := admin.ExecContext(ctx, q)
-			return err
-		}, q)
-	}
+	mustExec(t, admin, "CREATE DATABASE "+dbName)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -64,7 +45,45 @@ func fixture(t *testing.T, admin *sql.DB) string {
 			assert.NoError(t, err, q)
 		}
 	})
+	for _, tb := range []struct{ name, ddl, partition, first string }{
+		{"logt", "(a INT, b STRING)", "", "INSERT INTO DB.logt VALUES (1, 'one')"},
+		{"pkt", "(a INT PRIMARY KEY, b STRING)", "", "UPSERT INTO DB.pkt VALUES (1, 'one')"},
+		{"part", "(a INT, d STRING) PARTITIONED BY (d)", "ALTER TABLE DB.part ADD PARTITION (d = 'x')", "INSERT INTO DB.part VALUES (1, 'x')"},
+	} {
+		createReady(t, admin, dbName, tb.name, tb.ddl, tb.partition, strings.ReplaceAll(tb.first, "DB", dbName))
+	}
 	return dbName
+}
+
+// createReady creates a table and writes its first row. Fluss 0.9.1's coordinator now and
+// then loses the event of a table just created (apache/fluss#1018; its log then lacks the
+// "New table: …" line) and that table never gets a bucket leader; such a table is dropped
+// and created again.
+func createReady(t *testing.T, admin *sql.DB, dbName, name, ddl, partition, first string) {
+	t.Helper()
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		mustExec(t, admin, "CREATE TABLE "+dbName+"."+name+" "+ddl)
+		if partition != "" {
+			mustExec(t, admin, strings.ReplaceAll(partition, "DB", dbName))
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		tick := time.NewTicker(200 * time.Millisecond)
+		for time.Now().Before(deadline) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			_, err = admin.ExecContext(ctx, first)
+			cancel()
+			if err == nil {
+				tick.Stop()
+				return
+			}
+			<-tick.C
+		}
+		tick.Stop()
+		t.Logf("table %s.%s takes no rows after 20 s (attempt %d; a lost CreateTable event?): %v", dbName, name, attempt, err)
+		mustExec(t, admin, "DROP TABLE "+dbName+"."+name)
+	}
+	require.NoError(t, err, "table %s.%s never took a row", dbName, name)
 }
 
 // op is one operation class a user may be denied.
