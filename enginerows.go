@@ -35,6 +35,7 @@ func (c *conn) startQuery(ctx context.Context, q *planner.Query) (driver.Rows, e
 
 // queryInput opens the query's source as an engine input (nil without FROM).
 func (c *conn) queryInput(ctx context.Context, q *planner.Query) (engine.Operator, error) {
+	var err error
 	switch src := q.Source.(type) {
 	case nil:
 		return nil, nil
@@ -42,17 +43,21 @@ func (c *conn) queryInput(ctx context.Context, q *planner.Query) (engine.Operato
 		if src.Partitioned && len(src.Partitions) == 0 {
 			return &batchInput{}, nil // every partition pruned
 		}
-		rows, err := c.openScan(ctx, src)
-		if err != nil {
+		in := &scanInput{}
+		if src.Virtual != planner.NotVirtual {
+			if in.virtual, err = newVirtualBatches(src); err != nil {
+				return nil, err
+			}
+		}
+		if in.rows, err = c.openScan(ctx, src); err != nil {
 			return nil, err
 		}
-		return &scanInput{rows: rows}, nil
+		return in, nil
 	}
 	pctx, cancel := c.connector.requestContext(ctx)
 	defer cancel()
 	var info *fluss.TableInfo
 	var rows [][]any
-	var err error
 	switch src := q.Source.(type) {
 	case *planner.Lookup:
 		info = src.Table
@@ -116,25 +121,43 @@ func (c *conn) limitScanAll(ctx context.Context, p *planner.LimitScan) ([][]any,
 // streaming query holds no more than the scan itself does.
 type scanInput struct {
 	rows *scanRows
+	// virtual builds the batches of t$changelog or t$binlog from the scan's; nil for a
+	// plain scan.
+	virtual *virtualBatches
 }
 
 func (s *scanInput) Next() (arrow.RecordBatch, error) {
-	if s.rows.ended {
-		return nil, io.EOF
-	}
-	if err := s.rows.fetch(); err != nil {
-		if errors.Is(err, io.EOF) {
-			s.Close()
+	for {
+		if s.rows.ended {
 			return nil, io.EOF
 		}
-		return nil, err
+		if err := s.rows.fetch(); err != nil {
+			if errors.Is(err, io.EOF) {
+				s.Close()
+				return nil, io.EOF
+			}
+			return nil, err
+		}
+		if s.virtual != nil {
+			rec, err := s.virtual.convert(s.rows.ctx, s.rows.batch)
+			if err != nil || rec.NumRows() > 0 {
+				return rec, err
+			}
+			rec.Release() // a $binlog batch ending in an update_before: read on
+			continue
+		}
+		rec := s.rows.batch.Record
+		rec.Retain()
+		return rec, nil
 	}
-	rec := s.rows.batch.Record
-	rec.Retain()
-	return rec, nil
 }
 
-func (s *scanInput) Close() { _ = s.rows.Close() }
+func (s *scanInput) Close() {
+	_ = s.rows.Close()
+	if s.virtual != nil {
+		s.virtual.close()
+	}
+}
 
 // batchInput feeds batches already in memory.
 type batchInput struct {

@@ -118,6 +118,8 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 		c.catalog.Invalidate(p.Path)
 		c.dropWriters(p.Path)
 		return noRows(err)
+	case *planner.AlterDatabase:
+		return noRows(ddlOutcome(admin.AlterDatabase(ctx, p.Name, p.IgnoreIfNotExists, p.Changes()...)))
 	case *planner.AlterTable:
 		err := ddlOutcome(admin.AlterTable(ctx, p.Path, p.IgnoreIfNotExists, alterChanges(p)...))
 		// The schema id changes with ADD: plans, writers and lookupers are keyed by it and

@@ -162,6 +162,9 @@ func TestDMLAndErrors(t *testing.T) {
 		{q: `SELECT * FROM ` + kv, want: "primary"},
 		{q: `SELECT * FROM ` + dbName + `.nosuch`, want: "does not exist", is: fluss.ErrTableNotExist},
 		{q: `UPSERT INTO ` + dbName + `.nosuch VALUES (1)`, is: fluss.ErrTableNotExist},
+		{q: `SELECT * FROM ` + dbName + `.KV WHERE id = 1`, want: "table " + dbName + ".KV does not exist (did you mean kv?)", is: fluss.ErrTableNotExist},
+		{q: `SELECT * FROM ` + dbName + `x.kv WHERE id = 1`, want: "there is no database " + dbName + "x (did you mean " + dbName + "?)", is: fluss.ErrTableNotExist},
+		{q: `SELECT "v" FROM ` + kv + ` WHERE id = 1`, want: "write `v` (backticks) for an identifier or 'v' (single quotes) for a string"},
 		{q: `SELEC 1`, want: "line 1"},
 	} {
 		_, err := db.Exec(tc.q, tc.args...)

@@ -156,6 +156,9 @@ func (p *ddlParser) statement() (Statement, error) {
 		}
 		return nil, p.fail("DATABASE", "TABLE", "ACL")
 	case p.l.isWord(t, "alter"):
+		if p.word("database") || p.word("schema") {
+			return p.alterDatabase()
+		}
 		return p.alterTable()
 	case p.l.isWord(t, "show"):
 		return p.show()
@@ -278,7 +281,10 @@ func (p *ddlParser) show() (Statement, error) {
 	case p.word("acls"):
 		return p.showACLs()
 	}
-	return nil, p.fail("DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE", "ACLS")
+	if st, ok, err := p.showAdmin(); ok {
+		return st, err
+	}
+	return nil, p.fail("DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE", "CREATE DATABASE", "SERVERS", "OFFSETS", "KV SNAPSHOTS", "CLUSTER CONFIGS", "CLUSTER HEALTH", "ACLS")
 }
 
 // like consumes an optional LIKE 'pattern'.
@@ -294,8 +300,8 @@ func (p *ddlParser) like() (*string, error) {
 }
 
 func (p *ddlParser) alterTable() (Statement, error) {
-	if err := p.expectWords("table"); err != nil {
-		return nil, err
+	if !p.word("table") {
+		return nil, p.fail("TABLE", "DATABASE")
 	}
 	ifTok := p.peek()
 	ifExists := p.ifExists()

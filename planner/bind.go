@@ -282,6 +282,9 @@ func (p *Scan) bind(bd *binder) (Plan, error) {
 	if out.PartitionSet, err = p.PartitionSet.bind(bd); err != nil {
 		return nil, err
 	}
+	if out.Pushdown, err = p.Pushdown.bind(bd); err != nil {
+		return nil, err
+	}
 	if out.Output, err = p.Output.bind(bd); err != nil {
 		return nil, err
 	}

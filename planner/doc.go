@@ -26,6 +26,7 @@
 //     After DDL on a table, invalidate it in the catalog.
 //   - *Use changes the session's database (check that it exists first).
 //   - *ShowDatabases, *ShowTables, *ShowPartitions, *ShowCreateTable,
+//     *ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs,
 //     *Describe and *Explain return rows that their Rows method builds from
 //     the admin answers (or from the table info the planner already holds).
 //   - *Write: Append / Upsert / PartialUpdate / Delete / Update rows, in

@@ -80,6 +80,10 @@ func runCase(t *testing.T, c string) string {
 	if err != nil {
 		return "error: " + err.Error() + "\n"
 	}
+	if _, rows := p.(QueryPlan); rows != parser.ReturnsRows(st) {
+		// The shell decides by the statement (parser.ReturnsRows), the driver by the plan.
+		return fmt.Sprintf("MISMATCH: parser.ReturnsRows = %v but the plan %T returns rows = %v\n", parser.ReturnsRows(st), p, rows)
+	}
 	out := describePlan(p)
 	for _, args := range binds {
 		out += "---- bind " + formatArgs(args) + "\n"

@@ -56,6 +56,9 @@ type queryBuilder struct {
 	s    *parser.Select
 	info *fluss.TableInfo
 	ph   Placeholders
+	// virtual is the table under a virtual table (info then describes
+	// the virtual table); nil for a plain table.
+	virtual *virtualTable
 }
 
 func (b *builder) query(s *parser.Select) (Plan, error) {
@@ -75,7 +78,7 @@ func (b *builder) query(s *parser.Select) (Plan, error) {
 	conv := &exprConv{sess: b.sess, slot: identity}
 	var leaf engine.Node = &engine.OneRow{}
 	if s.HasFrom() {
-		if qb.info, err = b.table(s.Table); err != nil {
+		if qb.info, qb.virtual, err = b.readTable(s.Table); err != nil {
 			return nil, err
 		}
 		conv.info = qb.info
@@ -90,7 +93,10 @@ func (b *builder) query(s *parser.Select) (Plan, error) {
 	// tree's column indexes depend on it: a Scan feeds its projection, the
 	// others full rows. Plan the projection first.
 	var proj []int
-	if qb.info != nil && !qb.info.HasPrimaryKey() {
+	if qb.virtual != nil {
+		proj = qb.virtualProjection()
+		conv.slot = func(col int) int { return slices.Index(proj, col) }
+	} else if qb.info != nil && !qb.info.HasPrimaryKey() {
 		proj = qb.projection()
 		conv.slot = func(col int) int { return slices.Index(proj, col) }
 	}
@@ -199,6 +205,9 @@ func (qb *queryBuilder) projection() []int {
 // applies them), except that a limit scan reads LIMIT + OFFSET rows per
 // bucket.
 func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan, string, error) {
+	if qb.virtual != nil {
+		return qb.virtualSource(proj, streaming)
+	}
 	info, s, sess := qb.info, qb.s, qb.b.sess
 	eq := equalities(info, s.Where, sess)
 	sb := &selectBuilder{b: qb.b, info: info, stmt: s, ph: qb.ph}
@@ -257,7 +266,8 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 		return nil, "", err
 	}
 	p := &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
-		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Placeholders: qb.ph}
+		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Placeholders: qb.ph,
+		Pushdown: pushdownFilter(info, s.Where, sess.Location)}
 	p.Limit = -1
 	for i, c := range proj {
 		col := info.Schema().Columns[c]

@@ -73,6 +73,13 @@ type Scan struct {
 	// StartTimestamp is the start in epoch milliseconds (StartTimestamp).
 	StartTimestamp int64
 	Bounded        bool
+	// Virtual is the virtual table the scan reads (a query over
+	// t$changelog or t$binlog), whose metadata columns (and, for Binlog,
+	// images) the driver builds before the rows reach the query's Input.
+	Virtual VirtualTable
+	// Pushdown is the WHERE over table column positions, for the server
+	// filter (pushdown.go); nil when the table has no statistics columns.
+	Pushdown *Filter
 	Output
 	Placeholders
 }
@@ -88,7 +95,7 @@ type selItem struct {
 // LimitScan, Scan) when it has only columns, * or COUNT(*), a WHERE the row
 // filter can evaluate and LIMIT; else as a Query the engine finishes.
 func (b *builder) selectStmt(s *parser.Select) (Plan, error) {
-	if !simpleSelect(s) {
+	if _, v := splitVirtual(s.Table.Name); v != NotVirtual || !simpleSelect(s) {
 		return b.query(s)
 	}
 	p, err := b.simpleSelect(s)
@@ -315,7 +322,8 @@ func (sb *selectBuilder) scan(star bool, whereCols []int) (Plan, error) {
 		return nil, err
 	}
 	return &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
-		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Output: out, Placeholders: sb.ph}, nil
+		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Output: out, Placeholders: sb.ph,
+		Pushdown: pushdownFilter(info, sb.stmt.Where, sb.b.sess.Location)}, nil
 }
 
 // equalities returns, per table column, the values of the first top-level

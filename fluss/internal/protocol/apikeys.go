@@ -39,6 +39,13 @@ const (
 	ListACLs             APIKey = 1040
 	DropACLs             APIKey = 1041
 	AlterTable           APIKey = 1044
+
+	// DescribeClusterConfigs (0.9+) lists the cluster's configs and their sources.
+	DescribeClusterConfigs APIKey = 1045
+	// AlterDatabase (1.0+) changes a database's comment and properties.
+	AlterDatabase APIKey = 1060
+	// GetClusterHealth (1.0+) counts replicas in sync and leaders active.
+	GetClusterHealth APIKey = 1062
 )
 
 // VersionRange is an inclusive range of API versions.
@@ -86,6 +93,10 @@ var clientAPIs = map[APIKey]apiInfo{
 	ListACLs:             {"LIST_ACLS", VersionRange{0, 0}},
 	DropACLs:             {"DROP_ACLS", VersionRange{0, 0}},
 	AlterTable:           {"ALTER_TABLE", VersionRange{0, 0}},
+
+	DescribeClusterConfigs: {"DESCRIBE_CLUSTER_CONFIGS", VersionRange{0, 0}},
+	AlterDatabase:          {"ALTER_DATABASE", VersionRange{0, 0}},
+	GetClusterHealth:       {"GET_CLUSTER_HEALTH", VersionRange{0, 0}},
 }
 
 // String returns the Fluss name of the API, e.g. "CREATE_TABLE(1005)".
