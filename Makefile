@@ -110,8 +110,9 @@ reliability:
 
 ## cluster-up / cluster-down: a local cluster for development; up prints the bootstrap address
 ## and records what it started in .cluster/state.json so that down stops exactly that.
+## CLUSTER_FLAGS='-sasl admin:pw,alice:pw -authorizer' starts one with SASL users and ACLs.
 cluster-up:
-	@$(CLUSTER) up -state .cluster/state.json
+	@$(CLUSTER) up -state .cluster/state.json $(CLUSTER_FLAGS)
 
 cluster-down:
 	@$(CLUSTER) down -state .cluster/state.json

@@ -252,10 +252,14 @@ func (c *Config) FormatDSN() string {
 	return c.format(true)
 }
 
-// String renders the DSN with the password replaced by "xxxxx".
-func (c *Config) String() string {
+// String renders the DSN with the password replaced by "xxxxx". It has a value receiver so
+// that fmt's %v and %+v of a Config, not only of a *Config, hide the password.
+func (c Config) String() string {
 	return c.format(false)
 }
+
+// GoString is String, so that %#v hides the password too.
+func (c Config) GoString() string { return c.String() }
 
 func (c *Config) format(withPassword bool) string {
 	var b strings.Builder

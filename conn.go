@@ -204,7 +204,7 @@ func (c *conn) execText(ctx context.Context, query string, args []driver.NamedVa
 		return nil, c.txFailed(err)
 	}
 	res, err := c.exec(ctx, st, args)
-	return res, c.txFailed(err)
+	return res, c.txFailed(c.permissionError(st, err))
 }
 
 // QueryContext runs a statement that returns rows.
@@ -221,7 +221,11 @@ func (c *conn) queryText(ctx context.Context, query string, args []driver.NamedV
 		return nil, err
 	}
 	rows, err := c.query(ctx, st, args)
-	return rows, err
+	if err != nil {
+		return nil, c.permissionError(st, err)
+	}
+	// Errors of later fetches get the same explanation.
+	return &tracedRows{Rows: rows, end: func(int64, error) {}, mapErr: func(err error) error { return c.permissionError(st, err) }}, nil
 }
 
 // plannerArgs converts database/sql arguments for planner.Bind.

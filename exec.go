@@ -88,6 +88,9 @@ func statementKind(st parser.Statement) string {
 
 // execPlan runs a plan that returns no rows.
 func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, error) {
+	if res, ok, err := c.execACL(ctx, p); ok {
+		return res, err
+	}
 	admin := c.client.Admin()
 	switch p := p.(type) {
 	case *planner.CreateDatabase:

@@ -69,6 +69,8 @@ func (c *conn) readAll(ctx context.Context, p planner.QueryPlan) ([][]any, error
 			return nil, err
 		}
 		return p.Rows(parts), nil
+	case *planner.ShowACLs:
+		return c.showACLs(ctx, p)
 	case *planner.ShowCreateTable:
 		return p.Rows(), nil
 	case *planner.Describe:

@@ -110,10 +110,15 @@ type tracedRows struct {
 	err  error
 	end  func(int64, error)
 	done bool
+	// mapErr, when set, rewrites the errors of Next (not io.EOF).
+	mapErr func(error) error
 }
 
 func (r *tracedRows) Next(dest []driver.Value) error {
 	err := r.Rows.Next(dest)
+	if err != nil && err != io.EOF && r.mapErr != nil {
+		err = r.mapErr(err)
+	}
 	switch {
 	case err == nil:
 		r.n++

@@ -55,6 +55,10 @@ func (t *tx) Commit() error {
 	ctx, cancel := c.connector.requestContext(t.ctx)
 	defer cancel()
 	if _, err := c.write(ctx, t.writes); err != nil {
+		if errors.Is(err, ErrPermissionDenied) {
+			first := t.writes[0].Table.Path
+			err = c.denied("COMMIT", "WRITE", func() string { return aclResourceText("TABLE", first.Database+"."+first.Table) }, err)
+		}
 		return fmt.Errorf("flussql: commit of %d rows failed (a Fluss transaction is a client-side batch, not atomic across buckets): %w", t.rows, err)
 	}
 	return nil

@@ -59,6 +59,9 @@ func (c Config) String() string {
 	return fmt.Sprintf("fluss.Config{%s%s}", user, strings.Join(c.BootstrapServers, ","))
 }
 
+// GoString is String, so that %#v hides the password too.
+func (c Config) GoString() string { return c.String() }
+
 func (c Config) withDefaults() Config {
 	if c.ClientID == "" {
 		c.ClientID = DefaultClientID

@@ -115,7 +115,7 @@ func (p *ddlParser) forTable() (TableName, []PartitionValue, error) {
 func ReturnsRows(st Statement) bool {
 	switch st.(type) {
 	case *Select, *ShowDatabases, *ShowTables, *ShowCreateTable, *Describe, *ShowPartitions, *Explain,
-		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs, *ShowClusterHealth, *ShowCreateDatabase:
+		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs, *ShowClusterHealth, *ShowCreateDatabase, *ShowACLs:
 		return true
 	}
 	return false

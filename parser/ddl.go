@@ -141,16 +141,20 @@ func (p *ddlParser) statement() (Statement, error) {
 			return p.createDatabase()
 		case p.word("table"):
 			return p.createTable()
+		case p.word("acl"):
+			return p.aclStatement(true)
 		}
-		return nil, p.fail("DATABASE", "TABLE")
+		return nil, p.fail("DATABASE", "TABLE", "ACL")
 	case p.l.isWord(t, "drop"):
 		switch {
 		case p.word("database"), p.word("schema"):
 			return p.dropDatabase()
 		case p.word("table"):
 			return p.dropTable()
+		case p.word("acl"):
+			return p.aclStatement(false)
 		}
-		return nil, p.fail("DATABASE", "TABLE")
+		return nil, p.fail("DATABASE", "TABLE", "ACL")
 	case p.l.isWord(t, "alter"):
 		if p.word("database") || p.word("schema") {
 			return p.alterDatabase()
@@ -274,11 +278,13 @@ func (p *ddlParser) show() (Statement, error) {
 			return nil, err
 		}
 		return s, p.end()
+	case p.word("acls"):
+		return p.showACLs()
 	}
 	if st, ok, err := p.showAdmin(); ok {
 		return st, err
 	}
-	return nil, p.fail("DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE", "CREATE DATABASE", "SERVERS", "OFFSETS", "KV SNAPSHOTS", "CLUSTER CONFIGS", "CLUSTER HEALTH")
+	return nil, p.fail("DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE", "CREATE DATABASE", "SERVERS", "OFFSETS", "KV SNAPSHOTS", "CLUSTER CONFIGS", "CLUSTER HEALTH", "ACLS")
 }
 
 // like consumes an optional LIKE 'pattern'.

@@ -20,6 +20,8 @@
 //	INSERT INTO t [(cols)] VALUES (…), …;  UPSERT INTO t [(cols)] VALUES …
 //	DELETE FROM t WHERE …;  UPDATE t SET col = value, … WHERE …
 //	SELECT * | col [AS alias], … | COUNT(*) FROM t [/*+ OPTIONS('k' = 'v') */] [WHERE …] [LIMIT n]
+//	CREATE ACL (resource => 'db.t', principal => 'User:alice', operation => 'READ' [, permission => 'ALLOW'] [, host => '*'])
+//	DROP ACL (resource => …, principal => …, operation => …, permission => …, host => …);  SHOW ACLS [FOR 'db.t']
 //	EXPLAIN <statement>
 //
 // Column types are those of Fluss: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT,

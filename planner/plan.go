@@ -147,6 +147,12 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		return b.update(s)
 	case *parser.Select:
 		return b.selectStmt(s)
+	case *parser.CreateACL:
+		return planCreateACL(s)
+	case *parser.DropACL:
+		return planDropACL(s)
+	case *parser.ShowACLs:
+		return planShowACLs(s)
 	case *parser.Explain:
 		inner, err := b.build(s.Statement)
 		if err != nil {

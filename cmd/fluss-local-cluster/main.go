@@ -1,15 +1,18 @@
 // Command fluss-local-cluster starts and stops a real Apache Fluss cluster on loopback for
 // development and tests (see package fluss/localcluster).
 //
-//	fluss-local-cluster up   [-state FILE] [-sasl user:password] [-tablet-servers N] [-zk-session-timeout D]
+//	fluss-local-cluster up   [-state FILE] [-sasl user:password[,…]] [-authorizer] [-tablet-servers N] [-zk-session-timeout D]
 //	                                                               start detached, print the bootstrap address
 //	fluss-local-cluster down [-state FILE]                         stop what `up` started
-//	fluss-local-cluster run  [-sasl user:password] -- CMD ARGS…    start, run CMD with the addresses in its environment, stop
+//	fluss-local-cluster run  [-sasl user:password[,…]] [-authorizer] -- CMD ARGS…  start, run CMD with the addresses in its environment, stop
 //	fluss-local-cluster fetch [VERSION…]                           fetch the jars of FLUSS_VERSION and each VERSION, print their classpaths
 //
 // `run` exports FLUSS_BOOTSTRAP_SERVERS and FLUSS_SERVER_VERSION (the version that runs) for
 // CMD, and with -sasl also starts a second cluster with SASL/PLAIN and exports
-// FLUSS_SASL_BOOTSTRAP_SERVERS, FLUSS_SASL_USERNAME and FLUSS_SASL_PASSWORD. FLUSS_VERSION
+// FLUSS_SASL_BOOTSTRAP_SERVERS, FLUSS_SASL_USERNAME and FLUSS_SASL_PASSWORD (the first -sasl
+// user). -sasl takes several users (admin:admin-secret,alice:alice-pw); with -authorizer the
+// SASL cluster checks ACLs (FLUSS_SASL_AUTHORIZER=1 for `run`), the first user is its super
+// user and the others may do nothing until an ACL allows it. FLUSS_VERSION
 // chooses the server release: one Maven Central serves, or one in the folder of server builds
 // (FLUSS_SERVER_DIR, default ../shared/fluss-server beside the repository; every -SNAPSHOT
 // version comes from there). -tablet-servers starts N tablet servers (default 1); -zk-session-timeout sets the servers' ZooKeeper session timeout (e.g. 6s,
@@ -84,21 +87,47 @@ func usage() {
 
 func logf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 
+// parseSASL parses -sasl: "user:password[,user:password…]". The first user is the one
+// `run` exports and, with -authorizer, the super user.
 func parseSASL(s string) (map[string]string, string, string, error) {
 	if s == "" {
 		return nil, "", "", nil
 	}
-	user, pass, ok := strings.Cut(s, ":")
-	if !ok || user == "" || pass == "" {
-		return nil, "", "", fmt.Errorf("-sasl wants user:password, got %q", s)
+	users := map[string]string{}
+	var first, firstPass string
+	for _, pair := range strings.Split(s, ",") {
+		user, pass, ok := strings.Cut(pair, ":")
+		if !ok || user == "" || pass == "" {
+			// Never echo the flag: it holds passwords.
+			return nil, "", "", fmt.Errorf("-sasl wants user:password[,user:password…]; entry %d is not user:password", len(users)+1)
+		}
+		if _, dup := users[user]; dup {
+			return nil, "", "", fmt.Errorf("-sasl names user %q twice", user)
+		}
+		users[user] = pass
+		if first == "" {
+			first, firstPass = user, pass
+		}
 	}
-	return map[string]string{user: pass}, user, pass, nil
+	return users, first, firstPass, nil
+}
+
+// superUsers returns the super users for -authorizer: the first -sasl user.
+func superUsers(authorizer bool, first string) ([]string, error) {
+	if !authorizer {
+		return nil, nil
+	}
+	if first == "" {
+		return nil, errors.New("-authorizer needs -sasl (the first user becomes the super user; the others have no rights until an ACL grants them)")
+	}
+	return []string{first}, nil
 }
 
 func up(args []string) error {
 	fs := flag.NewFlagSet("up", flag.ExitOnError)
 	statePath := fs.String("state", ".cluster/state.json", "where to record what was started")
-	saslFlag := fs.String("sasl", "", "turn SASL/PLAIN on with this user:password")
+	saslFlag := fs.String("sasl", "", "turn SASL/PLAIN on with these users: user:password[,user:password…]")
+	authz := fs.Bool("authorizer", false, "turn the authorizer on: the first -sasl user is the super user, the others have no rights until granted (CREATE ACL)")
 	tablets := fs.Int("tablet-servers", 1, "number of tablet servers")
 	zkSession := fs.Duration("zk-session-timeout", 0, "ZooKeeper session timeout of the servers (0: Fluss's default, 60s)")
 	_ = fs.Parse(args)
@@ -110,7 +139,11 @@ func up(args []string) error {
 		logf("a cluster started here is already running (state %s); `make cluster-down` stops it", *statePath)
 		return nil
 	}
-	users, _, _, err := parseSASL(*saslFlag)
+	users, first, _, err := parseSASL(*saslFlag)
+	if err != nil {
+		return err
+	}
+	supers, err := superUsers(*authz, first)
 	if err != nil {
 		return err
 	}
@@ -122,7 +155,7 @@ func up(args []string) error {
 		return err
 	}
 	started := time.Now()
-	c, err := localcluster.Start(context.Background(), localcluster.Options{Dir: dir, SASLUsers: users, Detach: true, Logf: logf,
+	c, err := localcluster.Start(context.Background(), localcluster.Options{Dir: dir, SASLUsers: users, SuperUsers: supers, Detach: true, Logf: logf,
 		TabletServers: *tablets, ZooKeeperSessionTimeout: *zkSession})
 	if err != nil {
 		os.RemoveAll(dir)
@@ -165,13 +198,18 @@ func down(args []string) error {
 
 func run(args []string) (int, error) {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
-	saslFlag := fs.String("sasl", "", "also start a SASL/PLAIN cluster with this user:password")
+	saslFlag := fs.String("sasl", "", "also start a SASL/PLAIN cluster with these users: user:password[,user:password…]")
+	authz := fs.Bool("authorizer", false, "the SASL cluster authorizes: the first -sasl user is the super user, the others have no rights until granted")
 	_ = fs.Parse(args)
 	cmdArgs := fs.Args()
 	if len(cmdArgs) == 0 {
 		return 0, errors.New("run needs a command after --")
 	}
 	users, user, pass, err := parseSASL(*saslFlag)
+	if err != nil {
+		return 0, err
+	}
+	supers, err := superUsers(*authz, user)
 	if err != nil {
 		return 0, err
 	}
@@ -194,13 +232,16 @@ func run(args []string) (int, error) {
 	clusters = append(clusters, plain)
 	env := append(os.Environ(), "FLUSS_BOOTSTRAP_SERVERS="+plain.BootstrapServers, "FLUSS_SERVER_VERSION="+plain.Version)
 	if users != nil {
-		sc, err := localcluster.Start(ctx, localcluster.Options{SASLUsers: users, Logf: logf})
+		sc, err := localcluster.Start(ctx, localcluster.Options{SASLUsers: users, SuperUsers: supers, Logf: logf})
 		if err != nil {
 			return 0, err
 		}
 		clusters = append(clusters, sc)
 		env = append(env, "FLUSS_SASL_BOOTSTRAP_SERVERS="+sc.BootstrapServers,
 			"FLUSS_SASL_USERNAME="+user, "FLUSS_SASL_PASSWORD="+pass)
+		if sc.Authorizer {
+			env = append(env, "FLUSS_SASL_AUTHORIZER=1")
+		}
 	}
 	logf("clusters ready after %s; running %s", time.Since(started).Round(time.Millisecond), strings.Join(cmdArgs, " "))
 	// A 0.9.1 coordinator can get stuck for good (see localcluster.WatchCoordinator): heal

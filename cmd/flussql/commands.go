@@ -18,6 +18,8 @@ databases, tables and columns.
   \d  table       describe a table: columns, types, primary key, partition keys,
                   buckets and properties          (DESCRIBE t; SHOW CREATE TABLE t)
   \dp table       list a table's partitions      (SHOW PARTITIONS t)
+  \dA [resource]  list ACLs                      (SHOW ACLS [FOR 'db.t']; grant with
+                  CREATE ACL (resource => 'db.t', principal => 'User:alice', operation => 'READ'))
   \c  db          use another database           (USE db)
   \timing [on|off]  show how long statements take
   \x [on|off]     expanded output: one block per row
@@ -103,6 +105,15 @@ func (s *shell) command(ctx context.Context, line string, src source, lineNo int
 		var t string
 		if t, err = arg("a table"); err == nil {
 			err = s.runQuery(ctx, "SHOW PARTITIONS "+t)
+		}
+	case `\dA`:
+		switch len(args) {
+		case 0:
+			err = s.runQuery(ctx, "SHOW ACLS")
+		case 1:
+			err = s.runQuery(ctx, "SHOW ACLS FOR '"+strings.ReplaceAll(args[0], "'", "''")+"'")
+		default:
+			err = errors.New(`\dA wants at most one argument: a resource ('cluster', 'db' or 'db.table')`)
 		}
 	case `\c`:
 		if len(args) == 0 {

@@ -13,6 +13,9 @@ var sqlKeywords = []string{
 	"RESTRICT", "USE", "SHOW", "DESCRIBE", "EXPLAIN", "WITH", "COMMENT", "PRIMARY", "KEY",
 	"NOT", "ENFORCED", "OPTIONS", "UPSERT", "FOR", "SERVERS", "OFFSETS", "KV", "SNAPSHOTS",
 	"CLUSTER", "CONFIGS", "HEALTH", "SYSTEM_TIME", "OF",
+	// ACL statements: CREATE ACL (resource => …, principal => …, operation => …), SHOW ACLS
+	"ACL", "ACLS", "RESOURCE", "PRINCIPAL", "OPERATION", "PERMISSION", "HOST", "ALLOW",
+	"READ", "WRITE", "DESCRIBE", "ANY",
 	// expressions
 	"AND", "OR", "IN", "IS", "NULL", "LIKE", "BETWEEN", "CASE", "WHEN", "THEN", "ELSE", "END",
 	"CAST", "TRUE", "FALSE", "INTERVAL",
@@ -27,6 +30,6 @@ var sqlKeywords = []string{
 
 // backslashCommands are the shell's commands that tab completion offers (see helpText).
 var backslashCommands = []string{
-	`\?`, `\l`, `\dt`, `\d`, `\dp`, `\c`, `\timing`, `\x`, `\format`, `\pset`, `\i`, `\o`,
+	`\?`, `\l`, `\dt`, `\d`, `\dp`, `\dA`, `\c`, `\timing`, `\x`, `\format`, `\pset`, `\i`, `\o`,
 	`\e`, `\conninfo`, `\q`,
 }

@@ -40,6 +40,10 @@ type Options struct {
 	// SASLUsers, when not empty, turns SASL/PLAIN authentication on for clients: the
 	// bootstrap listener then requires one of these user → password pairs.
 	SASLUsers map[string]string
+	// SuperUsers, when not empty, turns the Fluss authorizer on ("authorizer.enabled") with
+	// these SASL users (names in SASLUsers) as "super.users": they may do anything, every
+	// other user nothing until an ACL allows it. Needs SASLUsers.
+	SuperUsers []string
 	// StartTimeout bounds the whole start, jar fetch excluded; 0 means 120 s.
 	StartTimeout time.Duration
 	// Detach starts the servers in their own session so they outlive this process
@@ -72,6 +76,8 @@ type Cluster struct {
 	BootstrapServers string
 	// SASL reports whether clients must authenticate with SASL/PLAIN.
 	SASL bool
+	// Authorizer reports whether the servers check ACLs (Options.SuperUsers).
+	Authorizer bool
 	// Version is the Fluss release that runs.
 	Version string
 	// Dir is the run folder.
@@ -144,6 +150,19 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		c.user, c.password = u, opts.SASLUsers[u]
 		break
 	}
+	if len(opts.SuperUsers) > 0 {
+		if len(opts.SASLUsers) == 0 {
+			return nil, errors.New("localcluster: SuperUsers (the authorizer) needs SASLUsers: without authentication every client is User:ANONYMOUS")
+		}
+		for _, u := range opts.SuperUsers {
+			if _, ok := opts.SASLUsers[u]; !ok {
+				return nil, fmt.Errorf("localcluster: super user %q is not one of the SASL users", u)
+			}
+		}
+		// The readiness probes must see every tablet server: they run as a super user.
+		c.user, c.password = opts.SuperUsers[0], opts.SASLUsers[opts.SuperUsers[0]]
+		c.Authorizer = true
+	}
 	if opts.Dir == "" {
 		dir, err := os.MkdirTemp("", "fluss-local-")
 		if err != nil {
@@ -187,7 +206,7 @@ func (c *Cluster) start(ctx context.Context, java, cp string, opts Options) erro
 	c.zkAddr = fmt.Sprintf("127.0.0.1:%d", zkPort)
 	split := c.SASL || opts.Relays
 	if err := writeConfigs(c.Dir, configSpec{
-		zkPort: zkPort, csPort: csPort, csInternalPort: csInternalPort, sasl: opts.SASLUsers,
+		zkPort: zkPort, csPort: csPort, csInternalPort: csInternalPort, sasl: opts.SASLUsers, superUsers: opts.SuperUsers,
 		split: split, zkSessionTimeout: opts.ZooKeeperSessionTimeout, extra: opts.ServerConfig,
 	}); err != nil {
 		return err

@@ -13,6 +13,8 @@ import (
 type configSpec struct {
 	zkPort, csPort, csInternalPort int
 	sasl                           map[string]string
+	// superUsers, when not empty, turns the authorizer on with these SASL users as super users.
+	superUsers []string
 	// split puts the servers on two listeners, INTERNAL for each other and CLIENT for clients
 	// (SASL mode, and relay mode, where tablet servers advertise a relay as CLIENT address).
 	split bool
@@ -94,6 +96,16 @@ admin.enableServer=false
 		add("security.protocol.map", "CLIENT:sasl")
 		add("security.sasl.enabled.mechanisms", "PLAIN")
 		add("security.sasl.plain.jaas.config", jaas)
+	}
+	if len(s.superUsers) > 0 {
+		// ConfigOptions AUTHORIZER_ENABLED and SUPER_USERS ("Type:Name" separated by ';').
+		// Requests on the INTERNAL listener (server to server) are not authorized.
+		add("authorizer.enabled", "true")
+		supers := make([]string, len(s.superUsers))
+		for i, u := range s.superUsers {
+			supers[i] = "User:" + u
+		}
+		add("super.users", strings.Join(supers, ";"))
 	}
 	extraKeys := make([]string, 0, len(s.extra))
 	for k := range s.extra {

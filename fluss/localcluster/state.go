@@ -11,6 +11,7 @@ import (
 type state struct {
 	BootstrapServers string `json:"bootstrap_servers"`
 	SASL             bool   `json:"sasl"`
+	Authorizer       bool   `json:"authorizer,omitempty"`
 	Version          string `json:"version"`
 	Dir              string `json:"dir"`
 	OwnDir           bool   `json:"own_dir"`
@@ -20,7 +21,7 @@ type state struct {
 // SaveState writes the cluster's address, run folder and PIDs to path.
 func (c *Cluster) SaveState(path string) error {
 	b, err := json.MarshalIndent(state{
-		BootstrapServers: c.BootstrapServers, SASL: c.SASL, Version: c.Version,
+		BootstrapServers: c.BootstrapServers, SASL: c.SASL, Authorizer: c.Authorizer, Version: c.Version,
 		Dir: c.Dir, OwnDir: c.ownDir, Procs: c.Procs,
 	}, "", "  ")
 	if err != nil {
@@ -43,7 +44,7 @@ func LoadState(path string) (*Cluster, error) {
 		return nil, fmt.Errorf("localcluster: state file %s is damaged: %w", path, err)
 	}
 	return &Cluster{
-		BootstrapServers: s.BootstrapServers, SASL: s.SASL, Version: s.Version,
+		BootstrapServers: s.BootstrapServers, SASL: s.SASL, Authorizer: s.Authorizer, Version: s.Version,
 		Dir: s.Dir, ownDir: s.OwnDir, Procs: s.Procs, logf: func(string, ...any) {},
 	}, nil
 }

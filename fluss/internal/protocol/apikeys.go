@@ -35,6 +35,9 @@ const (
 	CreatePartition      APIKey = 1036
 	DropPartition        APIKey = 1037
 	Authenticate         APIKey = 1038
+	CreateACLs           APIKey = 1039
+	ListACLs             APIKey = 1040
+	DropACLs             APIKey = 1041
 	AlterTable           APIKey = 1044
 
 	// DescribeClusterConfigs (0.9+) lists the cluster's configs and their sources.
@@ -88,6 +91,9 @@ var clientAPIs = map[APIKey]apiInfo{
 	CreatePartition:      {"CREATE_PARTITION", VersionRange{0, 0}},
 	DropPartition:        {"DROP_PARTITION", VersionRange{0, 0}},
 	Authenticate:         {"AUTHENTICATE", VersionRange{0, 0}},
+	CreateACLs:           {"CREATE_ACLS", VersionRange{0, 0}},
+	ListACLs:             {"LIST_ACLS", VersionRange{0, 0}},
+	DropACLs:             {"DROP_ACLS", VersionRange{0, 0}},
 	AlterTable:           {"ALTER_TABLE", VersionRange{0, 0}},
 
 	DescribeClusterConfigs: {"DESCRIBE_CLUSTER_CONFIGS", VersionRange{0, 0}},

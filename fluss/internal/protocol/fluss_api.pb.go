@@ -5251,6 +5251,634 @@ func (x *PbKvSnapshot) GetLogOffset() int64 {
 	return 0
 }
 
+type ListAclsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AclFilter     *PbAclFilter           `protobuf:"bytes,1,req,name=acl_filter,json=aclFilter" json:"acl_filter,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAclsRequest) Reset() {
+	*x = ListAclsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[90]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAclsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAclsRequest) ProtoMessage() {}
+
+func (x *ListAclsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[90]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAclsRequest.ProtoReflect.Descriptor instead.
+func (*ListAclsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{90}
+}
+
+func (x *ListAclsRequest) GetAclFilter() *PbAclFilter {
+	if x != nil {
+		return x.AclFilter
+	}
+	return nil
+}
+
+type ListAclsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           []*PbAclInfo           `protobuf:"bytes,1,rep,name=acl" json:"acl,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAclsResponse) Reset() {
+	*x = ListAclsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[91]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAclsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAclsResponse) ProtoMessage() {}
+
+func (x *ListAclsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[91]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAclsResponse.ProtoReflect.Descriptor instead.
+func (*ListAclsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{91}
+}
+
+func (x *ListAclsResponse) GetAcl() []*PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+type CreateAclsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           []*PbAclInfo           `protobuf:"bytes,1,rep,name=acl" json:"acl,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateAclsRequest) Reset() {
+	*x = CreateAclsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[92]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateAclsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateAclsRequest) ProtoMessage() {}
+
+func (x *CreateAclsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[92]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateAclsRequest.ProtoReflect.Descriptor instead.
+func (*CreateAclsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{92}
+}
+
+func (x *CreateAclsRequest) GetAcl() []*PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+type CreateAclsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AclRes        []*PbCreateAclRespInfo `protobuf:"bytes,1,rep,name=aclRes" json:"aclRes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateAclsResponse) Reset() {
+	*x = CreateAclsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[93]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateAclsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateAclsResponse) ProtoMessage() {}
+
+func (x *CreateAclsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[93]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateAclsResponse.ProtoReflect.Descriptor instead.
+func (*CreateAclsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{93}
+}
+
+func (x *CreateAclsResponse) GetAclRes() []*PbCreateAclRespInfo {
+	if x != nil {
+		return x.AclRes
+	}
+	return nil
+}
+
+type DropAclsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AclFilter     []*PbAclFilter         `protobuf:"bytes,1,rep,name=acl_filter,json=aclFilter" json:"acl_filter,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DropAclsRequest) Reset() {
+	*x = DropAclsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[94]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropAclsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropAclsRequest) ProtoMessage() {}
+
+func (x *DropAclsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[94]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropAclsRequest.ProtoReflect.Descriptor instead.
+func (*DropAclsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{94}
+}
+
+func (x *DropAclsRequest) GetAclFilter() []*PbAclFilter {
+	if x != nil {
+		return x.AclFilter
+	}
+	return nil
+}
+
+type DropAclsResponse struct {
+	state         protoimpl.MessageState    `protogen:"open.v1"`
+	FilterResults []*PbDropAclsFilterResult `protobuf:"bytes,1,rep,name=filter_results,json=filterResults" json:"filter_results,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DropAclsResponse) Reset() {
+	*x = DropAclsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[95]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropAclsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropAclsResponse) ProtoMessage() {}
+
+func (x *DropAclsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[95]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropAclsResponse.ProtoReflect.Descriptor instead.
+func (*DropAclsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{95}
+}
+
+func (x *DropAclsResponse) GetFilterResults() []*PbDropAclsFilterResult {
+	if x != nil {
+		return x.FilterResults
+	}
+	return nil
+}
+
+type PbCreateAclRespInfo struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           *PbAclInfo             `protobuf:"bytes,1,req,name=acl" json:"acl,omitempty"`
+	ErrorCode     *int32                 `protobuf:"varint,2,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage  *string                `protobuf:"bytes,3,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbCreateAclRespInfo) Reset() {
+	*x = PbCreateAclRespInfo{}
+	mi := &file_fluss_api_proto_msgTypes[96]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbCreateAclRespInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbCreateAclRespInfo) ProtoMessage() {}
+
+func (x *PbCreateAclRespInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[96]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbCreateAclRespInfo.ProtoReflect.Descriptor instead.
+func (*PbCreateAclRespInfo) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{96}
+}
+
+func (x *PbCreateAclRespInfo) GetAcl() *PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+func (x *PbCreateAclRespInfo) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *PbCreateAclRespInfo) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
+type PbAclInfo struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	ResourceName   *string                `protobuf:"bytes,1,req,name=resource_name,json=resourceName" json:"resource_name,omitempty"`
+	ResourceType   *int32                 `protobuf:"varint,2,req,name=resource_type,json=resourceType" json:"resource_type,omitempty"`
+	PrincipalName  *string                `protobuf:"bytes,3,req,name=principal_name,json=principalName" json:"principal_name,omitempty"`
+	PrincipalType  *string                `protobuf:"bytes,4,req,name=principal_type,json=principalType" json:"principal_type,omitempty"`
+	Host           *string                `protobuf:"bytes,5,req,name=host" json:"host,omitempty"`
+	OperationType  *int32                 `protobuf:"varint,6,req,name=operation_type,json=operationType" json:"operation_type,omitempty"`
+	PermissionType *int32                 `protobuf:"varint,7,req,name=permission_type,json=permissionType" json:"permission_type,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *PbAclInfo) Reset() {
+	*x = PbAclInfo{}
+	mi := &file_fluss_api_proto_msgTypes[97]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAclInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAclInfo) ProtoMessage() {}
+
+func (x *PbAclInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[97]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAclInfo.ProtoReflect.Descriptor instead.
+func (*PbAclInfo) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{97}
+}
+
+func (x *PbAclInfo) GetResourceName() string {
+	if x != nil && x.ResourceName != nil {
+		return *x.ResourceName
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetResourceType() int32 {
+	if x != nil && x.ResourceType != nil {
+		return *x.ResourceType
+	}
+	return 0
+}
+
+func (x *PbAclInfo) GetPrincipalName() string {
+	if x != nil && x.PrincipalName != nil {
+		return *x.PrincipalName
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetPrincipalType() string {
+	if x != nil && x.PrincipalType != nil {
+		return *x.PrincipalType
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetHost() string {
+	if x != nil && x.Host != nil {
+		return *x.Host
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetOperationType() int32 {
+	if x != nil && x.OperationType != nil {
+		return *x.OperationType
+	}
+	return 0
+}
+
+func (x *PbAclInfo) GetPermissionType() int32 {
+	if x != nil && x.PermissionType != nil {
+		return *x.PermissionType
+	}
+	return 0
+}
+
+type PbAclFilter struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	ResourceName   *string                `protobuf:"bytes,1,opt,name=resource_name,json=resourceName" json:"resource_name,omitempty"`
+	ResourceType   *int32                 `protobuf:"varint,2,req,name=resource_type,json=resourceType" json:"resource_type,omitempty"`
+	PrincipalName  *string                `protobuf:"bytes,3,opt,name=principal_name,json=principalName" json:"principal_name,omitempty"`
+	PrincipalType  *string                `protobuf:"bytes,4,opt,name=principal_type,json=principalType" json:"principal_type,omitempty"`
+	Host           *string                `protobuf:"bytes,5,opt,name=host" json:"host,omitempty"`
+	OperationType  *int32                 `protobuf:"varint,6,req,name=operation_type,json=operationType" json:"operation_type,omitempty"`
+	PermissionType *int32                 `protobuf:"varint,7,req,name=permission_type,json=permissionType" json:"permission_type,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *PbAclFilter) Reset() {
+	*x = PbAclFilter{}
+	mi := &file_fluss_api_proto_msgTypes[98]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAclFilter) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAclFilter) ProtoMessage() {}
+
+func (x *PbAclFilter) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[98]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAclFilter.ProtoReflect.Descriptor instead.
+func (*PbAclFilter) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{98}
+}
+
+func (x *PbAclFilter) GetResourceName() string {
+	if x != nil && x.ResourceName != nil {
+		return *x.ResourceName
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetResourceType() int32 {
+	if x != nil && x.ResourceType != nil {
+		return *x.ResourceType
+	}
+	return 0
+}
+
+func (x *PbAclFilter) GetPrincipalName() string {
+	if x != nil && x.PrincipalName != nil {
+		return *x.PrincipalName
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetPrincipalType() string {
+	if x != nil && x.PrincipalType != nil {
+		return *x.PrincipalType
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetHost() string {
+	if x != nil && x.Host != nil {
+		return *x.Host
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetOperationType() int32 {
+	if x != nil && x.OperationType != nil {
+		return *x.OperationType
+	}
+	return 0
+}
+
+func (x *PbAclFilter) GetPermissionType() int32 {
+	if x != nil && x.PermissionType != nil {
+		return *x.PermissionType
+	}
+	return 0
+}
+
+type PbDropAclsFilterResult struct {
+	state         protoimpl.MessageState   `protogen:"open.v1"`
+	MatchingAcls  []*PbDropAclsMatchingAcl `protobuf:"bytes,1,rep,name=matching_acls,json=matchingAcls" json:"matching_acls,omitempty"`
+	ErrorCode     *int32                   `protobuf:"varint,2,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage  *string                  `protobuf:"bytes,3,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDropAclsFilterResult) Reset() {
+	*x = PbDropAclsFilterResult{}
+	mi := &file_fluss_api_proto_msgTypes[99]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDropAclsFilterResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDropAclsFilterResult) ProtoMessage() {}
+
+func (x *PbDropAclsFilterResult) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[99]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDropAclsFilterResult.ProtoReflect.Descriptor instead.
+func (*PbDropAclsFilterResult) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{99}
+}
+
+func (x *PbDropAclsFilterResult) GetMatchingAcls() []*PbDropAclsMatchingAcl {
+	if x != nil {
+		return x.MatchingAcls
+	}
+	return nil
+}
+
+func (x *PbDropAclsFilterResult) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *PbDropAclsFilterResult) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
+type PbDropAclsMatchingAcl struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           *PbAclInfo             `protobuf:"bytes,1,req,name=acl" json:"acl,omitempty"`
+	ErrorCode     *int32                 `protobuf:"varint,2,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage  *string                `protobuf:"bytes,3,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDropAclsMatchingAcl) Reset() {
+	*x = PbDropAclsMatchingAcl{}
+	mi := &file_fluss_api_proto_msgTypes[100]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDropAclsMatchingAcl) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDropAclsMatchingAcl) ProtoMessage() {}
+
+func (x *PbDropAclsMatchingAcl) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[100]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDropAclsMatchingAcl.ProtoReflect.Descriptor instead.
+func (*PbDropAclsMatchingAcl) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{100}
+}
+
+func (x *PbDropAclsMatchingAcl) GetAcl() *PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+func (x *PbDropAclsMatchingAcl) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *PbDropAclsMatchingAcl) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
 type DescribeClusterConfigsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -5259,7 +5887,7 @@ type DescribeClusterConfigsRequest struct {
 
 func (x *DescribeClusterConfigsRequest) Reset() {
 	*x = DescribeClusterConfigsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[90]
+	mi := &file_fluss_api_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5271,7 +5899,7 @@ func (x *DescribeClusterConfigsRequest) String() string {
 func (*DescribeClusterConfigsRequest) ProtoMessage() {}
 
 func (x *DescribeClusterConfigsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[90]
+	mi := &file_fluss_api_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5284,7 +5912,7 @@ func (x *DescribeClusterConfigsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeClusterConfigsRequest.ProtoReflect.Descriptor instead.
 func (*DescribeClusterConfigsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{90}
+	return file_fluss_api_proto_rawDescGZIP(), []int{101}
 }
 
 type DescribeClusterConfigsResponse struct {
@@ -5296,7 +5924,7 @@ type DescribeClusterConfigsResponse struct {
 
 func (x *DescribeClusterConfigsResponse) Reset() {
 	*x = DescribeClusterConfigsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[91]
+	mi := &file_fluss_api_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5308,7 +5936,7 @@ func (x *DescribeClusterConfigsResponse) String() string {
 func (*DescribeClusterConfigsResponse) ProtoMessage() {}
 
 func (x *DescribeClusterConfigsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[91]
+	mi := &file_fluss_api_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5321,7 +5949,7 @@ func (x *DescribeClusterConfigsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeClusterConfigsResponse.ProtoReflect.Descriptor instead.
 func (*DescribeClusterConfigsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{91}
+	return file_fluss_api_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *DescribeClusterConfigsResponse) GetConfigs() []*PbDescribeConfig {
@@ -5342,7 +5970,7 @@ type PbDescribeConfig struct {
 
 func (x *PbDescribeConfig) Reset() {
 	*x = PbDescribeConfig{}
-	mi := &file_fluss_api_proto_msgTypes[92]
+	mi := &file_fluss_api_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5354,7 +5982,7 @@ func (x *PbDescribeConfig) String() string {
 func (*PbDescribeConfig) ProtoMessage() {}
 
 func (x *PbDescribeConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[92]
+	mi := &file_fluss_api_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5367,7 +5995,7 @@ func (x *PbDescribeConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbDescribeConfig.ProtoReflect.Descriptor instead.
 func (*PbDescribeConfig) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{92}
+	return file_fluss_api_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *PbDescribeConfig) GetConfigKey() string {
@@ -5404,7 +6032,7 @@ type AlterDatabaseRequest struct {
 
 func (x *AlterDatabaseRequest) Reset() {
 	*x = AlterDatabaseRequest{}
-	mi := &file_fluss_api_proto_msgTypes[93]
+	mi := &file_fluss_api_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5416,7 +6044,7 @@ func (x *AlterDatabaseRequest) String() string {
 func (*AlterDatabaseRequest) ProtoMessage() {}
 
 func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[93]
+	mi := &file_fluss_api_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5429,7 +6057,7 @@ func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterDatabaseRequest.ProtoReflect.Descriptor instead.
 func (*AlterDatabaseRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{93}
+	return file_fluss_api_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *AlterDatabaseRequest) GetDatabaseName() string {
@@ -5468,7 +6096,7 @@ type AlterDatabaseResponse struct {
 
 func (x *AlterDatabaseResponse) Reset() {
 	*x = AlterDatabaseResponse{}
-	mi := &file_fluss_api_proto_msgTypes[94]
+	mi := &file_fluss_api_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5480,7 +6108,7 @@ func (x *AlterDatabaseResponse) String() string {
 func (*AlterDatabaseResponse) ProtoMessage() {}
 
 func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[94]
+	mi := &file_fluss_api_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5493,7 +6121,7 @@ func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterDatabaseResponse.ProtoReflect.Descriptor instead.
 func (*AlterDatabaseResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{94}
+	return file_fluss_api_proto_rawDescGZIP(), []int{105}
 }
 
 type GetClusterHealthRequest struct {
@@ -5504,7 +6132,7 @@ type GetClusterHealthRequest struct {
 
 func (x *GetClusterHealthRequest) Reset() {
 	*x = GetClusterHealthRequest{}
-	mi := &file_fluss_api_proto_msgTypes[95]
+	mi := &file_fluss_api_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5516,7 +6144,7 @@ func (x *GetClusterHealthRequest) String() string {
 func (*GetClusterHealthRequest) ProtoMessage() {}
 
 func (x *GetClusterHealthRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[95]
+	mi := &file_fluss_api_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5529,7 +6157,7 @@ func (x *GetClusterHealthRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterHealthRequest.ProtoReflect.Descriptor instead.
 func (*GetClusterHealthRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{95}
+	return file_fluss_api_proto_rawDescGZIP(), []int{106}
 }
 
 type GetClusterHealthResponse struct {
@@ -5546,7 +6174,7 @@ type GetClusterHealthResponse struct {
 
 func (x *GetClusterHealthResponse) Reset() {
 	*x = GetClusterHealthResponse{}
-	mi := &file_fluss_api_proto_msgTypes[96]
+	mi := &file_fluss_api_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5558,7 +6186,7 @@ func (x *GetClusterHealthResponse) String() string {
 func (*GetClusterHealthResponse) ProtoMessage() {}
 
 func (x *GetClusterHealthResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[96]
+	mi := &file_fluss_api_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5571,7 +6199,7 @@ func (x *GetClusterHealthResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterHealthResponse.ProtoReflect.Descriptor instead.
 func (*GetClusterHealthResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{96}
+	return file_fluss_api_proto_rawDescGZIP(), []int{107}
 }
 
 func (x *GetClusterHealthResponse) GetNumReplicas() int32 {
@@ -5629,7 +6257,7 @@ type PbPredicate struct {
 
 func (x *PbPredicate) Reset() {
 	*x = PbPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[97]
+	mi := &file_fluss_api_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5641,7 +6269,7 @@ func (x *PbPredicate) String() string {
 func (*PbPredicate) ProtoMessage() {}
 
 func (x *PbPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[97]
+	mi := &file_fluss_api_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5654,7 +6282,7 @@ func (x *PbPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPredicate.ProtoReflect.Descriptor instead.
 func (*PbPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{97}
+	return file_fluss_api_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *PbPredicate) GetType() int32 {
@@ -5690,7 +6318,7 @@ type PbLeafPredicate struct {
 
 func (x *PbLeafPredicate) Reset() {
 	*x = PbLeafPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[98]
+	mi := &file_fluss_api_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5702,7 +6330,7 @@ func (x *PbLeafPredicate) String() string {
 func (*PbLeafPredicate) ProtoMessage() {}
 
 func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[98]
+	mi := &file_fluss_api_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5715,7 +6343,7 @@ func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLeafPredicate.ProtoReflect.Descriptor instead.
 func (*PbLeafPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{98}
+	return file_fluss_api_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *PbLeafPredicate) GetFunction() int32 {
@@ -5749,7 +6377,7 @@ type PbCompoundPredicate struct {
 
 func (x *PbCompoundPredicate) Reset() {
 	*x = PbCompoundPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[99]
+	mi := &file_fluss_api_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5761,7 +6389,7 @@ func (x *PbCompoundPredicate) String() string {
 func (*PbCompoundPredicate) ProtoMessage() {}
 
 func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[99]
+	mi := &file_fluss_api_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5774,7 +6402,7 @@ func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbCompoundPredicate.ProtoReflect.Descriptor instead.
 func (*PbCompoundPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{99}
+	return file_fluss_api_proto_rawDescGZIP(), []int{110}
 }
 
 func (x *PbCompoundPredicate) GetFunction() int32 {
@@ -5812,7 +6440,7 @@ type PbLiteralValue struct {
 
 func (x *PbLiteralValue) Reset() {
 	*x = PbLiteralValue{}
-	mi := &file_fluss_api_proto_msgTypes[100]
+	mi := &file_fluss_api_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5824,7 +6452,7 @@ func (x *PbLiteralValue) String() string {
 func (*PbLiteralValue) ProtoMessage() {}
 
 func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[100]
+	mi := &file_fluss_api_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5837,7 +6465,7 @@ func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLiteralValue.ProtoReflect.Descriptor instead.
 func (*PbLiteralValue) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{100}
+	return file_fluss_api_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *PbLiteralValue) GetLiteralType() int32 {
@@ -5944,7 +6572,7 @@ type PbScanReqForBucket struct {
 
 func (x *PbScanReqForBucket) Reset() {
 	*x = PbScanReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[101]
+	mi := &file_fluss_api_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5956,7 +6584,7 @@ func (x *PbScanReqForBucket) String() string {
 func (*PbScanReqForBucket) ProtoMessage() {}
 
 func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[101]
+	mi := &file_fluss_api_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5969,7 +6597,7 @@ func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbScanReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbScanReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{101}
+	return file_fluss_api_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *PbScanReqForBucket) GetTableId() int64 {
@@ -6014,7 +6642,7 @@ type ScanKvRequest struct {
 
 func (x *ScanKvRequest) Reset() {
 	*x = ScanKvRequest{}
-	mi := &file_fluss_api_proto_msgTypes[102]
+	mi := &file_fluss_api_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6026,7 +6654,7 @@ func (x *ScanKvRequest) String() string {
 func (*ScanKvRequest) ProtoMessage() {}
 
 func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[102]
+	mi := &file_fluss_api_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6039,7 +6667,7 @@ func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvRequest.ProtoReflect.Descriptor instead.
 func (*ScanKvRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{102}
+	return file_fluss_api_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *ScanKvRequest) GetScannerId() []byte {
@@ -6094,7 +6722,7 @@ type ScanKvResponse struct {
 
 func (x *ScanKvResponse) Reset() {
 	*x = ScanKvResponse{}
-	mi := &file_fluss_api_proto_msgTypes[103]
+	mi := &file_fluss_api_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6106,7 +6734,7 @@ func (x *ScanKvResponse) String() string {
 func (*ScanKvResponse) ProtoMessage() {}
 
 func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[103]
+	mi := &file_fluss_api_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6119,7 +6747,7 @@ func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvResponse.ProtoReflect.Descriptor instead.
 func (*ScanKvResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{103}
+	return file_fluss_api_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *ScanKvResponse) GetErrorCode() int32 {
@@ -6553,7 +7181,52 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\vsnapshot_id\x18\x02 \x01(\x03R\n" +
 	"snapshotId\x12\x1d\n" +
 	"\n" +
-	"log_offset\x18\x03 \x01(\x03R\tlogOffset\"\x1f\n" +
+	"log_offset\x18\x03 \x01(\x03R\tlogOffset\"I\n" +
+	"\x0fListAclsRequest\x126\n" +
+	"\n" +
+	"acl_filter\x18\x01 \x02(\v2\x17.fluss.wire.PbAclFilterR\taclFilter\";\n" +
+	"\x10ListAclsResponse\x12'\n" +
+	"\x03acl\x18\x01 \x03(\v2\x15.fluss.wire.PbAclInfoR\x03acl\"<\n" +
+	"\x11CreateAclsRequest\x12'\n" +
+	"\x03acl\x18\x01 \x03(\v2\x15.fluss.wire.PbAclInfoR\x03acl\"M\n" +
+	"\x12CreateAclsResponse\x127\n" +
+	"\x06aclRes\x18\x01 \x03(\v2\x1f.fluss.wire.PbCreateAclRespInfoR\x06aclRes\"I\n" +
+	"\x0fDropAclsRequest\x126\n" +
+	"\n" +
+	"acl_filter\x18\x01 \x03(\v2\x17.fluss.wire.PbAclFilterR\taclFilter\"]\n" +
+	"\x10DropAclsResponse\x12I\n" +
+	"\x0efilter_results\x18\x01 \x03(\v2\".fluss.wire.PbDropAclsFilterResultR\rfilterResults\"\x82\x01\n" +
+	"\x13PbCreateAclRespInfo\x12'\n" +
+	"\x03acl\x18\x01 \x02(\v2\x15.fluss.wire.PbAclInfoR\x03acl\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x02 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x03 \x01(\tR\ferrorMessage\"\x87\x02\n" +
+	"\tPbAclInfo\x12#\n" +
+	"\rresource_name\x18\x01 \x02(\tR\fresourceName\x12#\n" +
+	"\rresource_type\x18\x02 \x02(\x05R\fresourceType\x12%\n" +
+	"\x0eprincipal_name\x18\x03 \x02(\tR\rprincipalName\x12%\n" +
+	"\x0eprincipal_type\x18\x04 \x02(\tR\rprincipalType\x12\x12\n" +
+	"\x04host\x18\x05 \x02(\tR\x04host\x12%\n" +
+	"\x0eoperation_type\x18\x06 \x02(\x05R\roperationType\x12'\n" +
+	"\x0fpermission_type\x18\a \x02(\x05R\x0epermissionType\"\x89\x02\n" +
+	"\vPbAclFilter\x12#\n" +
+	"\rresource_name\x18\x01 \x01(\tR\fresourceName\x12#\n" +
+	"\rresource_type\x18\x02 \x02(\x05R\fresourceType\x12%\n" +
+	"\x0eprincipal_name\x18\x03 \x01(\tR\rprincipalName\x12%\n" +
+	"\x0eprincipal_type\x18\x04 \x01(\tR\rprincipalType\x12\x12\n" +
+	"\x04host\x18\x05 \x01(\tR\x04host\x12%\n" +
+	"\x0eoperation_type\x18\x06 \x02(\x05R\roperationType\x12'\n" +
+	"\x0fpermission_type\x18\a \x02(\x05R\x0epermissionType\"\xa4\x01\n" +
+	"\x16PbDropAclsFilterResult\x12F\n" +
+	"\rmatching_acls\x18\x01 \x03(\v2!.fluss.wire.PbDropAclsMatchingAclR\fmatchingAcls\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x02 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x03 \x01(\tR\ferrorMessage\"\x84\x01\n" +
+	"\x15PbDropAclsMatchingAcl\x12'\n" +
+	"\x03acl\x18\x01 \x02(\v2\x15.fluss.wire.PbAclInfoR\x03acl\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x02 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x03 \x01(\tR\ferrorMessage\"\x1f\n" +
 	"\x1dDescribeClusterConfigsRequest\"X\n" +
 	"\x1eDescribeClusterConfigsResponse\x126\n" +
 	"\aconfigs\x18\x01 \x03(\v2\x1c.fluss.wire.PbDescribeConfigR\aconfigs\"y\n" +
@@ -6637,7 +7310,7 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 104)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 115)
 var file_fluss_api_proto_goTypes = []any{
 	(*ErrorResponse)(nil),                  // 0: fluss.wire.ErrorResponse
 	(*ApiVersionsRequest)(nil),             // 1: fluss.wire.ApiVersionsRequest
@@ -6729,20 +7402,31 @@ var file_fluss_api_proto_goTypes = []any{
 	(*GetLatestKvSnapshotsRequest)(nil),    // 87: fluss.wire.GetLatestKvSnapshotsRequest
 	(*GetLatestKvSnapshotsResponse)(nil),   // 88: fluss.wire.GetLatestKvSnapshotsResponse
 	(*PbKvSnapshot)(nil),                   // 89: fluss.wire.PbKvSnapshot
-	(*DescribeClusterConfigsRequest)(nil),  // 90: fluss.wire.DescribeClusterConfigsRequest
-	(*DescribeClusterConfigsResponse)(nil), // 91: fluss.wire.DescribeClusterConfigsResponse
-	(*PbDescribeConfig)(nil),               // 92: fluss.wire.PbDescribeConfig
-	(*AlterDatabaseRequest)(nil),           // 93: fluss.wire.AlterDatabaseRequest
-	(*AlterDatabaseResponse)(nil),          // 94: fluss.wire.AlterDatabaseResponse
-	(*GetClusterHealthRequest)(nil),        // 95: fluss.wire.GetClusterHealthRequest
-	(*GetClusterHealthResponse)(nil),       // 96: fluss.wire.GetClusterHealthResponse
-	(*PbPredicate)(nil),                    // 97: fluss.wire.PbPredicate
-	(*PbLeafPredicate)(nil),                // 98: fluss.wire.PbLeafPredicate
-	(*PbCompoundPredicate)(nil),            // 99: fluss.wire.PbCompoundPredicate
-	(*PbLiteralValue)(nil),                 // 100: fluss.wire.PbLiteralValue
-	(*PbScanReqForBucket)(nil),             // 101: fluss.wire.PbScanReqForBucket
-	(*ScanKvRequest)(nil),                  // 102: fluss.wire.ScanKvRequest
-	(*ScanKvResponse)(nil),                 // 103: fluss.wire.ScanKvResponse
+	(*ListAclsRequest)(nil),                // 90: fluss.wire.ListAclsRequest
+	(*ListAclsResponse)(nil),               // 91: fluss.wire.ListAclsResponse
+	(*CreateAclsRequest)(nil),              // 92: fluss.wire.CreateAclsRequest
+	(*CreateAclsResponse)(nil),             // 93: fluss.wire.CreateAclsResponse
+	(*DropAclsRequest)(nil),                // 94: fluss.wire.DropAclsRequest
+	(*DropAclsResponse)(nil),               // 95: fluss.wire.DropAclsResponse
+	(*PbCreateAclRespInfo)(nil),            // 96: fluss.wire.PbCreateAclRespInfo
+	(*PbAclInfo)(nil),                      // 97: fluss.wire.PbAclInfo
+	(*PbAclFilter)(nil),                    // 98: fluss.wire.PbAclFilter
+	(*PbDropAclsFilterResult)(nil),         // 99: fluss.wire.PbDropAclsFilterResult
+	(*PbDropAclsMatchingAcl)(nil),          // 100: fluss.wire.PbDropAclsMatchingAcl
+	(*DescribeClusterConfigsRequest)(nil),  // 101: fluss.wire.DescribeClusterConfigsRequest
+	(*DescribeClusterConfigsResponse)(nil), // 102: fluss.wire.DescribeClusterConfigsResponse
+	(*PbDescribeConfig)(nil),               // 103: fluss.wire.PbDescribeConfig
+	(*AlterDatabaseRequest)(nil),           // 104: fluss.wire.AlterDatabaseRequest
+	(*AlterDatabaseResponse)(nil),          // 105: fluss.wire.AlterDatabaseResponse
+	(*GetClusterHealthRequest)(nil),        // 106: fluss.wire.GetClusterHealthRequest
+	(*GetClusterHealthResponse)(nil),       // 107: fluss.wire.GetClusterHealthResponse
+	(*PbPredicate)(nil),                    // 108: fluss.wire.PbPredicate
+	(*PbLeafPredicate)(nil),                // 109: fluss.wire.PbLeafPredicate
+	(*PbCompoundPredicate)(nil),            // 110: fluss.wire.PbCompoundPredicate
+	(*PbLiteralValue)(nil),                 // 111: fluss.wire.PbLiteralValue
+	(*PbScanReqForBucket)(nil),             // 112: fluss.wire.PbScanReqForBucket
+	(*ScanKvRequest)(nil),                  // 113: fluss.wire.ScanKvRequest
+	(*ScanKvResponse)(nil),                 // 114: fluss.wire.ScanKvResponse
 }
 var file_fluss_api_proto_depIdxs = []int32{
 	3,   // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
@@ -6782,7 +7466,7 @@ var file_fluss_api_proto_depIdxs = []int32{
 	62,  // 34: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
 	64,  // 35: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
 	65,  // 36: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
-	97,  // 37: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
+	108, // 37: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
 	67,  // 38: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
 	68,  // 39: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
 	69,  // 40: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
@@ -6797,18 +7481,27 @@ var file_fluss_api_proto_depIdxs = []int32{
 	86,  // 49: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
 	6,   // 50: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
 	89,  // 51: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
-	92,  // 52: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
-	43,  // 53: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
-	98,  // 54: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
-	99,  // 55: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
-	100, // 56: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
-	97,  // 57: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
-	101, // 58: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
-	59,  // [59:59] is the sub-list for method output_type
-	59,  // [59:59] is the sub-list for method input_type
-	59,  // [59:59] is the sub-list for extension type_name
-	59,  // [59:59] is the sub-list for extension extendee
-	0,   // [0:59] is the sub-list for field type_name
+	98,  // 52: fluss.wire.ListAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
+	97,  // 53: fluss.wire.ListAclsResponse.acl:type_name -> fluss.wire.PbAclInfo
+	97,  // 54: fluss.wire.CreateAclsRequest.acl:type_name -> fluss.wire.PbAclInfo
+	96,  // 55: fluss.wire.CreateAclsResponse.aclRes:type_name -> fluss.wire.PbCreateAclRespInfo
+	98,  // 56: fluss.wire.DropAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
+	99,  // 57: fluss.wire.DropAclsResponse.filter_results:type_name -> fluss.wire.PbDropAclsFilterResult
+	97,  // 58: fluss.wire.PbCreateAclRespInfo.acl:type_name -> fluss.wire.PbAclInfo
+	100, // 59: fluss.wire.PbDropAclsFilterResult.matching_acls:type_name -> fluss.wire.PbDropAclsMatchingAcl
+	97,  // 60: fluss.wire.PbDropAclsMatchingAcl.acl:type_name -> fluss.wire.PbAclInfo
+	103, // 61: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
+	43,  // 62: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
+	109, // 63: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
+	110, // 64: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
+	111, // 65: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
+	108, // 66: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
+	112, // 67: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
+	68,  // [68:68] is the sub-list for method output_type
+	68,  // [68:68] is the sub-list for method input_type
+	68,  // [68:68] is the sub-list for extension type_name
+	68,  // [68:68] is the sub-list for extension extendee
+	0,   // [0:68] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -6822,7 +7515,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   104,
+			NumMessages:   115,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
