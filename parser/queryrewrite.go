@@ -30,11 +30,12 @@ const (
 // queryRewrites holds what the rewrite took out of the text.
 type queryRewrites struct {
 	casts []types.DataType
-	nulls map[int]NullsOrder // ORDER BY key index → NULLS
+	nulls map[int]NullsOrder    // ORDER BY key index → NULLS
+	asOf  map[string]*ColumnRef // table name → FOR SYSTEM_TIME AS OF attribute
 }
 
 func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
-	q := &queryRewrites{nulls: map[int]NullsOrder{}}
+	q := &queryRewrites{nulls: map[int]NullsOrder{}, asOf: map[string]*ColumnRef{}}
 	orderKey := -1 // index of the ORDER BY key being read, -1 before ORDER BY
 	depth := 0
 	for k := s; k < len(l.toks); k++ {
@@ -75,6 +76,12 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 				rw.add(t.start, t.end, timeUnitFunc+fn+"_"+l.src[unit.start:unit.end])
 				rw.add(l.toks[to].start, unit.end, "")
 			}
+		case l.isWord(t, "for") && l.isWord(next, "system_time"):
+			n, err := l.rewriteAsOf(k, rw, q)
+			if err != nil {
+				return nil, err
+			}
+			k = n
 		case (l.isWord(t, "substring") || l.isWord(t, "substr")) && !t.quoted && next.typ == '(':
 			rw.add(t.start, t.end, substringFunc)
 		case l.isWord(t, "order") && l.isWord(next, "by") && depth == 0:
@@ -96,6 +103,41 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 		}
 	}
 	return q, nil
+}
+
+// rewriteAsOf removes t FOR SYSTEM_TIME AS OF [a.]b starting at token k
+// (the FOR), recording the attribute for table t; it returns the index of
+// the attribute's last token.
+func (l *lexed) rewriteAsOf(k int, rw *rewrite, q *queryRewrites) (int, error) {
+	t := l.toks[k]
+	bad := func() (int, error) {
+		return 0, newError(l.src, t.start, t.text(l.src), "", "write t FOR SYSTEM_TIME AS OF x.proc_time, right after the table name of a lookup join")
+	}
+	if k < 1 || k+4 >= len(l.toks) || !l.isWord(l.toks[k+2], "as") || !l.isWord(l.toks[k+3], "of") {
+		return bad()
+	}
+	table, ok := l.identValue(l.toks[k-1])
+	if !ok {
+		return bad()
+	}
+	ref := &ColumnRef{}
+	j := k + 4
+	name, ok := l.identValue(l.toks[j])
+	if !ok {
+		return bad()
+	}
+	if j+2 < len(l.toks) && l.toks[j+1].typ == '.' {
+		col, ok := l.identValue(l.toks[j+2])
+		if !ok {
+			return bad()
+		}
+		ref.Table, name = TableName{Name: name}, col
+		j += 2
+	}
+	ref.Name = name
+	q.asOf[table] = ref
+	rw.add(t.start, l.toks[j].end, "")
+	return j, nil
 }
 
 // rewriteCast rewrites CAST( x AS type ) starting at token k (the CAST).
