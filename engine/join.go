@@ -60,6 +60,7 @@ type LookupJoin struct {
 	Left     Node
 	ID       int
 	Table    string   // for EXPLAIN
+	Alias    string   // the table's name in the query, for EXPLAIN
 	Prefix   bool     // a prefix lookup (several rows per key)
 	KeyCols  []string // the looked-up columns, in lookup order
 	KeyExprs []Expr
@@ -153,13 +154,13 @@ func (n *HashJoin) Describe() string {
 func (n *LookupJoin) Describe() string {
 	keys := make([]string, len(n.KeyCols))
 	for i, k := range n.KeyCols {
-		keys[i] = n.Table + "." + quoteIdent(k)
+		keys[i] = quoteIdent(n.Alias) + "." + quoteIdent(k)
 	}
 	what := "Lookup"
 	if n.Prefix {
 		what = "PrefixLookup"
 	}
-	return fmt.Sprintf("LookupJoin %s %s ON %s (server: one batched %s per input batch)", n.Kind, n.Table,
+	return fmt.Sprintf("LookupJoin %s %s AS %s ON %s (server: one batched %s per input batch)", n.Kind, n.Table, quoteIdent(n.Alias),
 		joinOn(exprStrings(n.KeyExprs), keys, n.Residual), what)
 }
 

@@ -15,7 +15,7 @@ import (
 // simpleSelect reports whether the statement has the shape the row plans
 // run by themselves: columns, * or COUNT(*) alone, WHERE and LIMIT.
 func simpleSelect(s *parser.Select) bool {
-	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() {
+	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() || s.From != nil {
 		return false
 	}
 	count := false
@@ -52,13 +52,25 @@ func BuildQuery(ctx context.Context, stmt parser.Statement, cat Catalog, sess Se
 
 // queryBuilder plans a Query.
 type queryBuilder struct {
-	b    *builder
-	s    *parser.Select
-	info *fluss.TableInfo
-	ph   Placeholders
+	b     *builder
+	s     *parser.Select
+	info  *fluss.TableInfo
+	ph    Placeholders
+	scope *scope // the FROM's columns when it has joins, subqueries or aliases
+}
+
+// colIndex resolves a column reference to a column of info.
+func (qb *queryBuilder) colIndex(ref *parser.ColumnRef) (int, error) {
+	if qb.scope != nil {
+		return qb.scope.resolve(ref)
+	}
+	return column(qb.info, ref.Name)
 }
 
 func (b *builder) query(s *parser.Select) (Plan, error) {
+	if s.From != nil {
+		return b.fromQuery(s)
+	}
 	qb := &queryBuilder{b: b, s: s, ph: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}
 	q := &Query{Limit: -1, Placeholders: qb.ph}
 	var err error
@@ -138,7 +150,7 @@ func (qb *queryBuilder) checkColumns() error {
 	var err error
 	qb.walk(func(e parser.Expr) {
 		if ref, ok := e.(*parser.ColumnRef); ok && err == nil {
-			if _, cerr := column(qb.info, ref.Name); cerr != nil && !qb.isAlias(ref.Name) {
+			if _, cerr := qb.colIndex(ref); cerr != nil && (ref.Table.Name != "" || !qb.isAlias(ref.Name)) {
 				err = cerr
 			}
 		}
@@ -317,7 +329,7 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 			ac.keys = append(ac.keys, k)
 			ac.names = append(ac.names, itemName(parser.SelectItem{Expr: g}))
 		}
-		post = &exprConv{info: conv.info, slot: conv.slot, sess: conv.sess, agg: ac}
+		post = &exprConv{info: conv.info, slot: conv.slot, sess: conv.sess, agg: ac, scope: conv.scope}
 	}
 	// Select list.
 	var exprs []engine.Expr
@@ -425,7 +437,7 @@ func (qb *queryBuilder) groupExpr(g parser.Expr) parser.Expr {
 		}
 	case *parser.ColumnRef:
 		if qb.info != nil {
-			if _, err := column(qb.info, n.Name); err == nil {
+			if _, err := qb.colIndex(n); err == nil {
 				return g
 			}
 		}
@@ -459,7 +471,7 @@ func (qb *queryBuilder) orderColumn(e parser.Expr, names []string) int {
 	for _, it := range qb.s.Items {
 		if _, ok := it.Expr.(*parser.Star); ok {
 			if ref, ok := e.(*parser.ColumnRef); ok && qb.info != nil {
-				if idx, err := column(qb.info, ref.Name); err == nil {
+				if idx, err := qb.colIndex(ref); err == nil {
 					return pos + idx
 				}
 			}
