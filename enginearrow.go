@@ -35,32 +35,22 @@ func (c *conn) queryArrow(ctx context.Context, q *planner.Query) (ArrowReader, e
 		}
 		fields[i] = f
 	}
-	input, err := c.queryInput(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	// The operators outlive this call: they stop when the reader is closed, and the scan
-	// below them takes each Next's context.
+	// The operators outlive this call: they stop when the reader is closed, and the scans
+	// below them take each Next's context.
 	octx, cancel := context.WithCancel(context.Background())
-	budget := &engine.Budget{Limit: c.connector.cfg.QueryMemory, Setting: "the DSN key query_memory"}
-	op, err := engine.Build(octx, q.Root, input, engine.Options{Budget: budget})
+	op, scans, err := c.buildQuery(ctx, octx, q)
 	if err != nil {
 		cancel()
-		if input != nil {
-			input.Close()
-		}
 		return nil, err
 	}
-	r := &engineArrowReader{schema: arrow.NewSchema(fields, nil), op: op, cancel: cancel}
-	r.scan, _ = input.(*scanInput)
-	return r, nil
+	return &engineArrowReader{schema: arrow.NewSchema(fields, nil), op: op, cancel: cancel, scans: scans}, nil
 }
 
 // engineArrowReader is an ArrowReader over the engine's result batches.
 type engineArrowReader struct {
 	schema *arrow.Schema
 	op     engine.Operator
-	scan   *scanInput // nil unless the source is a log scan
+	scans  []*scanInput // the log-scan inputs
 	cancel context.CancelFunc
 	cur    arrow.RecordBatch
 	done   bool
@@ -76,8 +66,8 @@ func (r *engineArrowReader) Next(ctx context.Context) (arrow.RecordBatch, error)
 	if r.done {
 		return nil, io.EOF
 	}
-	if r.scan != nil {
-		r.scan.rows.ctx = ctx
+	for _, s := range r.scans {
+		s.rows.ctx = ctx
 	}
 	b, err := r.op.Next()
 	if err == io.EOF {
