@@ -33,3 +33,7 @@ SELECT * FROM t JOIN u USING (a)
 SELECT * FROM t FOR SYSTEM_TIME AS OF
 ====
 SELECT o.* FROM t o JOIN u ON o.a = u.a
+====
+SELECT * FROM a FULL OUTER JOIN b ON a.x = b.x
+====
+SELECT * FROM a CROSS JOIN b

@@ -53,3 +53,5 @@ SELECT u.name FROM users u WHERE u.user_id = 7
 ====
 SELECT l.id, u.name FROM logs l JOIN users u ON u.user_id = l.level WHERE l.id = ? AND u.name <> ?
 -- bind: 1, 'x'
+====
+SELECT a.x FROM logs a CROSS JOIN logs b
