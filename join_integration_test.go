@@ -1,13 +1,18 @@
 package flussql_test
 
 import (
+	"context"
 	"database/sql"
+	"io"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql"
 )
 
 // TestJoins runs joins, subqueries and UNION ALL end to end: lookup joins of a log table
@@ -92,6 +97,35 @@ func TestJoins(t *testing.T) {
 		assert.Contains(t, plan, "HashJoin INNER")
 		assert.Contains(t, plan, "server, lookup join 0: Lookup "+custs+" by (id)")
 		assert.Contains(t, plan, "server, input 1:\n    Scan "+items)
+	})
+	t.Run("QueryArrow returns the joined batches", func(t *testing.T) {
+		ctx := context.Background()
+		conn, err := db.Conn(ctx)
+		require.NoError(t, err)
+		defer conn.Close()
+		names := map[int32]string{}
+		err = conn.Raw(func(dc any) error {
+			r, err := dc.(flussql.ArrowConn).QueryArrow(ctx, `SELECT o.id, c.name FROM `+orders+` o LEFT JOIN `+custs+` c ON c.id = o.cust`)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			for {
+				rec, err := r.Next(ctx)
+				if err == io.EOF {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				ids, ns := rec.Column(0).(*array.Int32), rec.Column(1).(*array.String)
+				for i := range ids.Len() {
+					names[ids.Value(i)] = ns.ValueStr(i)
+				}
+			}
+		})
+		require.NoError(t, err)
+		assert.Equal(t, map[int32]string{1: "ann", 2: "bob", 3: array.NullValueStr, 4: "ann", 5: array.NullValueStr, 6: "cy"}, names)
 	})
 	t.Run("hash join over the memory budget", func(t *testing.T) {
 		small, err := sql.Open("fluss", "fluss://"+os.Getenv("FLUSS_BOOTSTRAP_SERVERS")+"/fluss?query_memory=200B")

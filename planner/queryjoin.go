@@ -125,9 +125,27 @@ func (b *builder) planJoin(fp *fromPlan, j *parser.Join, pushable bool) (*relati
 	if j.Kind == parser.JoinLeft {
 		kind = engine.LeftJoin
 	}
+	// ON's conjuncts filter the tables they alone name, as WHERE's do: both sides of an
+	// INNER JOIN, the right side of a LEFT JOIN.
+	on := conjuncts(j.On)
+	if hasAggregate(j.On) {
+		on = nil
+	}
+	where := fp.where
+	defer func() { fp.where = where }()
+	if kind == engine.InnerJoin {
+		fp.where = append(where[:len(where):len(where)], on...)
+	}
 	left, err := b.planFrom(fp, j.Left, pushable)
 	if err != nil {
 		return nil, err
+	}
+	// The right side: WHERE's conjuncts only for an INNER JOIN (a LEFT JOIN's right side
+	// is NULL-filled, which a WHERE on it would see), ON's always.
+	if kind == engine.InnerJoin && pushable {
+		fp.where = append(where[:len(where):len(where)], on...)
+	} else {
+		fp.where = on
 	}
 	if ref, ok := j.Right.(*parser.TableRef); ok {
 		info, err := b.table(ref.Table)
@@ -143,14 +161,14 @@ func (b *builder) planJoin(fp *fromPlan, j *parser.Join, pushable bool) (*relati
 				return nil, fmt.Errorf("JOIN %s FOR SYSTEM_TIME AS OF %s is a lookup join, and %s", ref.Table, ref.AsOf, why)
 			}
 			// Else a hash join, which reads the table (that needs a key filter in WHERE, or a full scan).
-			right, err := b.planFrom(fp, &parser.TableRef{Table: ref.Table, Alias: ref.Alias, Hints: ref.Hints}, pushable && kind == engine.InnerJoin)
+			right, err := b.planFrom(fp, &parser.TableRef{Table: ref.Table, Alias: ref.Alias, Hints: ref.Hints}, true)
 			if err != nil {
 				return nil, fmt.Errorf("JOIN %s: no lookup join, as %s; and reading the table for a hash join failed: %w", ref.Table, why, err)
 			}
 			return b.hashJoin(kind, left, right, j.On)
 		}
 	}
-	right, err := b.planFrom(fp, j.Right, pushable && kind == engine.InnerJoin)
+	right, err := b.planFrom(fp, j.Right, true)
 	if err != nil {
 		return nil, err
 	}

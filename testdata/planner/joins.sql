@@ -55,3 +55,13 @@ SELECT l.id, u.name FROM logs l JOIN users u ON u.user_id = l.level WHERE l.id =
 -- bind: 1, 'x'
 ====
 SELECT a.x FROM logs a CROSS JOIN logs b
+====
+SELECT l.id, u.name FROM logs l JOIN users u ON u.name = l.msg WHERE u.user_id IN (1, 2)
+====
+SELECT l.id, u.name FROM logs l LEFT JOIN users u ON u.name = l.msg WHERE u.user_id IN (1, 2)
+====
+SELECT s.level, u.name FROM (SELECT level, COUNT(*) AS n FROM logs GROUP BY level) s JOIN users u ON u.user_id = s.level
+====
+SELECT l.id FROM logs l JOIN users u ON u.user_id = l.level AND COUNT(*) > 1
+====
+SELECT l.id, u.name FROM logs l LEFT JOIN users u ON u.name = l.msg AND u.user_id IN (1, 2) AND l.level > 3
