@@ -93,7 +93,7 @@ func TestJoins(t *testing.T) {
 			text = append(text, r[0])
 		}
 		plan := strings.Join(text, "\n")
-		assert.Contains(t, plan, "LookupJoin INNER "+custs+" AS c ON CAST(cust AS INT) = c.id")
+		assert.Contains(t, plan, "LookupJoin INNER "+custs+" AS c ON CAST(`o.cust` AS INT) = c.id")
 		assert.Contains(t, plan, "HashJoin INNER")
 		assert.Contains(t, plan, "server, lookup join 0: Lookup "+custs+" by (id)")
 		assert.Contains(t, plan, "server, input 1:\n    Scan "+items)

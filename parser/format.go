@@ -293,10 +293,8 @@ func (s *Select) String() string {
 			parts[i] += " AS " + QuoteIdent(it.Alias)
 		}
 	}
-	if sub, ok := s.From.(*SubqueryRef); ok && sub.Alias == "" {
-		// A UNION ALL statement (see Union).
-		out := sub.Query.(*Union).String()
-		return out + orderLimitString(s)
+	if u, ok := unionStatement(s); ok {
+		return u.String() + orderLimitString(s)
 	}
 	out := "SELECT "
 	if s.Distinct {
@@ -473,3 +471,17 @@ func (*CountStar) String() string { return "COUNT(*)" }
 
 // String renders *.
 func (*Star) String() string { return "*" }
+
+// unionStatement reports whether s is a UNION ALL statement: SELECT * FROM
+// (a UNION ALL b) with nothing but ORDER BY and LIMIT (see Union).
+func unionStatement(s *Select) (*Union, bool) {
+	sub, ok := s.From.(*SubqueryRef)
+	if !ok || sub.Alias != "" || s.Distinct || s.Where != nil || len(s.GroupBy) > 0 || s.Having != nil || len(s.Items) != 1 {
+		return nil, false
+	}
+	if _, star := s.Items[0].Expr.(*Star); !star {
+		return nil, false
+	}
+	u, ok := sub.Query.(*Union)
+	return u, ok
+}

@@ -40,7 +40,11 @@ func (c *converter) fromItem(te sqlparser.TableExpr) (FromItem, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &SubqueryRef{Query: q, Alias: n.As.String()}, nil
+			alias := n.As.String()
+			if alias == subqueryAlias {
+				alias = ""
+			}
+			return &SubqueryRef{Query: q, Alias: alias}, nil
 		}
 	case *sqlparser.ParenTableExpr:
 		if len(n.Exprs) != 1 {

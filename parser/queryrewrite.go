@@ -20,6 +20,9 @@ import (
 //   - EXTRACT(unit FROM x) becomes __flussql_extract_unit(x), and FLOOR(x TO unit)
 //     and CEIL(x TO unit) become __flussql_floor_unit(x) and __flussql_ceil_unit(x).
 
+// subqueryAlias is the alias given to a subquery in FROM written without one.
+const subqueryAlias = reservedPrefix + "subquery"
+
 // castFunc and substringFunc name the stand-in functions.
 const (
 	castFunc      = reservedPrefix + "cast_"
@@ -38,6 +41,7 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 	q := &queryRewrites{nulls: map[int]NullsOrder{}, asOf: map[string]*ColumnRef{}}
 	orderKey := -1 // index of the ORDER BY key being read, -1 before ORDER BY
 	depth := 0
+	var subs []bool // per open parenthesis: whether it opens a subquery in FROM
 	for k := s; k < len(l.toks); k++ {
 		t := l.toks[k]
 		next := eofTok(l.src)
@@ -47,8 +51,20 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 		switch {
 		case t.typ == '(':
 			depth++
+			prev := token{}
+			if k > 0 {
+				prev = l.toks[k-1]
+			}
+			subs = append(subs, l.isWord(next, "select") && (l.isWord(prev, "from") || l.isWord(prev, "join") || prev.typ == ','))
 		case t.typ == ')':
 			depth--
+			if n := len(subs); n > 0 {
+				if subs[n-1] && !l.isWord(next, "as") && (next.typ == 0 || !next.quoted && isKeyword(l.src[next.start:next.end]) || !l.isWordTok(next) && !next.quoted) {
+					// Flink takes a subquery in FROM without alias; sqlparser needs one.
+					rw.add(t.start, t.end, ") AS "+subqueryAlias)
+				}
+				subs = subs[:n-1]
+			}
 		case t.typ == '^':
 			return nil, newError(l.src, t.start, "^", "", "the operator ^ is not supported")
 		case t.typ == sqlparser.OR && l.src[t.start:t.end] == "||":

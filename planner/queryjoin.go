@@ -108,8 +108,10 @@ func (b *builder) residualOf(conj []parser.Expr, used map[int]bool, joined *scop
 	return condition("ON", e)
 }
 
+// scopeConv converts expressions of a join's ON over s; columns show
+// qualified.
 func (b *builder) scopeConv(s *scope) *exprConv {
-	return &exprConv{info: s.info(), slot: identity, sess: b.sess, scope: s}
+	return &exprConv{info: s.infoNamed(true), slot: identity, sess: b.sess, scope: s}
 }
 
 func (b *builder) planJoin(fp *fromPlan, j *parser.Join, pushable bool) (*relation, error) {

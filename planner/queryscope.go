@@ -74,7 +74,11 @@ func (s *scope) names() string {
 // builder's single-table code runs over them: its columns are named by
 // their name where that is unique, else qualified (the names SELECT *
 // shows).
-func (s *scope) info() *fluss.TableInfo {
+func (s *scope) info() *fluss.TableInfo { return s.infoNamed(false) }
+
+// infoNamed is info, with every column qualified when qualifyAll (the
+// names join conditions show in EXPLAIN).
+func (s *scope) infoNamed(qualifyAll bool) *fluss.TableInfo {
 	count := map[string]int{}
 	for _, c := range s.cols {
 		count[c.name]++
@@ -82,7 +86,7 @@ func (s *scope) info() *fluss.TableInfo {
 	cols := make([]types.Column, len(s.cols))
 	for i, c := range s.cols {
 		name := c.name
-		if count[name] > 1 && c.qual != "" {
+		if (qualifyAll || count[name] > 1) && c.qual != "" {
 			name = c.qual + "." + c.name
 		}
 		cols[i] = types.Column{Name: name, Type: c.typ}

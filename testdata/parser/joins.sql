@@ -37,3 +37,9 @@ SELECT o.* FROM t o JOIN u ON o.a = u.a
 SELECT * FROM a FULL OUTER JOIN b ON a.x = b.x
 ====
 SELECT * FROM a CROSS JOIN b
+====
+SELECT * FROM (SELECT 1)
+====
+SELECT a FROM (SELECT a FROM t) WHERE a > 1
+====
+SELECT * FROM (SELECT a FROM t) JOIN (SELECT b FROM u) ON a = b
