@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/flussql/flussql/engine"
@@ -177,20 +178,65 @@ func (b *builder) planJoin(fp *fromPlan, j *parser.Join, pushable bool) (*relati
 	return b.hashJoin(kind, left, right, j.On)
 }
 
-// keyExpr converts the left side of a key equality to the type of the
-// column it is compared with.
-func keyExpr(conv *exprConv, e parser.Expr, what string, t types.DataType) (engine.Expr, error) {
-	x, err := conv.conv(e)
+// keyExpr converts the left side of a key equality to the type of the key
+// column it is compared with, so that the lookup finds exactly the rows
+// the equality holds for: the same type, an integer of another width (a
+// value out of the key's range becomes NULL, which finds nothing) or a
+// string for a STRING key. Other pairs (DOUBLE with INT, say) make no
+// lookup join: ok is false and why says so.
+func keyExpr(conv *exprConv, e parser.Expr, what string, t types.DataType) (x engine.Expr, why string, err error) {
+	if x, err = conv.conv(e); err != nil {
+		return nil, "", err
+	}
+	xt := x.Type()
+	if _, err := engine.CommonType(xt, t); err != nil {
+		return nil, "", fmt.Errorf("ON %s = %s: %w", e, what, err)
+	}
+	switch {
+	case sameType(xt, t):
+		return x, "", nil
+	case intKind(xt.Kind) > 0 && intKind(t.Kind) > 0:
+		if intKind(xt.Kind) > intKind(t.Kind) {
+			lo, hi := intBounds(t.Kind)
+			inRange, err := engine.NewLogic(true,
+				must(engine.NewCompare(">=", x, &engine.Const{Value: lo, T: xt.AsNotNull(), Text: fmt.Sprint(lo)})),
+				must(engine.NewCompare("<=", x, &engine.Const{Value: hi, T: xt.AsNotNull(), Text: fmt.Sprint(hi)})))
+			if err != nil {
+				return nil, "", err
+			}
+			if x, err = engine.NewCase([]engine.When{{Cond: inRange, Result: x}}, nil); err != nil {
+				return nil, "", err
+			}
+		}
+		x, err = engine.NewCast(x, t.AsNullable())
+		return x, "", err
+	case t.Kind == types.String && (xt.Kind == types.String || xt.Kind == types.Char):
+		x, err = engine.NewCast(x, t.AsNullable())
+		return x, "", err
+	}
+	return nil, fmt.Sprintf("ON %s = %s compares %s with the key's %s (a lookup needs a value of the key's type)", e, what, engine.TypeName(xt), engine.TypeName(t)), nil
+}
+
+// intKind ranks the integer kinds by width (0: not an integer).
+func intKind(k types.Kind) int {
+	return map[types.Kind]int{types.TinyInt: 1, types.SmallInt: 2, types.Int: 3, types.BigInt: 4}[k]
+}
+
+func intBounds(k types.Kind) (int64, int64) {
+	switch k {
+	case types.TinyInt:
+		return math.MinInt8, math.MaxInt8
+	case types.SmallInt:
+		return math.MinInt16, math.MaxInt16
+	}
+	return math.MinInt32, math.MaxInt32
+}
+
+func must(e engine.Expr, err error) engine.Expr {
 	if err != nil {
-		return nil, err
+		panic(err)
 	}
-	if _, err := engine.CommonType(x.Type(), t); err != nil {
-		return nil, fmt.Errorf("ON %s = %s: %w", e, what, err)
-	}
-	if sameType(x.Type(), t) {
-		return x, nil
-	}
-	return engine.NewCast(x, t.AsNullable())
+	return e
 }
 
 func sameType(a, b types.DataType) bool {
@@ -256,9 +302,9 @@ func (b *builder) lookupJoin(fp *fromPlan, kind engine.JoinKind, left *relation,
 	for _, c := range keyCols {
 		e := keyOf[c]
 		col := info.Schema().Columns[info.Schema().Index(c)]
-		x, err := keyExpr(conv, e.left, ref.Name()+"."+parser.QuoteIdent(c), col.Type)
-		if err != nil {
-			return nil, "", err
+		x, why, err := keyExpr(conv, e.left, ref.Name()+"."+parser.QuoteIdent(c), col.Type)
+		if err != nil || x == nil {
+			return nil, why, err
 		}
 		exprs = append(exprs, x)
 		used[e.conj] = true

@@ -65,3 +65,7 @@ SELECT s.level, u.name FROM (SELECT level, COUNT(*) AS n FROM logs GROUP BY leve
 SELECT l.id FROM logs l JOIN users u ON u.user_id = l.level AND COUNT(*) > 1
 ====
 SELECT l.id, u.name FROM logs l LEFT JOIN users u ON u.name = l.msg AND u.user_id IN (1, 2) AND l.level > 3
+====
+SELECT a.id FROM logs a JOIN users u ON u.user_id = a.id
+====
+SELECT a.id FROM logs a JOIN users FOR SYSTEM_TIME AS OF a.ts AS u ON u.user_id = a.level * 1.5
