@@ -46,14 +46,18 @@ func runMany(t *testing.T, n Node, data [][][]any, per int, lookers []Looker, bu
 	}
 	var out [][]any
 	err = Drain(op, func(b arrow.RecordBatch) error {
+		cols := make([][]any, b.NumCols())
+		for i, c := range b.Columns() {
+			v, err := values(c)
+			if err != nil {
+				return err
+			}
+			cols[i] = v
+		}
 		for r := range int(b.NumRows()) {
 			row := make([]any, b.NumCols())
-			for i, c := range b.Columns() {
-				v, err := values(c)
-				if err != nil {
-					return err
-				}
-				row[i] = v[r]
+			for i := range row {
+				row[i] = cols[i][r]
 			}
 			out = append(out, row)
 		}
@@ -149,6 +153,18 @@ func TestHashJoin(t *testing.T) {
 		assert.Contains(t, err.Error(), "query_memory")
 		assert.Zero(t, b.Used(), "the state is given back on Close")
 	})
+	t.Run("many matches come in several batches", func(t *testing.T) {
+		var l, r [][]any
+		for i := range 300 {
+			l = append(l, []any{int64(i), int64(7), int64(i)})
+			r = append(r, []any{int64(7), "x"})
+		}
+		l = append(l, []any{int64(-1), int64(8), int64(0)})
+		n := &HashJoin{Kind: LeftJoin, Left: left, Right: right, LeftKeys: lk, RightKeys: rk}
+		rows, err := runMany(t, n, [][][]any{l, r}, 1000, nil, nil)
+		require.NoError(t, err)
+		assert.Len(t, rows, 300*300+1, "every pair, and the unmatched row")
+	})
 	t.Run("small batches give the same join", func(t *testing.T) {
 		n := &HashJoin{Kind: LeftJoin, Left: left, Right: right, LeftKeys: lk, RightKeys: rk}
 		one, err := runMany(t, n, [][][]any{orders, customers}, 1, nil, nil)
@@ -236,6 +252,19 @@ func TestLookupJoin(t *testing.T) {
 		require.NoError(t, err)
 		assert.Len(t, rows, 3)
 		assert.Equal(t, 3, lk.calls)
+	})
+	t.Run("prefix lookup: several rows per key", func(t *testing.T) {
+		lk := &fakeLooker{cols: custCols, rows: append(pk, []any{int64(10), "ann2"})}
+		n := &LookupJoin{Kind: InnerJoin, Left: left, Table: "customers", Prefix: true, KeyCols: []string{"cid"}, KeyExprs: key, Cols: custCols}
+		rows, err := runMany(t, n, [][][]any{orders}, 10, []Looker{lk}, nil)
+		require.NoError(t, err)
+		assert.ElementsMatch(t, [][]any{
+			{int64(1), int64(10), int64(100), int64(10), "ann"},
+			{int64(1), int64(10), int64(100), int64(10), "ann2"},
+			{int64(2), int64(20), int64(200), int64(20), "bob"},
+			{int64(4), int64(10), int64(400), int64(10), "ann"},
+			{int64(4), int64(10), int64(400), int64(10), "ann2"},
+		}, rows)
 	})
 	t.Run("residual", func(t *testing.T) {
 		lk := &fakeLooker{cols: custCols, rows: pk}

@@ -69,3 +69,5 @@ SELECT l.id, u.name FROM logs l LEFT JOIN users u ON u.name = l.msg AND u.user_i
 SELECT a.id FROM logs a JOIN users u ON u.user_id = a.id
 ====
 SELECT a.id FROM logs a JOIN users FOR SYSTEM_TIME AS OF a.ts AS u ON u.user_id = a.level * 1.5
+====
+SELECT COUNT(*) FROM logs /*+ OPTIONS('scan.bounded' = 'false') */ l JOIN users u ON u.user_id = l.level
