@@ -58,6 +58,8 @@ func TestJoins(t *testing.T) {
 		{"lookup join of a partitioned table (a missing partition finds nothing)", `SELECT o.id, t.tier FROM ` + orders + ` o LEFT JOIN ` + tiers +
 			` t ON t.cust = o.cust AND t.region = o.region ORDER BY o.id`, nil,
 			[][]string{{"1", "gold"}, {"2", "bronze"}, {"3", "NULL"}, {"4", "silver"}, {"5", "NULL"}, {"6", "NULL"}, {"7", "NULL"}}},
+		{"qualified star", `SELECT c.*, o.id FROM ` + orders + ` o JOIN ` + custs + ` c ON c.id = o.cust WHERE o.id = 1`, nil,
+			[][]string{{"10", "ann", "1"}}},
 		{"prefix lookup join on the bucket key", `SELECT o.id, l.line, l.what FROM ` + orders + ` o JOIN ` + lines + ` l ON l.cust = o.cust ORDER BY o.id, l.line`, nil,
 			[][]string{{"1", "1", "x"}, {"1", "2", "y"}, {"4", "1", "x"}, {"4", "2", "y"}, {"6", "1", "z"}}},
 		{"lookup join with aggregation", `SELECT c.name, COUNT(*), SUM(o.amount) FROM ` + orders + ` o JOIN ` + custs + ` c ON c.id = o.cust GROUP BY c.name ORDER BY 3 DESC`, nil,

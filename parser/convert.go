@@ -197,13 +197,18 @@ func (c *converter) selectStmt(n *sqlparser.Select) (Statement, error) {
 		var it SelectItem
 		switch x := se.(type) {
 		case *sqlparser.StarExpr:
-			if !x.TableName.IsEmpty() {
-				return nil, itemErr("a qualified * is not supported")
-			}
 			if !hasFrom {
 				return nil, itemErr("* needs a FROM clause")
 			}
-			it.Expr = &Star{}
+			star := &Star{}
+			if !x.TableName.IsEmpty() {
+				q := tableName(x.TableName)
+				if ok, names := c.qualifierOK(q); !ok {
+					return nil, itemErr(q.String() + ".* names none of the statement's tables (" + names + ")")
+				}
+				star.Table = q.Name
+			}
+			it.Expr = star
 		case *sqlparser.AliasedExpr:
 			it.Alias = x.As.String()
 			if it.Expr, err = c.expr(x.Expr); err != nil {

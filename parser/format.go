@@ -470,7 +470,12 @@ func (n *Not) String() string { return "NOT " + paren(n.Expr, precNot) }
 func (*CountStar) String() string { return "COUNT(*)" }
 
 // String renders *.
-func (*Star) String() string { return "*" }
+func (s *Star) String() string {
+	if s.Table != "" {
+		return QuoteIdent(s.Table) + ".*"
+	}
+	return "*"
+}
 
 // unionStatement reports whether s is a UNION ALL statement: SELECT * FROM
 // (a UNION ALL b) with nothing but ORDER BY and LIMIT (see Union).

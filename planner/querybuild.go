@@ -335,13 +335,14 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 	var exprs []engine.Expr
 	var names []string
 	for _, it := range s.Items {
-		if _, ok := it.Expr.(*parser.Star); ok {
+		if st, ok := it.Expr.(*parser.Star); ok {
 			if aggregating {
 				return nil, fmt.Errorf("SELECT * cannot be used with GROUP BY or aggregates")
 			}
-			for i, c := range conv.info.Schema().Columns {
-				exprs = append(exprs, &engine.Col{Index: conv.slot(i), Name: c.Name, T: c.Type})
-				names = append(names, c.Name)
+			cols := conv.info.Schema().Columns
+			for _, i := range qb.starColumns(st) {
+				exprs = append(exprs, &engine.Col{Index: conv.slot(i), Name: cols[i].Name, T: cols[i].Type})
+				names = append(names, cols[i].Name)
 			}
 			continue
 		}
@@ -469,13 +470,16 @@ func (qb *queryBuilder) orderColumn(e parser.Expr, names []string) int {
 	}
 	pos := 0
 	for _, it := range qb.s.Items {
-		if _, ok := it.Expr.(*parser.Star); ok {
+		if st, ok := it.Expr.(*parser.Star); ok {
+			cols := qb.starColumns(st)
 			if ref, ok := e.(*parser.ColumnRef); ok && qb.info != nil {
 				if idx, err := qb.colIndex(ref); err == nil {
-					return pos + idx
+					if k := slices.Index(cols, idx); k >= 0 {
+						return pos + k
+					}
 				}
 			}
-			pos += len(qb.info.Schema().Columns)
+			pos += len(cols)
 			continue
 		}
 		if it.Expr.String() == e.String() {
@@ -484,6 +488,17 @@ func (qb *queryBuilder) orderColumn(e parser.Expr, names []string) int {
 		pos++
 	}
 	return -1
+}
+
+// starColumns lists the columns of info a * or t.* stands for.
+func (qb *queryBuilder) starColumns(st *parser.Star) []int {
+	var out []int
+	for i := range qb.info.Schema().Columns {
+		if st.Table == "" || qb.scope == nil || qb.scope.cols[i].qual == st.Table {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // condition checks that a WHERE or HAVING expression is BOOLEAN.

@@ -31,8 +31,9 @@ type fromPlan struct {
 	where   []parser.Expr // the WHERE's conjuncts, for pushdown
 	// refs are the statement's column references and star whether it has
 	// SELECT *: a table's plan reads only the columns they may name.
-	refs []*parser.ColumnRef
-	star bool
+	refs  []*parser.ColumnRef
+	star  bool
+	stars map[string]bool // the t of every t.*
 }
 
 // collectRefs records the column references of a SELECT with its FROM's
@@ -44,7 +45,14 @@ func (fp *fromPlan) collectRefs(s *parser.Select) {
 		case *parser.ColumnRef:
 			fp.refs = append(fp.refs, n)
 		case *parser.Star:
-			fp.star = true
+			if n.Table == "" {
+				fp.star = true
+			} else {
+				if fp.stars == nil {
+					fp.stars = map[string]bool{}
+				}
+				fp.stars[n.Table] = true
+			}
 		}
 		return true
 	}
@@ -75,7 +83,7 @@ func (fp *fromPlan) collectRefs(s *parser.Select) {
 func (fp *fromPlan) columnsOf(t *parser.TableRef, info *fluss.TableInfo) []parser.SelectItem {
 	var items []parser.SelectItem
 	for _, c := range info.Schema().Columns {
-		use := fp.star
+		use := fp.star || fp.stars[t.Name()]
 		for _, r := range fp.refs {
 			if (r.Table.Name == "" || r.Table.Name == t.Name()) && strings.EqualFold(r.Name, c.Name) {
 				use = true

@@ -43,3 +43,9 @@ SELECT * FROM (SELECT 1)
 SELECT a FROM (SELECT a FROM t) WHERE a > 1
 ====
 SELECT * FROM (SELECT a FROM t) JOIN (SELECT b FROM u) ON a = b
+====
+SELECT o.*, c.name FROM orders o JOIN customers c ON c.id = o.cust
+====
+SELECT z.* FROM t o JOIN u ON o.a = u.a
+====
+SELECT t.* FROM t

@@ -71,3 +71,5 @@ SELECT a.id FROM logs a JOIN users u ON u.user_id = a.id
 SELECT a.id FROM logs a JOIN users FOR SYSTEM_TIME AS OF a.ts AS u ON u.user_id = a.level * 1.5
 ====
 SELECT COUNT(*) FROM logs /*+ OPTIONS('scan.bounded' = 'false') */ l JOIN users u ON u.user_id = l.level
+====
+SELECT u.*, l.id FROM logs l JOIN users u ON u.user_id = l.level ORDER BY user_id
