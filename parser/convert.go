@@ -18,6 +18,7 @@ type converter struct {
 	table      TableName
 	scope      []string // the qualifiers of a FROM with joins or aliases
 	nested     bool     // converting a subquery
+	orders     int      // the ORDER BY clauses converted so far
 	q          *queryRewrites
 }
 
@@ -273,15 +274,18 @@ func (c *converter) hasFrom(n *sqlparser.Select) bool {
 // orderLimit converts ORDER BY and LIMIT into s.
 func (c *converter) orderLimit(s *Select, order sqlparser.OrderBy, limit *sqlparser.Limit) error {
 	var err error
+	// ORDER BYs are converted in the order they are written (a subquery in FROM
+	// before its statement's ORDER BY, UNION ALL members before the union's).
+	n := c.orders
+	if len(order) > 0 {
+		c.orders++
+	}
 	for k, o := range order {
 		x, err := c.expr(o.Expr)
 		if err != nil {
 			return err
 		}
-		nulls := NullsDefault
-		if !c.nested {
-			nulls = c.q.nulls[k]
-		}
+		nulls := c.q.nulls[[2]int{n, k}]
 		s.OrderBy = append(s.OrderBy, OrderItem{Expr: x, Desc: o.Direction == sqlparser.DescScr, Nulls: nulls})
 	}
 	if limit != nil {

@@ -33,13 +33,16 @@ const (
 // queryRewrites holds what the rewrite took out of the text.
 type queryRewrites struct {
 	casts []types.DataType
-	nulls map[int]NullsOrder    // ORDER BY key index → NULLS
+	nulls map[[2]int]NullsOrder // (ORDER BY number in the text, key index) → NULLS
 	asOf  map[string]*ColumnRef // table name → FOR SYSTEM_TIME AS OF attribute
 }
 
 func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
-	q := &queryRewrites{nulls: map[int]NullsOrder{}, asOf: map[string]*ColumnRef{}}
-	orderKey := -1 // index of the ORDER BY key being read, -1 before ORDER BY
+	q := &queryRewrites{nulls: map[[2]int]NullsOrder{}, asOf: map[string]*ColumnRef{}}
+	// orders holds, per parenthesis depth, the ORDER BY being read there: its
+	// number in the text and the index of its key being read.
+	orders := map[int]*[2]int{}
+	nOrders := 0
 	depth := 0
 	var subs []bool // per open parenthesis: whether it opens a subquery in FROM
 	for k := s; k < len(l.toks); k++ {
@@ -51,12 +54,14 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 		switch {
 		case t.typ == '(':
 			depth++
+			delete(orders, depth)
 			prev := token{}
 			if k > 0 {
 				prev = l.toks[k-1]
 			}
 			subs = append(subs, l.isWord(next, "select") && (l.isWord(prev, "from") || l.isWord(prev, "join") || prev.typ == ','))
 		case t.typ == ')':
+			delete(orders, depth)
 			depth--
 			if n := len(subs); n > 0 {
 				if subs[n-1] && !l.isWord(next, "as") && (next.typ == 0 || !next.quoted && isKeyword(l.src[next.start:next.end]) || !l.isWordTok(next) && !next.quoted) {
@@ -102,20 +107,21 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 			k = n
 		case (l.isWord(t, "substring") || l.isWord(t, "substr")) && !t.quoted && next.typ == '(':
 			rw.add(t.start, t.end, substringFunc)
-		case l.isWord(t, "order") && l.isWord(next, "by") && depth == 0:
-			orderKey = 0
+		case l.isWord(t, "order") && l.isWord(next, "by"):
+			orders[depth] = &[2]int{nOrders, 0}
+			nOrders++
 			k++
-		case orderKey >= 0 && depth == 0 && t.typ == ',':
-			orderKey++
-		case orderKey >= 0 && depth == 0 && (l.isWord(t, "limit") || l.isWord(t, "offset")):
-			orderKey = -1
-		case orderKey >= 0 && depth == 0 && l.isWord(t, "nulls") && !t.quoted &&
+		case orders[depth] != nil && t.typ == ',':
+			orders[depth][1]++
+		case orders[depth] != nil && (l.isWord(t, "limit") || l.isWord(t, "offset") || l.isWord(t, "union")):
+			delete(orders, depth)
+		case orders[depth] != nil && l.isWord(t, "nulls") && !t.quoted &&
 			(l.isWord(next, "first") || l.isWord(next, "last")):
 			order := NullsFirst
 			if l.isWord(next, "last") {
 				order = NullsLast
 			}
-			q.nulls[orderKey] = order
+			q.nulls[*orders[depth]] = order
 			rw.add(t.start, next.end, "")
 			k++
 		}

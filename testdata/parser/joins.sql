@@ -49,3 +49,5 @@ SELECT o.*, c.name FROM orders o JOIN customers c ON c.id = o.cust
 SELECT z.* FROM t o JOIN u ON o.a = u.a
 ====
 SELECT t.* FROM t
+====
+SELECT * FROM (SELECT a, b FROM t ORDER BY a NULLS LAST, b DESC NULLS FIRST LIMIT 3) s JOIN (SELECT c FROM u ORDER BY c DESC NULLS LAST LIMIT 1) v ON s.a = v.c ORDER BY b NULLS LAST, a
