@@ -59,14 +59,6 @@ type queryBuilder struct {
 	scope *scope // the FROM's columns when it has joins, subqueries or aliases
 }
 
-// colIndex resolves a column reference to a column of info.
-func (qb *queryBuilder) colIndex(ref *parser.ColumnRef) (int, error) {
-	if qb.scope != nil {
-		return qb.scope.resolve(ref)
-	}
-	return column(qb.info, ref.Name)
-}
-
 func (b *builder) query(s *parser.Select) (Plan, error) {
 	if s.From != nil {
 		return b.fromQuery(s)
@@ -488,17 +480,6 @@ func (qb *queryBuilder) orderColumn(e parser.Expr, names []string) int {
 		pos++
 	}
 	return -1
-}
-
-// starColumns lists the columns of info a * or t.* stands for.
-func (qb *queryBuilder) starColumns(st *parser.Star) []int {
-	var out []int
-	for i := range qb.info.Schema().Columns {
-		if st.Table == "" || qb.scope == nil || qb.scope.cols[i].qual == st.Table {
-			out = append(out, i)
-		}
-	}
-	return out
 }
 
 // condition checks that a WHERE or HAVING expression is BOOLEAN.

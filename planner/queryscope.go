@@ -124,3 +124,22 @@ func concat(l, r *scope, nullableRight bool) *scope {
 	}
 	return out
 }
+
+// colIndex resolves a column reference to a column of info.
+func (qb *queryBuilder) colIndex(ref *parser.ColumnRef) (int, error) {
+	if qb.scope != nil {
+		return qb.scope.resolve(ref)
+	}
+	return column(qb.info, ref.Name)
+}
+
+// starColumns lists the columns of info a * or t.* stands for.
+func (qb *queryBuilder) starColumns(st *parser.Star) []int {
+	var out []int
+	for i := range qb.info.Schema().Columns {
+		if st.Table == "" || qb.scope == nil || qb.scope.cols[i].qual == st.Table {
+			out = append(out, i)
+		}
+	}
+	return out
+}
