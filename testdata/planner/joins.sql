@@ -73,3 +73,8 @@ SELECT a.id FROM logs a JOIN users FOR SYSTEM_TIME AS OF a.ts AS u ON u.user_id 
 SELECT COUNT(*) FROM logs /*+ OPTIONS('scan.bounded' = 'false') */ l JOIN users u ON u.user_id = l.level
 ====
 SELECT u.*, l.id FROM logs l JOIN users u ON u.user_id = l.level ORDER BY user_id
+====
+SELECT s.id FROM (SELECT id FROM logs WHERE level = ?) s JOIN users u ON u.user_id = s.id AND u.score > ?
+-- bind: 4, 10
+====
+SELECT a.name, b.name FROM users a JOIN users b ON b.user_id = a.score WHERE a.user_id = 1
