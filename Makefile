@@ -13,7 +13,7 @@ export FLUSS_VERSION
 FLUSS_VERSION_NEXT ?= 1.0-SNAPSHOT
 # PKGS: every package but reliability (its fault tests start their own cluster; see
 # reliability-short).
-PKGS          = $$($(GO) list ./... | grep -v '/reliability$$')
+PKGS          = $(shell $(GO) list ./... | grep -v '/reliability$$')
 NEXT_PKGS     ?= $(PKGS)
 SASL_USER     ?= admin
 SASL_PASSWORD ?= admin-secret
@@ -24,8 +24,10 @@ FUZZTIME      ?= 10s
 # still written, only not shrunk (rerun with FUZZMINTIME=60s to shrink it).
 FUZZMINTIME   ?= 0
 CLUSTER       := $(GO) run ./cmd/fluss-local-cluster
+# The OpenTelemetry adapter: a module of its own so that the driver does not depend on it.
+OTEL_DIR      = flussotel
 
-.PHONY: all build vet test unit integration integration-next reliability-short fetch fuzz reliability cluster-up cluster-down proto bench demo tidy
+.PHONY: all build vet test unit integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down proto bench demo tidy
 
 all: build
 
@@ -35,6 +37,7 @@ build:
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed on:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
+	cd $(OTEL_DIR) && $(GO) vet ./...
 
 ## test: vet, then every test (unit and integration) against fresh local clusters — a plain
 ## one and a SASL one — of the pinned release (integration), then NEXT_PKGS against clusters of
@@ -51,11 +54,18 @@ test: vet
 ## integration: every test but the fault tests against a plain and a SASL cluster of the pinned
 ## release (or FLUSS_VERSION).
 integration:
-	$(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(GO) test -count=1 -timeout 20m $(PKGS)
+	$(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(MAKE) --no-print-directory suite
 
 ## integration-next: NEXT_PKGS against a plain and a SASL cluster of FLUSS_VERSION_NEXT.
 integration-next:
-	FLUSS_VERSION=$(FLUSS_VERSION_NEXT) $(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(GO) test -count=1 -timeout 20m $(NEXT_PKGS)
+	FLUSS_VERSION=$(FLUSS_VERSION_NEXT) $(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(MAKE) --no-print-directory suite SUITE_PKGS="$(NEXT_PKGS)"
+
+## suite: what integration and integration-next run inside their clusters: SUITE_PKGS, then
+## the OpenTelemetry module (OTEL_DIR, its own go.mod).
+SUITE_PKGS ?= $(PKGS)
+suite:
+	$(GO) test -count=1 -timeout 20m $(SUITE_PKGS)
+	cd $(OTEL_DIR) && $(GO) test -count=1 -timeout 5m ./...
 
 ## reliability-short: the short profile of the fault tests (make reliability: the long one).
 reliability-short:
@@ -68,6 +78,7 @@ fetch:
 ## unit: the tests that need no cluster (integration tests skip without FLUSS_BOOTSTRAP_SERVERS).
 unit:
 	env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
+	cd $(OTEL_DIR) && env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
 
 ## fuzz: every FuzzXxx target for FUZZTIME each (go test runs one fuzz target at a time).
 ## A failure that writes a crashing input under testdata/fuzz fails at once; a failure of the
@@ -119,3 +130,4 @@ demo:
 
 tidy:
 	$(GO) mod tidy
+	cd $(OTEL_DIR) && $(GO) mod tidy

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/flussql/flussql/engine"
+	"github.com/flussql/flussql/fluss"
 )
 
 // DefaultDatabase is the database a connection uses when the DSN names none; every Fluss
@@ -66,6 +67,10 @@ type Config struct {
 	// Tracer, when set, is called at the start and end of every statement (see Tracer).
 	// Not part of the DSN.
 	Tracer Tracer
+	// Observer, when set, receives the wire client's measurements for metrics: requests,
+	// retries, write batches in flight (fluss.Config.Observer; the module
+	// github.com/flussql/flussql/otel has an OpenTelemetry one). Not part of the DSN.
+	Observer fluss.Observer
 	// QueryMemory bounds the bytes the state of one query's aggregation, sort and
 	// DISTINCT may hold; a query that needs more fails naming this key.
 	QueryMemory int64

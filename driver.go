@@ -135,6 +135,7 @@ func (c *Connector) wireClient(ctx context.Context) (*fluss.Client, error) {
 		ConnectTimeout:   c.cfg.ConnectTimeout,
 		ClientID:         "flussql",
 		Logger:           c.cfg.Logger,
+		Observer:         c.cfg.Observer,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("flussql: connecting to %s: %w", strings.Join(c.cfg.Addrs, ","), err)

@@ -18,6 +18,7 @@ import (
 // planQuery plans a SELECT for the engine (planner.BuildQuery) and binds its arguments.
 func (c *conn) planQuery(ctx context.Context, st parser.Statement, args []driver.NamedValue) (planner.Plan, error) {
 	p, err := planner.BuildQuery(ctx, st, c.catalog, c.session())
+	p, err = c.planKv(ctx, p, err, func(s planner.Session) (planner.Plan, error) { return planner.BuildQuery(ctx, st, c.catalog, s) })
 	if err != nil {
 		return nil, err
 	}
@@ -38,19 +39,29 @@ func (c *conn) queryArrow(ctx context.Context, q *planner.Query) (ArrowReader, e
 	// The operators outlive this call: they stop when the reader is closed, and the scans
 	// below them take each Next's context.
 	octx, cancel := context.WithCancel(context.Background())
-	op, scans, err := c.buildQuery(ctx, octx, q)
+	op, inputs, err := c.buildQuery(ctx, octx, q)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	return &engineArrowReader{schema: arrow.NewSchema(fields, nil), op: op, cancel: cancel, scans: scans}, nil
+	r := &engineArrowReader{schema: arrow.NewSchema(fields, nil), op: op, cancel: cancel}
+	for _, in := range inputs {
+		switch x := in.(type) {
+		case *scanInput:
+			r.scans = append(r.scans, x)
+		case *kvScanInput:
+			r.kvs = append(r.kvs, x)
+		}
+	}
+	return r, nil
 }
 
 // engineArrowReader is an ArrowReader over the engine's result batches.
 type engineArrowReader struct {
 	schema *arrow.Schema
 	op     engine.Operator
-	scans  []*scanInput // the log-scan inputs
+	scans  []*scanInput   // the log-scan inputs
+	kvs    []*kvScanInput // the KV-scan inputs
 	cancel context.CancelFunc
 	cur    arrow.RecordBatch
 	done   bool
@@ -68,6 +79,9 @@ func (r *engineArrowReader) Next(ctx context.Context) (arrow.RecordBatch, error)
 	}
 	for _, s := range r.scans {
 		s.rows.ctx = ctx
+	}
+	for _, kv := range r.kvs {
+		kv.ctx = ctx
 	}
 	b, err := r.op.Next()
 	if err == io.EOF {

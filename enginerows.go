@@ -26,16 +26,15 @@ func (c *conn) startQuery(ctx context.Context, q *planner.Query) (driver.Rows, e
 }
 
 // buildQuery opens the query's inputs (under ctx) and builds its operators
-// (under octx); it returns the log-scan inputs too, whose context a reader
-// may set per call.
-func (c *conn) buildQuery(ctx, octx context.Context, q *planner.Query) (engine.Operator, []*scanInput, error) {
+// (under octx); it returns the inputs too, whose context a reader may set
+// per call.
+func (c *conn) buildQuery(ctx, octx context.Context, q *planner.Query) (engine.Operator, []engine.Operator, error) {
 	srcs := q.Inputs
 	if q.Source != nil {
 		srcs = []planner.QueryPlan{q.Source}
 	}
 	var inputs []engine.Operator
-	var scans []*scanInput
-	fail := func(err error) (engine.Operator, []*scanInput, error) {
+	fail := func(err error) (engine.Operator, []engine.Operator, error) {
 		for _, in := range inputs {
 			in.Close()
 		}
@@ -47,9 +46,6 @@ func (c *conn) buildQuery(ctx, octx context.Context, q *planner.Query) (engine.O
 			return fail(err)
 		}
 		inputs = append(inputs, in)
-		if s, ok := in.(*scanInput); ok {
-			scans = append(scans, s)
-		}
 	}
 	lookers, err := c.lookers(q)
 	if err != nil {
@@ -65,27 +61,34 @@ func (c *conn) buildQuery(ctx, octx context.Context, q *planner.Query) (engine.O
 	if err != nil {
 		return fail(err)
 	}
-	return op, scans, nil
+	return op, inputs, nil
 }
 
 // queryInput opens one source of a query as an engine input.
 func (c *conn) queryInput(ctx context.Context, source planner.QueryPlan) (engine.Operator, error) {
+	var err error
 	switch src := source.(type) {
 	case *planner.Scan:
 		if src.Partitioned && len(src.Partitions) == 0 {
 			return &batchInput{}, nil // every partition pruned
 		}
-		rows, err := c.openScan(ctx, src)
-		if err != nil {
+		in := &scanInput{}
+		if src.Virtual != planner.NotVirtual {
+			if in.virtual, err = newVirtualBatches(src); err != nil {
+				return nil, err
+			}
+		}
+		if in.rows, err = c.openScan(ctx, src); err != nil {
 			return nil, err
 		}
-		return &scanInput{rows: rows}, nil
+		return in, nil
+	case *planner.KvScan:
+		return c.openKvScan(ctx, src)
 	}
 	pctx, cancel := c.connector.requestContext(ctx)
 	defer cancel()
 	var info *fluss.TableInfo
 	var rows [][]any
-	var err error
 	switch src := source.(type) {
 	case *planner.Lookup:
 		info = src.Table
@@ -149,25 +152,43 @@ func (c *conn) limitScanAll(ctx context.Context, p *planner.LimitScan) ([][]any,
 // streaming query holds no more than the scan itself does.
 type scanInput struct {
 	rows *scanRows
+	// virtual builds the batches of t$changelog or t$binlog from the scan's; nil for a
+	// plain scan.
+	virtual *virtualBatches
 }
 
 func (s *scanInput) Next() (arrow.RecordBatch, error) {
-	if s.rows.ended {
-		return nil, io.EOF
-	}
-	if err := s.rows.fetch(); err != nil {
-		if errors.Is(err, io.EOF) {
-			s.Close()
+	for {
+		if s.rows.ended {
 			return nil, io.EOF
 		}
-		return nil, err
+		if err := s.rows.fetch(); err != nil {
+			if errors.Is(err, io.EOF) {
+				s.Close()
+				return nil, io.EOF
+			}
+			return nil, err
+		}
+		if s.virtual != nil {
+			rec, err := s.virtual.convert(s.rows.ctx, s.rows.batch)
+			if err != nil || rec.NumRows() > 0 {
+				return rec, err
+			}
+			rec.Release() // a $binlog batch ending in an update_before: read on
+			continue
+		}
+		rec := s.rows.batch.Record
+		rec.Retain()
+		return rec, nil
 	}
-	rec := s.rows.batch.Record
-	rec.Retain()
-	return rec, nil
 }
 
-func (s *scanInput) Close() { _ = s.rows.Close() }
+func (s *scanInput) Close() {
+	_ = s.rows.Close()
+	if s.virtual != nil {
+		s.virtual.close()
+	}
+}
 
 // batchInput feeds batches already in memory.
 type batchInput struct {

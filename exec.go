@@ -17,6 +17,7 @@ import (
 // plan builds and binds the plan of one statement against the shared catalog.
 func (c *conn) plan(ctx context.Context, st parser.Statement, args []driver.NamedValue) (planner.Plan, error) {
 	p, err := planner.Build(ctx, st, c.catalog, c.session())
+	p, err = c.planKv(ctx, p, err, func(s planner.Session) (planner.Plan, error) { return planner.Build(ctx, st, c.catalog, s) })
 	if errors.Is(err, planner.ErrNeedsFullScan) {
 		return nil, c.fullScanError(ctx, err)
 	}
@@ -27,10 +28,11 @@ func (c *conn) plan(ctx context.Context, st parser.Statement, args []driver.Name
 	return planner.Bind(p, plannerArgs(args))
 }
 
-// fullScanError says, for a query that needs a full scan of a primary-key table, what the
+// fullScanError says, for a query that needs a full scan of a primary-key table on a server
+// without SCAN_KV (planKv plans it as a KV scan where the server offers one), what the
 // connected server offers: a server older than Fluss 1.0 has no SCAN_KV
-// (fluss.ErrUnsupportedByServer); a 1.0 server has it, but flussql does not use it yet
-// (ErrNotSupported). If the server's version cannot be found out, err stays as it is.
+// (fluss.ErrUnsupportedByServer); a 1.0 server whose tablet servers did not list it gives
+// ErrNotSupported. If the server's version cannot be found out, err stays as it is.
 func (c *conn) fullScanError(ctx context.Context, err error) error {
 	v, verr := c.client.ServerVersion(ctx)
 	if verr != nil {
@@ -39,7 +41,7 @@ func (c *conn) fullScanError(ctx context.Context, err error) error {
 	if !v.AtLeast(1, 0) {
 		return fmt.Errorf("flussql: %w (the server speaks Fluss %s, which has no SCAN_KV: %w)", err, v, fluss.ErrUnsupportedByServer)
 	}
-	return fmt.Errorf("flussql: %w (the server speaks Fluss %s and offers SCAN_KV, which flussql does not use yet: %w)", err, v, ErrNotSupported)
+	return fmt.Errorf("flussql: %w (the server speaks Fluss %s, but its tablet server did not offer SCAN_KV: %w)", err, v, ErrNotSupported)
 }
 
 // exec runs a statement for Exec. Statements that return rows are refused: use Query.
@@ -115,6 +117,8 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 		c.catalog.Invalidate(p.Path)
 		c.dropWriters(p.Path)
 		return noRows(err)
+	case *planner.AlterDatabase:
+		return noRows(ddlOutcome(admin.AlterDatabase(ctx, p.Name, p.IgnoreIfNotExists, p.Changes()...)))
 	case *planner.AlterTable:
 		err := ddlOutcome(admin.AlterTable(ctx, p.Path, p.IgnoreIfNotExists, alterChanges(p)...))
 		// The schema id changes with ADD: plans, writers and lookupers are keyed by it and

@@ -82,6 +82,9 @@ func (c *conn) readAll(ctx context.Context, p planner.QueryPlan) ([][]any, error
 	case *planner.LimitScan:
 		return c.limitScan(ctx, p)
 	}
+	if rows, ok, err := c.readAdmin(ctx, p); ok {
+		return rows, err
+	}
 	return nil, fmt.Errorf("flussql: running %T is %w", p, ErrNotSupported)
 }
 
@@ -273,7 +276,7 @@ func (c *conn) openScan(ctx context.Context, p *planner.Scan) (*scanRows, error)
 	if len(projection) == 0 {
 		projection = []int{0} // COUNT(*) needs no column, but a fetch needs one
 	}
-	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded})
+	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded, Filter: p.ServerFilter()})
 	if err != nil {
 		return nil, err
 	}

@@ -245,6 +245,7 @@ func (r *scanRows) fetch() error {
 			continue
 		}
 		r.batch, r.row = b, 0
+		countScanned(r.ctx, b.NumRows())
 		if r.fast {
 			r.cells = r.cells[:0]
 			for _, col := range r.out.Columns {

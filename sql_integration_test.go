@@ -145,8 +145,17 @@ func TestDMLAndErrors(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{{"8", "v", "800"}}, queryStrings(t, db, `SELECT * FROM `+kv+` WHERE id = 8`))
 
-	// LIMIT without a key is a limit scan.
+	// LIMIT without a key is a limit scan (a KV scan on 1.0).
 	assert.Len(t, queryStrings(t, db, `SELECT * FROM `+kv+` LIMIT 5`), 5)
+
+	// A whole primary-key table: a KV scan on Fluss 1.0, an error naming the key on 0.9.
+	if testServerVersion(t).AtLeast(1, 0) {
+		assert.Len(t, queryStrings(t, db, `SELECT * FROM `+kv), 499, "0..499 but the deleted 7")
+	} else {
+		_, err := db.Query(`SELECT * FROM ` + kv)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "primary")
+	}
 
 	// Errors a user can act on.
 	for _, tc := range []struct {
@@ -159,9 +168,11 @@ func TestDMLAndErrors(t *testing.T) {
 		{q: `INSERT INTO ` + kv + ` VALUES (?, 'a', 1)`, args: []any{nil}, want: "NULL"},
 		{q: `INSERT INTO ` + kv + ` VALUES ('abc', 'a', 1)`, want: "INT"},
 		{q: `INSERT INTO ` + kv + ` VALUES (?, 'a', 1)`, args: []any{int64(1) << 40}, want: "INT"},
-		{q: `SELECT * FROM ` + kv, want: "primary"},
 		{q: `SELECT * FROM ` + dbName + `.nosuch`, want: "does not exist", is: fluss.ErrTableNotExist},
 		{q: `UPSERT INTO ` + dbName + `.nosuch VALUES (1)`, is: fluss.ErrTableNotExist},
+		{q: `SELECT * FROM ` + dbName + `.KV WHERE id = 1`, want: "table " + dbName + ".KV does not exist (did you mean kv?)", is: fluss.ErrTableNotExist},
+		{q: `SELECT * FROM ` + dbName + `x.kv WHERE id = 1`, want: "there is no database " + dbName + "x (did you mean " + dbName + "?)", is: fluss.ErrTableNotExist},
+		{q: `SELECT "v" FROM ` + kv + ` WHERE id = 1`, want: "write `v` (backticks) for an identifier or 'v' (single quotes) for a string"},
 		{q: `SELEC 1`, want: "line 1"},
 	} {
 		_, err := db.Exec(tc.q, tc.args...)

@@ -84,3 +84,34 @@ func BenchmarkFilterProject(b *testing.B) {
 		Exprs: []Expr{must(NewBinary("+", v, intConst(1)))}, Names: []string{"x"}}
 	runBench(b, n, 100)
 }
+
+// BenchmarkAggregate1MKeys groups 1M rows with 1M distinct keys (every group new).
+func BenchmarkAggregate1MKeys(b *testing.B) {
+	k, v := col(0, "k", types.NewBigInt()), col(1, "v", types.NewBigInt())
+	cols := []Column{{"k", types.NewBigInt()}, {"v", types.NewBigInt()}}
+	n := &Aggregate{Input: &Input{Cols: cols}, Keys: []Expr{k}, Names: []string{"k"},
+		Aggs: []*Agg{must(NewAgg("COUNT", nil, false)), must(NewAgg("SUM", v, false))}}
+	mem := memory.NewGoAllocator()
+	in := &benchInput{}
+	for p := range 16 {
+		rows := make([][]any, 1<<16)
+		for i := range rows {
+			rows[i] = []any{int64(p<<16 + i), int64(i)}
+		}
+		batch := batchOf(b, mem, cols, rows)
+		defer batch.Release()
+		in.batches = append(in.batches, batch)
+	}
+	b.ResetTimer()
+	for range b.N {
+		in.i = 0
+		op, err := Build(context.Background(), n, in, Options{Mem: mem})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(16<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
+}

@@ -19,16 +19,20 @@ type aggregateOp struct {
 	in     Operator
 	node   *Aggregate
 	schema *arrow.Schema
-	groups map[string]*group
-	order  []*group
-	held   int64
-	done   bool
-}
-
-type group struct {
-	keys   []any
-	states []aggState
-	seen   []map[string]struct{} // per DISTINCT aggregate
+	// index maps a group's encoded key to its position in order. Groups
+	// live in slabs rather than as one object each, so that a million
+	// groups cost a few large allocations and little garbage-collector
+	// scanning: the keys of group g are keys[g*nk:(g+1)*nk], its states
+	// states[g*na:(g+1)*na], its DISTINCT sets seen[g*na:(g+1)*na] (only
+	// when an aggregate is DISTINCT).
+	index    map[string]int32
+	groups   int
+	keys     []any
+	states   []aggState
+	seen     []map[string]struct{}
+	distinct bool
+	held     int64
+	done     bool
 }
 
 const groupOverhead = 96
@@ -39,7 +43,11 @@ func newAggregate(ec *evalCtx, budget *Budget, in Operator, n *Aggregate) (Opera
 		in.Close()
 		return nil, err
 	}
-	return &aggregateOp{ec: ec, budget: budget, in: in, node: n, schema: schema, groups: map[string]*group{}}, nil
+	a := &aggregateOp{ec: ec, budget: budget, in: in, node: n, schema: schema, index: map[string]int32{}}
+	for _, agg := range n.Aggs {
+		a.distinct = a.distinct || agg.Distinct
+	}
+	return a, nil
 }
 
 func (a *aggregateOp) grow(n int64) error {
@@ -67,21 +75,27 @@ func (a *aggregateOp) Next() (arrow.RecordBatch, error) {
 	}
 	a.done = true
 	a.in.Close()
-	if len(a.node.Keys) == 0 && len(a.order) == 0 {
-		a.order = append(a.order, a.newGroup(nil)) // a global aggregate over no rows: one row
+	if len(a.node.Keys) == 0 && a.groups == 0 {
+		a.newGroup() // a global aggregate over no rows: one row
 	}
 	return a.emit()
 }
 
-func (a *aggregateOp) newGroup(keys []any) *group {
-	g := &group{keys: keys, states: make([]aggState, len(a.node.Aggs)), seen: make([]map[string]struct{}, len(a.node.Aggs))}
-	for i, agg := range a.node.Aggs {
-		g.states[i] = agg.newState()
-		if agg.Distinct {
-			g.seen[i] = map[string]struct{}{}
+// newGroup adds a group whose keys the caller has appended to a.keys, and
+// returns its number.
+func (a *aggregateOp) newGroup() int {
+	for _, agg := range a.node.Aggs {
+		a.states = append(a.states, agg.newState())
+		if a.distinct {
+			var set map[string]struct{}
+			if agg.Distinct {
+				set = map[string]struct{}{}
+			}
+			a.seen = append(a.seen, set)
 		}
 	}
-	return g
+	a.groups++
+	return a.groups - 1
 }
 
 func (a *aggregateOp) consume(b arrow.RecordBatch) error {
@@ -129,29 +143,33 @@ func (a *aggregateOp) consume(b arrow.RecordBatch) error {
 		for i := range keyCols {
 			key = keyEnc[i](key, r)
 		}
-		g, ok := a.groups[string(key)]
+		gi, ok := a.index[string(key)]
 		if !ok {
-			keys := make([]any, len(keyCols)) // read the values only for a new group
-			for i, c := range keyCols {
-				if c.IsValid(r) {
-					keys[i] = keyGet[i](r)
-				}
-			}
-			g = a.newGroup(keys)
 			size := int64(groupOverhead + len(key) + 48*len(a.node.Aggs))
-			for _, k := range keys {
+			for i, c := range keyCols { // read the values only for a new group
+				var k any
+				if c.IsValid(r) {
+					k = keyGet[i](r)
+				}
 				size += valueSize(k)
+				a.keys = append(a.keys, k)
 			}
 			if err := a.grow(size); err != nil {
 				return err
 			}
-			a.groups[string(key)] = g
-			a.order = append(a.order, g)
+			gi = int32(a.newGroup())
+			a.index[string(key)] = gi
+		}
+		na := len(a.node.Aggs)
+		states := a.states[int(gi)*na : int(gi+1)*na]
+		var seen []map[string]struct{}
+		if a.distinct {
+			seen = a.seen[int(gi)*na : int(gi+1)*na]
 		}
 		ai := 0
 		for i, agg := range a.node.Aggs {
 			if agg.Arg == nil {
-				_ = g.states[i].add(true)
+				_ = states[i].add(true)
 				continue
 			}
 			col := argCols[ai]
@@ -162,7 +180,7 @@ func (a *aggregateOp) consume(b arrow.RecordBatch) error {
 			}
 			if fast != nil && !agg.Distinct {
 				// Integers go to COUNT, SUM and AVG states unboxed.
-				if st, ok := g.states[i].(intAdder); ok {
+				if st, ok := states[i].(intAdder); ok {
 					if err := st.addInt(fast(r)); err != nil {
 						return err
 					}
@@ -172,15 +190,15 @@ func (a *aggregateOp) consume(b arrow.RecordBatch) error {
 			v := get(r)
 			if agg.Distinct {
 				k := string(appendKey(nil, v))
-				if _, dup := g.seen[i][k]; dup {
+				if _, dup := seen[i][k]; dup {
 					continue
 				}
 				if err := a.grow(int64(len(k) + 48)); err != nil {
 					return err
 				}
-				g.seen[i][k] = struct{}{}
+				seen[i][k] = struct{}{}
 			}
-			if err := g.states[i].add(v); err != nil {
+			if err := states[i].add(v); err != nil {
 				return err
 			}
 		}
@@ -202,24 +220,25 @@ func getters(cols []arrow.Array) ([]func(int) any, error) {
 
 func (a *aggregateOp) emit() (arrow.RecordBatch, error) {
 	cols := a.node.Columns()
+	nk, na := len(a.node.Keys), len(a.node.Aggs)
 	vals := make([][]any, len(cols))
-	for _, g := range a.order {
-		for i, k := range g.keys {
-			vals[i] = append(vals[i], k)
+	for i := range vals {
+		vals[i] = make([]any, a.groups)
+	}
+	for g := range a.groups {
+		for i := range nk {
+			vals[i][g] = a.keys[g*nk+i]
 		}
-		for i, s := range g.states {
-			v, err := s.result()
+		for i := range na {
+			v, err := a.states[g*na+i].result()
 			if err != nil {
 				return nil, err
 			}
-			vals[len(g.keys)+i] = append(vals[len(g.keys)+i], v)
+			vals[nk+i][g] = v
 		}
 	}
 	arrs := make([]arrow.Array, len(cols))
 	for i, c := range cols {
-		if vals[i] == nil {
-			vals[i] = make([]any, len(a.order))
-		}
 		arr, err := buildArray(a.ec.mem, c.Type, vals[i])
 		if err != nil {
 			releaseAll(arrs)
@@ -228,13 +247,13 @@ func (a *aggregateOp) emit() (arrow.RecordBatch, error) {
 		arrs[i] = arr
 	}
 	defer releaseAll(arrs)
-	out := arrowRecord(a.schema, arrs, int64(len(a.order)))
+	out := arrowRecord(a.schema, arrs, int64(a.groups))
 	a.release()
 	return out, nil
 }
 
 func (a *aggregateOp) release() {
-	a.groups, a.order = nil, nil
+	a.index, a.keys, a.states, a.seen, a.groups = nil, nil, nil, nil, 0
 	a.budget.Shrink(a.held)
 	a.held = 0
 }

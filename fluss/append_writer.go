@@ -15,6 +15,7 @@ import (
 	"github.com/flussql/flussql/fluss/internal/logbatch"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/internal/row"
+	"github.com/flussql/flussql/fluss/types"
 )
 
 // AppendWriterOptions configure an AppendWriter.
@@ -38,7 +39,9 @@ type AppendWriter struct {
 	format  string
 
 	schemaID int16
-	encoders sync.Pool // *logbatch.ArrowEncoder
+	statCols []int            // columns with statistics (magic V1 batches); nil for none
+	colTypes []types.DataType // the table's column types, for statistics
+	encoders sync.Pool        // *logbatch.ArrowEncoder
 	rowEnc   row.Encoder
 	compress logbatch.Compression
 	keyBuf   sync.Pool // *[]byte
@@ -65,6 +68,10 @@ func (t *Table) NewAppendWriter(ctx context.Context, opts AppendWriterOptions) (
 		if w.compress, err = logbatch.ParseCompression(info.Property(PropArrowCompression, "ZSTD")); err != nil {
 			return nil, fmt.Errorf("fluss: table %s: %w", t.Path(), err)
 		}
+		if w.statCols, err = t.writeStatistics(ctx, info); err != nil {
+			return nil, err
+		}
+		w.colTypes = row.FieldTypes(info.Schema().Columns)
 		w.encoders.New = func() any {
 			e, err := logbatch.NewArrowEncoder(t.schema, w.compress)
 			if err != nil {
@@ -327,7 +334,19 @@ func (c *logContent) seal() ([]byte, error) {
 		return nil, v.(error)
 	}
 	defer c.w.encoders.Put(enc)
-	return enc.AppendBatch(make([]byte, 0, recordBytes(c.rec)/2+1024), c.header(), c.rec, nil)
+	h := c.header()
+	var stats []byte
+	if len(c.w.statCols) > 0 && c.rec.NumRows() > 0 {
+		st, err := logbatch.ComputeStatistics(c.rec, c.w.colTypes, c.w.statCols)
+		if err != nil {
+			return nil, fmt.Errorf("fluss: %w", err)
+		}
+		if stats, err = logbatch.EncodeStatistics(nil, c.w.colTypes, st); err != nil {
+			return nil, fmt.Errorf("fluss: %w", err)
+		}
+		h.Magic = logbatch.MagicV1
+	}
+	return enc.AppendBatchWithStatistics(make([]byte, 0, recordBytes(c.rec)/2+len(stats)+1024), h, stats, c.rec, nil)
 }
 
 func (c *logContent) setWriterState(data []byte, writerID int64, seq int32) error {

@@ -66,6 +66,9 @@ func Connect(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	opts := cfg.rpcOptions()
 	opts.OnDial = c.logDial
+	if cfg.Observer != nil {
+		opts.OnRequest = c.observeRequest
+	}
 	c.pool = rpc.NewPool(opts)
 	start := time.Now()
 	wctx, cancel := context.WithTimeoutCause(ctx, cfg.ConnectTimeout, rpc.ErrConnectTimeout)

@@ -44,6 +44,10 @@ type Config struct {
 	// changes, write and fetch retries, partition waits. Nil: nothing is
 	// logged. Passwords never appear in them.
 	Logger *slog.Logger
+	// Observer, when set, receives measurements for metrics: every request
+	// (server, API, bytes, duration, error), every retry and the write
+	// batches in flight (see Observer). Nil: nothing is measured.
+	Observer Observer
 }
 
 // String describes the configuration without the password.

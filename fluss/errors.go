@@ -80,6 +80,10 @@ const (
 	CodeRebalanceFailureException         ErrorCode = 61
 	CodeNoRebalanceInProgressException    ErrorCode = 62
 	CodeInvalidProducerIDException        ErrorCode = 63
+	CodeScannerExpired                    ErrorCode = 66 // Fluss 1.0 (SCAN_KV)
+	CodeUnknownScannerID                  ErrorCode = 67
+	CodeInvalidScanRequest                ErrorCode = 68
+	CodeTooManyScanners                   ErrorCode = 69
 )
 
 type codeInfo struct {
@@ -155,6 +159,10 @@ var codes = map[ErrorCode]codeInfo{
 	61: {"REBALANCE_FAILURE_EXCEPTION", "The rebalance task failure.", false, false},
 	62: {"NO_REBALANCE_IN_PROGRESS_EXCEPTION", "No rebalance task in progress.", false, false},
 	63: {"INVALID_PRODUCER_ID_EXCEPTION", "The client has attempted to perform an operation with an invalid producer ID.", false, false},
+	66: {"SCANNER_EXPIRED", "The scanner session has expired due to inactivity.", false, false},
+	67: {"UNKNOWN_SCANNER_ID", "The scanner id is not recognized by the server.", false, false},
+	68: {"INVALID_SCAN_REQUEST", "The scan request is invalid.", false, false},
+	69: {"TOO_MANY_SCANNERS", "The per-bucket or per-server scanner session limit has been reached.", false, false},
 }
 
 // String returns the Fluss name of the code, e.g. "TABLE_NOT_EXIST", or
@@ -267,6 +275,9 @@ var (
 	ErrAuthorization           = &Error{Code: CodeAuthorizationException}
 	ErrTooManyBuckets          = &Error{Code: CodeBucketMaxNumException}
 	ErrDeletionDisabled        = &Error{Code: CodeDeletionDisabledException}
+	ErrScannerExpired          = &Error{Code: CodeScannerExpired}
+	ErrUnknownScannerID        = &Error{Code: CodeUnknownScannerID}
+	ErrTooManyScanners         = &Error{Code: CodeTooManyScanners}
 )
 
 // ErrClosed is returned by calls on a closed Client.

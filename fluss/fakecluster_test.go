@@ -37,7 +37,9 @@ type fakeCluster struct {
 	// servers) n times; tabletMetaCalls counts its metadata answers.
 	tabletUnready   atomic.Int32
 	tabletMetaCalls atomic.Int32
-	wg              sync.WaitGroup
+	// scanKv, when set, makes the tablet server offer and serve SCAN_KV.
+	scanKv func(*protocol.ScanKvRequest) *protocol.ScanKvResponse
+	wg     sync.WaitGroup
 }
 
 const fakeTableJSON = `{"version":1,"schema":{"version":1,"columns":[{"name":"id","data_type":{"type":"BIGINT"},"id":0}],"highest_field_id":0},"partition_key":[],"bucket_key":[],"bucket_count":2,"properties":{},"custom_properties":{}}`
@@ -106,6 +108,9 @@ func (f *fakeCluster) answer(stype int32, h rpc.RequestHeader, body []byte) prot
 			if f.produce != nil {
 				keys = append(keys, protocol.ProduceLog, protocol.InitWriter)
 			}
+			if f.scanKv != nil {
+				keys = append(keys, protocol.ScanKv)
+			}
 		}
 		var vs []*protocol.PbApiVersion
 		for _, k := range keys {
@@ -147,6 +152,10 @@ func (f *fakeCluster) answer(stype int32, h rpc.RequestHeader, body []byte) prot
 			return resp
 		}
 		return nil
+	case protocol.ScanKv:
+		var req protocol.ScanKvRequest
+		require.NoError(f.t, proto.Unmarshal(body, &req))
+		return f.scanKv(&req)
 	case protocol.ListOffsets:
 		f.offsetCalls.Add(1)
 		var req protocol.ListOffsetsRequest

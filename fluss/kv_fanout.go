@@ -81,10 +81,11 @@ type kvRetry struct {
 	start    time.Time
 	giveUp   time.Time // zero: ctx's deadline bounds the attempts
 	attempts int
+	c        *Client
 }
 
 func (c *Client) newKVRetry(ctx context.Context, what string) *kvRetry {
-	r := &kvRetry{what: what, start: time.Now()}
+	r := &kvRetry{what: what, start: time.Now(), c: c}
 	if _, ok := ctx.Deadline(); !ok && c.cfg.RequestTimeout > 0 {
 		r.giveUp = r.start.Add(c.cfg.RequestTimeout)
 	}
@@ -95,6 +96,7 @@ func (c *Client) newKVRetry(ctx context.Context, what string) *kvRetry {
 // next one. It returns non-nil when there is no next one.
 func (r *kvRetry) failed(ctx context.Context, err error) error {
 	r.attempts++
+	r.c.observeRetry("kv", TablePath{}, r.attempts, err)
 	d := fetchBackoff(r.attempts)
 	if !r.giveUp.IsZero() && time.Now().Add(d).After(r.giveUp) {
 		return &retryError{

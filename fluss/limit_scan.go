@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"google.golang.org/protobuf/proto"
 
@@ -113,31 +114,42 @@ func (t *pkTable) decodeValueBatches(b []byte, limit int) ([][]any, error) {
 	return rows, nil
 }
 
-// FullScan would read the whole current state of a primary-key table. That
-// needs the server-side KV scan of Fluss 1.0+ (SCAN_KV); against an older
-// server — such as 0.9.1 — it returns an error wrapping
-// ErrUnsupportedByServer that names the API and the server's release line,
-// and this client does not implement SCAN_KV yet (errors.ErrUnsupported) for
-// servers that offer it. Use LimitScan per bucket, or read the table's
-// changelog with a LogScanner.
+// FullScan reads the whole current state of a primary-key table (every partition of a
+// partitioned one) with a KvScanner and returns its rows in table column order. It needs
+// the server-side KV scan of Fluss 1.0+ (SCAN_KV); against an older server — such as
+// 0.9.1 — it returns an error wrapping ErrUnsupportedByServer that names the API and the
+// server's release line (use LimitScan per bucket there, or read the table's changelog
+// with a LogScanner). Use a KvScanner to stream a large table instead of holding it.
 func (tb *Table) FullScan(ctx context.Context) ([][]any, error) {
-	t, err := openPKTable(tb)
-	if err != nil {
-		return nil, fmt.Errorf("full scan: %w", err)
+	var opts KvScanOptions
+	if tb.info.IsPartitioned() {
+		parts, err := tb.c.Admin().ListPartitions(ctx, tb.info.Path, nil)
+		if err != nil {
+			return nil, fmt.Errorf("full scan: %w", err)
+		}
+		if len(parts) == 0 {
+			return nil, nil
+		}
+		for _, p := range parts {
+			opts.Partitions = append(opts.Partitions, p.Name)
+		}
 	}
-	offers, addr, err := t.c.tabletOffers(ctx, apiScanKv)
+	s, err := tb.NewKvScanner(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	if !offers {
-		v, err := t.c.ServerVersion(ctx)
+	defer s.Close()
+	var out [][]any
+	for {
+		rows, err := s.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
 		if err != nil {
 			return nil, err
 		}
-		return nil, unsupportedByServer("full scan of "+t.path.String(), apiScanKv, ServerVersion{1, 0}, TabletServer, addr, v,
-			"use LimitScan or read the changelog")
+		out = append(out, rows...)
 	}
-	return nil, fmt.Errorf("fluss: full scan of %s: the server offers SCAN_KV, which this client does not implement yet: %w", t.path, errors.ErrUnsupported)
 }
 
 // tabletOffers reports whether a tablet server lists api in its

@@ -146,6 +146,13 @@ type ScannerOptions struct {
 	MaxBytes, MaxBucketBytes int
 	// Allocator allocates decoded Arrow buffers (default: Go memory).
 	Allocator memory.Allocator
+	// Filter, when set, is sent to Fluss 1.0 servers with every fetch if
+	// the table keeps statistics of its columns (TableInfo.StatisticsColumns
+	// and Predicate.Pushable); the server then skips batches whose
+	// statistics rule it out. It only thins the data: returned batches still
+	// hold rows that do not match, so the caller filters rows itself. Older
+	// servers never get it (see FilterPushed).
+	Filter *Predicate
 }
 
 // ErrEndOffsetUnreachable is wrapped by Poll's error when a bounded scan
@@ -193,6 +200,10 @@ type LogScanner struct {
 	closed  bool
 	decs    *decoderPool
 	views   schemaViews // batches of other schema ids (scanner_schema.go)
+
+	filterMu sync.Mutex
+	filter   scanFilter // scanner_filter.go
+	fetchCounters
 }
 
 // NewLogScanner returns a scanner of the table's log. It reads log tables

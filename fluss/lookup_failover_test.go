@@ -171,7 +171,7 @@ func TestLookupFanoutFatalError(t *testing.T) {
 }
 
 func TestKVRetryStopMessages(t *testing.T) {
-	r := &kvRetry{what: "x", start: time.Now()}
+	r := &kvRetry{what: "x", start: time.Now(), c: &Client{}}
 	err := r.stop(context.Canceled, context.Canceled)
 	assert.Equal(t, "fluss: x: context canceled after 1 attempts over 0s", err.Error())
 	assert.ErrorIs(t, err, context.Canceled)

@@ -218,6 +218,7 @@ func (c *Client) metadataRequest(ctx context.Context, req *protocol.MetadataRequ
 			return &resp, nil
 		}
 		c.debug("fluss: metadata request failed", "from", t.addr, "took", time.Since(start), "err", err)
+		c.observeRetry("metadata", TablePath{}, 1, err)
 		if ctx.Err() != nil {
 			return nil, errors.Join(append(errs, err)...)
 		}

@@ -78,6 +78,19 @@ func TestSASL(t *testing.T) {
 		assert.True(t, ok)
 		offs, err := admin.ListOffsets(ctx, path, "", nil, fluss.OffsetLatest())
 		require.NoError(t, err)
+
+		// The coordinator sends its whole configuration, the JAAS config with every
+		// user's password included: ClusterConfigs masks it.
+		configs, err := admin.ClusterConfigs(ctx)
+		require.NoError(t, err)
+		masked := 0
+		for _, cc := range configs {
+			assert.NotContains(t, cc.Value, sc.password, cc.Key)
+			if cc.Value == fluss.MaskedConfigValue {
+				masked++
+			}
+		}
+		assert.NotZero(t, masked, "a SASL cluster's configuration has a secret to mask")
 		assert.Equal(t, map[int32]int64{0: 0}, offs)
 	})
 

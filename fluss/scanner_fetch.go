@@ -198,6 +198,9 @@ func (s *LogScanner) fetchFrom(ctx context.Context, node ServerNode, group []*bu
 			table.ProjectedFields = append(table.ProjectedFields, int32(c))
 		}
 	}
+	if pb, schemaID := s.fetchFilter(ctx); pb != nil {
+		table.FilterPredicate, table.FilterSchemaId = pb, proto.Int32(schemaID)
+	}
 	for _, f := range group {
 		pb := &protocol.PbFetchLogReqForBucket{
 			BucketId:      proto.Int32(f.tb.Bucket),
@@ -256,12 +259,21 @@ func (s *LogScanner) fetchFrom(ctx context.Context, node ServerNode, group []*bu
 				f.err = fmt.Errorf("fluss: offset %d of %s lies in remote (tiered) log storage, which this client cannot read", f.offset, f.tb)
 				continue
 			}
+			s.fetched.Add(int64(len(b.GetRecords())))
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				dec := s.decs.get()
 				defer s.decs.put(dec)
 				f.batches, f.next, f.err = s.decodeRecords(ctx, dec, f, b.GetRecords(), b.GetHighWatermark())
+				// With a filter the server may skip batches past the records
+				// it sends; it says how far it scanned.
+				if f.err == nil && b.FilteredEndOffset != nil && b.GetFilteredEndOffset() > f.next {
+					f.next = b.GetFilteredEndOffset()
+					if f.end >= 0 && f.next > f.end {
+						f.next = f.end
+					}
+				}
 			}()
 		}
 	}
@@ -299,6 +311,7 @@ func (s *LogScanner) apply(r *fetchRound) error {
 			if sub.attempts == 1 {
 				sub.failingSince = now
 			}
+			s.t.c.observeRetry("fetch", s.t.Path(), sub.attempts, f.err)
 			s.t.c.debug("fluss: fetch failed", "table", s.t.Path().String(), "bucket", sub.tb.Bucket, "partition", sub.partition,
 				"offset", sub.offset, "attempt", sub.attempts, "err", f.err)
 			switch classifyFetchError(f.err) {

@@ -35,7 +35,7 @@ func (v ServerVersion) AtLeast(major, minor int) bool {
 // (values from ApiKeys in apache/fluss 1.0).
 const (
 	apiAlterDatabase    protocol.APIKey = 1060
-	apiScanKv           protocol.APIKey = 1061
+	apiScanKv                           = protocol.ScanKv // spoken since this client's KvScanner
 	apiGetClusterHealth protocol.APIKey = 1062
 	// Fluss 0.9 APIs, markers of that release line.
 	apiRebalance     protocol.APIKey = 1049

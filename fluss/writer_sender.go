@@ -95,6 +95,7 @@ func (w *writerCore) dispatch() time.Time {
 		}
 		q.ready = q.ready[1:]
 		q.inflight = b
+		w.c.observeInFlight(1)
 		if w.writerID >= 0 && b.writerID < 0 {
 			// First send: the batch takes the bucket's next sequence.
 			if q.writerID != w.writerID {
@@ -250,6 +251,7 @@ func (e *unsentError) Unwrap() error { return e.err }
 func (w *writerCore) inflightDoneLocked(b *writeBatch) {
 	if q := w.buckets[b.target.key()]; q.inflight == b {
 		q.inflight = nil
+		w.c.observeInFlight(-1)
 	}
 }
 
@@ -291,6 +293,7 @@ func (w *writerCore) complete(b *writeBatch, err error) {
 		}
 		b.retryAt = time.Now().Add(w.backoff(b.attempts))
 		b.lastErr = err
+		w.c.observeRetry("write", w.path, b.attempts, err)
 		w.c.debug("fluss: write batch retried", "table", w.path.String(), "target", b.target.describe(w.path), "rows", b.rows,
 			"attempt", b.attempts, "backoff", w.backoff(b.attempts), "err", err)
 		q.ready = append([]*writeBatch{b}, q.ready...)

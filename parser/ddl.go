@@ -152,6 +152,9 @@ func (p *ddlParser) statement() (Statement, error) {
 		}
 		return nil, p.fail("DATABASE", "TABLE")
 	case p.l.isWord(t, "alter"):
+		if p.word("database") || p.word("schema") {
+			return p.alterDatabase()
+		}
 		return p.alterTable()
 	case p.l.isWord(t, "show"):
 		return p.show()
@@ -272,7 +275,10 @@ func (p *ddlParser) show() (Statement, error) {
 		}
 		return s, p.end()
 	}
-	return nil, p.fail("DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE")
+	if st, ok, err := p.showAdmin(); ok {
+		return st, err
+	}
+	return nil, p.fail("DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE", "CREATE DATABASE", "SERVERS", "OFFSETS", "KV SNAPSHOTS", "CLUSTER CONFIGS", "CLUSTER HEALTH")
 }
 
 // like consumes an optional LIKE 'pattern'.
@@ -288,8 +294,8 @@ func (p *ddlParser) like() (*string, error) {
 }
 
 func (p *ddlParser) alterTable() (Statement, error) {
-	if err := p.expectWords("table"); err != nil {
-		return nil, err
+	if !p.word("table") {
+		return nil, p.fail("TABLE", "DATABASE")
 	}
 	ifTok := p.peek()
 	ifExists := p.ifExists()

@@ -35,6 +35,11 @@ func (l *lexed) dml(s int) (Statement, error) {
 	if upsert {
 		rw.add(first.start, first.end, "INSERT")
 	}
+	for _, t := range l.toks[s:] {
+		if t.virtual {
+			rw.add(t.start, t.end, "`"+t.val+"`") // orders$changelog: sqlparser needs the backticks
+		}
+	}
 	var lits []typedLit
 	for k := s; k+1 < len(l.toks); k++ {
 		t, next := l.toks[k], l.toks[k+1]

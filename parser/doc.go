@@ -43,7 +43,9 @@
 // Identifiers keep the case they are written in (Fluss names are
 // case-sensitive). Names that are keywords or contain other characters
 // than ASCII letters, digits and '_' are quoted in backticks, e.g.
-// `key` or `users$changelog`; "double quotes" make a string, as in MySQL.
+// `key` or `users$changelog`. Strings are in single quotes. "Double quotes"
+// are refused with an error that shows both spellings, as in Flink SQL:
+// MySQL would read them as a string and PostgreSQL as an identifier.
 //
 // The MySQL-shaped statements (SELECT, INSERT, UPDATE, DELETE) are parsed by
 // github.com/xwb1989/sqlparser; the Fluss DDL it cannot parse, or parses

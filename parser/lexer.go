@@ -15,6 +15,7 @@ type token struct {
 	val        string // unquoted/unescaped value; keywords lower-cased; '?' becomes ":vN"
 	start, end int    // byte offsets into the source
 	quoted     bool   // a `backticked` identifier
+	virtual    bool   // a bare name with a virtual-table suffix (orders$changelog), see virtualSuffix
 }
 
 // eofTok is the token past the last one.
@@ -87,7 +88,23 @@ func lex(src string) (l *lexed, err error) {
 			continue
 		}
 		if typ == sqlparser.LEX_ERROR {
+			if n := out.virtualSuffix(start); n > 0 {
+				// name$changelog: one identifier (sqlparser has no '$' in names).
+				// Merge it with the name before and lex on after it.
+				last := &out.toks[len(out.toks)-1]
+				last.val = src[last.start:last.end] + strings.ToLower(src[start:start+n])
+				last.typ = sqlparser.ID
+				last.end = start + n
+				last.quoted, last.virtual = true, true
+				prev = start + n
+				tk = sqlparser.NewStringTokenizer(src[prev:])
+				base = prev
+				continue
+			}
 			return nil, lexError(src, start, end)
+		}
+		if typ == sqlparser.STRING && start < len(src) && src[start] == '"' {
+			return nil, doubleQuoteError(src, start, end, string(val))
 		}
 		t := token{typ: typ, val: string(val), start: start, end: end}
 		t.quoted = typ == sqlparser.ID && start < len(src) && src[start] == '`'
@@ -151,6 +168,41 @@ func lexError(src string, start, end int) *Error {
 		}
 	}
 	return newError(src, start, text, "", msg)
+}
+
+// doubleQuoteError refuses a double-quoted token: MySQL reads "x" as a
+// string and PostgreSQL as an identifier, so either reading would silently
+// be wrong for half of the users. Flink SQL has neither: identifiers are
+// quoted in backticks and strings in single quotes.
+func doubleQuoteError(src string, start, end int, inner string) *Error {
+	text := shortText(src[start:end])
+	return newError(src, start, text, "", fmt.Sprintf(
+		"double quotes are not SQL quotes here: write `%s` (backticks) for an identifier or '%s' (single quotes) for a string",
+		strings.ReplaceAll(inner, "`", "``"), strings.ReplaceAll(inner, "'", "''")))
+}
+
+// VirtualSuffixes are the suffixes of Fluss's virtual tables: t$changelog
+// (every change of t, with its change type, log offset and commit time) and
+// t$binlog (the changes of a primary-key table as before/after images).
+var VirtualSuffixes = []string{"$changelog", "$binlog"}
+
+// virtualSuffix returns the length of the virtual-table suffix at src[at:]
+// when it directly follows a bare identifier (orders$changelog), else 0.
+func (l *lexed) virtualSuffix(at int) int {
+	if len(l.toks) == 0 {
+		return 0
+	}
+	last := l.toks[len(l.toks)-1]
+	if last.end != at || last.quoted || !isIdentWord(l.src[last.start:last.end]) {
+		return 0
+	}
+	for _, suf := range VirtualSuffixes {
+		n := len(suf)
+		if at+n <= len(l.src) && strings.EqualFold(l.src[at:at+n], suf) && (at+n == len(l.src) || !isWordChar(l.src[at+n])) {
+			return n
+		}
+	}
+	return 0
 }
 
 // isIdentWord reports whether s is a bare word: a letter or '_' / '@'

@@ -97,3 +97,27 @@ func TestRewriteMapsOffsets(t *testing.T) {
 	assert.Equal(t, 30, rw.toOrig(25), "inside the typed literal")
 	assert.Equal(t, 49, rw.toOrig(42), "x after the literal")
 }
+
+// A bare name directly followed by $changelog or $binlog is one identifier.
+func TestLexVirtualTableNames(t *testing.T) {
+	l, err := lex("FROM db.Orders$ChangeLog WHERE status$binlog.x = 1")
+	require.NoError(t, err)
+	var got []string
+	for _, tk := range l.toks {
+		v, ok := l.identValue(tk)
+		if !ok {
+			v = tk.text(l.src)
+		}
+		got = append(got, v)
+	}
+	assert.Equal(t, []string{"FROM", "db", ".", "Orders$changelog", "WHERE", "status$binlog", ".", "x", "=", "1"}, got)
+	assert.True(t, l.toks[3].virtual)
+	assert.Equal(t, "Orders$ChangeLog", l.src[l.toks[3].start:l.toks[3].end], "the token spans the name as written")
+
+	for _, src := range []string{"FROM t$changelogs", "FROM t $changelog", "FROM `t`$changelog", "FROM t$snapshots"} {
+		_, err := lex(src)
+		var pe *Error
+		require.ErrorAs(t, err, &pe, src)
+		assert.Contains(t, pe.Message, `unexpected character "$"`, src)
+	}
+}

@@ -56,6 +56,10 @@ func statementExprs(s Statement) []Expr {
 		partition(n.Partition)
 	case *ShowPartitions:
 		partition(n.Partition)
+	case *ShowOffsets:
+		partition(n.Partition)
+	case *ShowKvSnapshots:
+		partition(n.Partition)
 	case *Insert:
 		for _, row := range n.Rows {
 			out = append(out, row...)

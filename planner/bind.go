@@ -61,6 +61,11 @@ func Bind(p Plan, args []Arg) (Plan, error) {
 	if err := bd.checkCount(ph.Params); err != nil {
 		return nil, err
 	}
+	if ph.bound && ph.Params.Positional == 0 && len(ph.Params.Names) == 0 {
+		// Build has bound a statement without placeholders already: the
+		// plan is final, so binding it again would only redo the work.
+		return p, nil
+	}
 	out, err := bp.bind(bd)
 	if err != nil {
 		return nil, err
@@ -280,6 +285,9 @@ func (p *Scan) bind(bd *binder) (Plan, error) {
 	out := *p
 	var err error
 	if out.PartitionSet, err = p.PartitionSet.bind(bd); err != nil {
+		return nil, err
+	}
+	if out.Pushdown, err = p.Pushdown.bind(bd); err != nil {
 		return nil, err
 	}
 	if out.Output, err = p.Output.bind(bd); err != nil {

@@ -77,11 +77,11 @@ func TestBindIsIdempotentWithoutPlaceholders(t *testing.T) {
 	assert.Len(t, bp.(*Scan).Partitions, 2)
 }
 
-func TestKeyRow(t *testing.T) {
+func TestPrefixLookupKeys(t *testing.T) {
 	p := build(t, "SELECT * FROM region_orders WHERE region = 'EU' AND customer_id IN (1, 2)").(*PrefixLookup)
 	require.Len(t, p.Keys, 2)
 	assert.Equal(t, []string{"customer_id", "region"}, p.KeyColumns)
-	assert.Equal(t, []any{int64(1), "EU", nil, nil}, p.KeyRow(p.Table, p.Keys[0]))
+	assert.Equal(t, []any{int64(1), "EU"}, p.Keys[0].Values, "values in KeyColumns order")
 	assert.Equal(t, "EU", p.Keys[1].Partition)
 }
 
@@ -207,4 +207,22 @@ func TestNeedsFullScan(t *testing.T) {
 			assert.Contains(t, err.Error(), "Fluss 1.0+ (ScanKv)")
 		})
 	}
+}
+
+// TestBindOnceWithoutPlaceholders: Build binds a statement without placeholders, and Bind of
+// that plan returns it as it is instead of binding it a second time.
+func TestBindOnceWithoutPlaceholders(t *testing.T) {
+	p := build(t, "SELECT * FROM users WHERE user_id IN (1, 2)")
+	bp, err := Bind(p, nil)
+	require.NoError(t, err)
+	assert.Same(t, p, bp, "no second bind")
+	_, err = Bind(p, []Arg{{Value: int64(1)}})
+	require.EqualError(t, err, "the statement has 0 placeholders; want 0 arguments, got 1")
+
+	withArgs := build(t, "SELECT * FROM users WHERE user_id = ?")
+	one, err := Bind(withArgs, []Arg{{Value: int64(1)}})
+	require.NoError(t, err)
+	two, err := Bind(withArgs, []Arg{{Value: int64(2)}})
+	require.NoError(t, err)
+	assert.NotEqual(t, one.String(), two.String(), "a plan with placeholders is bound anew for each argument list")
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -107,4 +108,25 @@ func lookupCached[T any](c *AdminCatalog, m map[fluss.TablePath]cached[T], path 
 		c.mu.Unlock()
 	}
 	return v, nil
+}
+
+// errNoListing is returned by ListTables and ListDatabases when the
+// catalog's admin cannot list names.
+var errNoListing = errors.New("planner: the catalog cannot list names")
+
+// ListDatabases lists the databases (not cached: it serves error messages).
+func (c *AdminCatalog) ListDatabases(ctx context.Context) ([]string, error) {
+	if l, ok := c.admin.(NameLister); ok {
+		return l.ListDatabases(ctx)
+	}
+	return nil, errNoListing
+}
+
+// ListTables lists the tables of database (not cached: it serves error
+// messages).
+func (c *AdminCatalog) ListTables(ctx context.Context, database string) ([]string, error) {
+	if l, ok := c.admin.(NameLister); ok {
+		return l.ListTables(ctx, database)
+	}
+	return nil, errNoListing
 }

@@ -26,6 +26,7 @@
 //     After DDL on a table, invalidate it in the catalog.
 //   - *Use changes the session's database (check that it exists first).
 //   - *ShowDatabases, *ShowTables, *ShowPartitions, *ShowCreateTable,
+//     *ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs,
 //     *Describe and *Explain return rows that their Rows method builds from
 //     the admin answers (or from the table info the planner already holds).
 //   - *Write: Append / Upsert / PartialUpdate / Delete / Update rows, in
@@ -36,9 +37,9 @@
 //     Results.Add per input row and Results.Finish at the end).
 //   - *Query is every other SELECT (expressions, aggregates, GROUP BY,
 //     HAVING, DISTINCT, ORDER BY, OFFSET, no FROM): Source is one of the read
-//     plans above with every pushdown it allows but a pass-through Output,
+//     plans above (or a *KvScan) with every pushdown it allows but a pass-through Output,
 //     Root the operator tree (package engine) the driver runs over Source's
-//     rows: a Scan's batches as they come, the other sources' rows as a batch
+//     rows: a Scan's or KvScan's batches as they come, the other sources' rows as a batch
 //     of full table rows. BuildQuery plans any SELECT this way.
 //
 // Every plan that returns rows is a QueryPlan: ResultColumns names and
@@ -49,8 +50,11 @@
 // On a primary-key table: equality or IN on every primary-key column is a
 // Lookup; on every bucket-key column (when the bucket key is a strict
 // prefix of the physical primary key) and every partition key a
-// PrefixLookup; otherwise LIMIT n makes a LimitScan; anything else is an
-// error (a full scan of a primary-key table needs ScanKv, Fluss 1.0+). On a
+// PrefixLookup; otherwise, when Session.KvScan says the server offers ScanKv
+// (Fluss 1.0+), a Query over a KvScan (partitions pruned, columns projected,
+// LIMIT + OFFSET pushed to each bucket when nothing filters or reorders);
+// without it LIMIT n makes a LimitScan and anything else is an error
+// matching ErrNeedsFullScan. On a
 // log table every SELECT is a Scan: partitions pruned by equality or IN on
 // partition columns, columns projected, bounded by default (up to the end
 // offsets seen at the start) and started at the earliest offset unless a

@@ -327,8 +327,10 @@ func (p *Scan) String() string {
 		partitions(p.PartitionSet, p.Placeholders).
 		line("buckets", "%d", p.Buckets).
 		line("projection", "%s", describeColumns(p.Table, p.Projection)).
+		lineIf(p.Virtual != NotVirtual, "virtual table", "%s", virtualText(p.Virtual)).
 		line("start", "%s", start).
 		line("bounded", "%s", bounded).
+		lineIf(p.serverFilterLine() != "", "server filter", "%s", p.serverFilterLine()).
 		output(p.Output).pending(p.Placeholders).String()
 }
 

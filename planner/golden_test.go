@@ -26,6 +26,7 @@ const goldenDir = "../testdata/planner"
 //
 //	-- bind: 1, 'US', NULL, :name=2   bind these arguments and print the result
 //	-- database: none                 plan without a current database
+//	-- server: kvscan                 the server offers SCAN_KV (Session.KvScan)
 //
 // A case the parser refuses prints the parse error. Query plans also print their result columns; DESCRIBE and SHOW CREATE
 // TABLE print their rows.
@@ -71,6 +72,9 @@ func runCase(t *testing.T, c string) string {
 		if v, ok := strings.CutPrefix(line, "-- database:"); ok && strings.TrimSpace(v) == "none" {
 			sess.Database = ""
 		}
+		if v, ok := strings.CutPrefix(line, "-- server:"); ok && strings.TrimSpace(v) == "kvscan" {
+			sess.KvScan = true
+		}
 	}
 	st, err := parser.Parse(c)
 	if err != nil {
@@ -79,6 +83,10 @@ func runCase(t *testing.T, c string) string {
 	p, err := Build(context.Background(), st, testCatalog(), sess)
 	if err != nil {
 		return "error: " + err.Error() + "\n"
+	}
+	if _, rows := p.(QueryPlan); rows != parser.ReturnsRows(st) {
+		// The shell decides by the statement (parser.ReturnsRows), the driver by the plan.
+		return fmt.Sprintf("MISMATCH: parser.ReturnsRows = %v but the plan %T returns rows = %v\n", parser.ReturnsRows(st), p, rows)
 	}
 	out := describePlan(p)
 	for _, args := range binds {

@@ -35,16 +35,6 @@ type LookupKey struct {
 	Partition string
 }
 
-// KeyRow returns k as a full table row: key values at their columns, NULL
-// elsewhere (the shape Fluss's lookupers take).
-func (ks *KeySet) KeyRow(info *fluss.TableInfo, k LookupKey) []any {
-	row := make([]any, len(info.Schema().Columns))
-	for i, idx := range ks.KeyIndexes {
-		row[idx] = k.Values[i]
-	}
-	return row
-}
-
 func (ks *KeySet) bind(bd *binder, info *fluss.TableInfo) (KeySet, error) {
 	out := *ks
 	out.Candidates = make([][]Value, len(ks.Candidates))

@@ -45,6 +45,10 @@ type Session struct {
 	// Location is the time zone of TIMESTAMP_LTZ literals written without
 	// an offset; nil means UTC.
 	Location *time.Location
+	// KvScan says the server offers full scans of primary-key tables (SCAN_KV, Fluss
+	// 1.0+): a query of one that no key condition answers is planned over a KvScan
+	// instead of being refused with ErrNeedsFullScan.
+	KvScan bool
 }
 
 // Build plans one statement. Literals are converted to their columns'
@@ -109,6 +113,20 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		return &ShowTables{Database: db, Like: s.Like}, nil
 	case *parser.ShowPartitions:
 		return b.showPartitions(s)
+	case *parser.ShowServers:
+		return &ShowServers{}, nil
+	case *parser.ShowClusterHealth:
+		return &ShowClusterHealth{}, nil
+	case *parser.ShowCreateDatabase:
+		return &ShowCreateDatabase{Name: s.Name}, nil
+	case *parser.AlterDatabase:
+		return b.alterDatabase(s)
+	case *parser.ShowClusterConfigs:
+		return &ShowClusterConfigs{Like: s.Like}, nil
+	case *parser.ShowOffsets:
+		return b.showOffsets(s)
+	case *parser.ShowKvSnapshots:
+		return b.showKvSnapshots(s)
 	case *parser.ShowCreateTable:
 		info, err := b.table(s.Table)
 		if err != nil {
@@ -116,7 +134,7 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		}
 		return &ShowCreateTable{Table: info}, nil
 	case *parser.Describe:
-		info, err := b.table(s.Table)
+		info, _, err := b.readTable(s.Table)
 		if err != nil {
 			return nil, err
 		}
@@ -143,6 +161,9 @@ var errNoDatabase = errors.New("no database selected: write db.table or run USE 
 
 // path resolves a table name against the session's database.
 func (b *builder) path(t parser.TableName) (fluss.TablePath, error) {
+	if err := virtualWriteError(t); err != nil {
+		return fluss.TablePath{}, err
+	}
 	db := t.Database
 	if db == "" {
 		db = b.sess.Database
@@ -162,7 +183,7 @@ func (b *builder) table(t parser.TableName) (*fluss.TableInfo, error) {
 	info, err := b.cat.Table(b.ctx, path)
 	if err != nil {
 		if errors.Is(err, fluss.ErrTableNotExist) {
-			return nil, &TableNotExistError{Path: path, cause: err}
+			return nil, missingTable(b.ctx, b.cat, path, err)
 		}
 		return nil, fmt.Errorf("table %s: %w", path, err)
 	}
@@ -181,13 +202,13 @@ func (b *builder) partitions(info *fluss.TableInfo) ([]fluss.PartitionInfo, erro
 // TableNotExistError reports a table that does not exist. It matches
 // fluss.ErrTableNotExist with errors.Is.
 type TableNotExistError struct {
-	Path  fluss.TablePath
-	cause error
-}
-
-// Error names the missing table.
-func (e *TableNotExistError) Error() string {
-	return fmt.Sprintf("table %s does not exist", e.Path)
+	Path fluss.TablePath
+	// Suggestions are the closest existing table names (or database names,
+	// with NoDatabase), when the catalog can list them.
+	Suggestions []string
+	// NoDatabase reports that the table's database does not exist either.
+	NoDatabase bool
+	cause      error
 }
 
 // Unwrap returns the catalog's error.

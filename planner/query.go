@@ -121,6 +121,11 @@ func (q *Query) bind(bd *binder) (Plan, error) {
 		c.Limit = out.Limit + out.Offset
 		out.Source = &c
 	}
+	if ks, ok := out.Source.(*KvScan); ok && ks.PushLimit && out.Limit >= 0 {
+		c := *ks // LIMIT + OFFSET rows of each bucket are enough
+		c.Limit = out.Limit + out.Offset
+		out.Source = &c
+	}
 	return &out, nil
 }
 

@@ -57,6 +57,9 @@ type queryBuilder struct {
 	info  *fluss.TableInfo
 	ph    Placeholders
 	scope *scope // the FROM's columns when it has joins, subqueries or aliases
+	// virtual is the table under a virtual table (info then describes
+	// the virtual table); nil for a plain table.
+	virtual *virtualTable
 }
 
 func (b *builder) query(s *parser.Select) (Plan, error) {
@@ -79,7 +82,7 @@ func (b *builder) query(s *parser.Select) (Plan, error) {
 	conv := &exprConv{sess: b.sess, slot: identity}
 	var leaf engine.Node = &engine.OneRow{}
 	if s.HasFrom() {
-		if qb.info, err = b.table(s.Table); err != nil {
+		if qb.info, qb.virtual, err = b.readTable(s.Table); err != nil {
 			return nil, err
 		}
 		conv.info = qb.info
@@ -94,7 +97,10 @@ func (b *builder) query(s *parser.Select) (Plan, error) {
 	// tree's column indexes depend on it: a Scan feeds its projection, the
 	// others full rows. Plan the projection first.
 	var proj []int
-	if qb.info != nil && !qb.info.HasPrimaryKey() {
+	if qb.virtual != nil {
+		proj = qb.virtualProjection()
+		conv.slot = func(col int) int { return slices.Index(proj, col) }
+	} else if qb.info != nil && (!qb.info.HasPrimaryKey() || qb.usesKvScan()) {
 		proj = qb.projection()
 		conv.slot = func(col int) int { return slices.Index(proj, col) }
 	}
@@ -203,6 +209,9 @@ func (qb *queryBuilder) projection() []int {
 // applies them), except that a limit scan reads LIMIT + OFFSET rows per
 // bucket.
 func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan, string, error) {
+	if qb.virtual != nil {
+		return qb.virtualSource(proj, streaming)
+	}
 	info, s, sess := qb.info, qb.s, qb.b.sess
 	eq := equalities(info, s.Where, sess)
 	sb := &selectBuilder{b: qb.b, info: info, stmt: s, ph: qb.ph}
@@ -234,11 +243,14 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 		if prefix {
 			hint += ", on " + keyList(append(slices.Clone(bucket), info.PartitionKeys()...)) + " for a prefix lookup"
 		}
+		if qb.usesKvScan() {
+			return qb.kvScan(proj, streaming, q)
+		}
 		if !streaming {
-			return nil, "", fmt.Errorf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)
+			return nil, "", &fullScanError{fmt.Sprintf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
 		}
 		if q.LimitValue == nil {
-			return nil, "", fmt.Errorf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)
+			return nil, "", &fullScanError{fmt.Sprintf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)}
 		}
 		ps, err := sb.partitionSet(eq)
 		if err != nil {
@@ -261,7 +273,8 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 		return nil, "", err
 	}
 	p := &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
-		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Placeholders: qb.ph}
+		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Placeholders: qb.ph,
+		Pushdown: pushdownFilter(info, s.Where, sess.Location)}
 	p.Limit = -1
 	for i, c := range proj {
 		col := info.Schema().Columns[c]

@@ -12,8 +12,9 @@ import (
 )
 
 // ErrNeedsFullScan is matched (errors.Is) by the error of a query that would need a full scan
-// of a primary-key table: the server's KV scan (SCAN_KV, Fluss 1.0+), which flussql does not
-// run yet. The planner does not know the server; the driver adds what the connected one offers.
+// of a primary-key table — the server's KV scan (SCAN_KV, Fluss 1.0+) — planned while
+// Session.KvScan is false. The planner does not know the server: the driver sets KvScan when
+// the connected one offers SCAN_KV, and otherwise adds what it offers to this error.
 var ErrNeedsFullScan = errors.New("planner: the query needs a full scan of a primary-key table")
 
 // fullScanError is a query refused because it needs a full scan of a primary-key table.
@@ -25,8 +26,8 @@ func (e *fullScanError) Error() string { return e.msg }
 func (e *fullScanError) Is(target error) bool { return target == ErrNeedsFullScan }
 
 // Lookup reads the rows of a primary-key table with the given keys: for
-// each bound key, look KeyRow up (in the key's partition) and pass the
-// found row (the full table row) to Output.
+// each bound key, look its Values up (in KeyColumns order, in the key's
+// partition) and pass the found row (the full table row) to Output.
 type Lookup struct {
 	Table *fluss.TableInfo
 	KeySet
@@ -36,8 +37,8 @@ type Lookup struct {
 
 // PrefixLookup reads the rows of a primary-key table whose bucket key (a
 // strict prefix of the physical primary key) and partition keys have the
-// given values: for each bound key, prefix-look KeyRow up and pass every
-// found row (full table rows) to Output.
+// given values: for each bound key, prefix-look its Values up (in
+// KeyColumns order) and pass every found row (full table rows) to Output.
 type PrefixLookup struct {
 	Table *fluss.TableInfo
 	KeySet
@@ -73,6 +74,13 @@ type Scan struct {
 	// StartTimestamp is the start in epoch milliseconds (StartTimestamp).
 	StartTimestamp int64
 	Bounded        bool
+	// Virtual is the virtual table the scan reads (a query over
+	// t$changelog or t$binlog), whose metadata columns (and, for Binlog,
+	// images) the driver builds before the rows reach the query's Input.
+	Virtual VirtualTable
+	// Pushdown is the WHERE over table column positions, for the server
+	// filter (pushdown.go); nil when the table has no statistics columns.
+	Pushdown *Filter
 	Output
 	Placeholders
 }
@@ -88,7 +96,7 @@ type selItem struct {
 // LimitScan, Scan) when it has only columns, * or COUNT(*), a WHERE the row
 // filter can evaluate and LIMIT; else as a Query the engine finishes.
 func (b *builder) selectStmt(s *parser.Select) (Plan, error) {
-	if !simpleSelect(s) {
+	if _, v := splitVirtual(s.Table.Name); v != NotVirtual || !simpleSelect(s) {
 		return b.query(s)
 	}
 	p, err := b.simpleSelect(s)
@@ -232,6 +240,9 @@ func (sb *selectBuilder) primaryKey() (Plan, error) {
 	if prefix {
 		hint += ", on " + keyList(append(slices.Clone(bucket), info.PartitionKeys()...)) + " for a prefix lookup"
 	}
+	if p, err := sb.kvScanQuery(); p != nil || err != nil {
+		return p, err
+	}
 	if sb.count {
 		return nil, &fullScanError{fmt.Sprintf("COUNT(*) over a whole primary-key table needs a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
 	}
@@ -315,7 +326,8 @@ func (sb *selectBuilder) scan(star bool, whereCols []int) (Plan, error) {
 		return nil, err
 	}
 	return &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
-		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Output: out, Placeholders: sb.ph}, nil
+		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Output: out, Placeholders: sb.ph,
+		Pushdown: pushdownFilter(info, sb.stmt.Where, sb.b.sess.Location)}, nil
 }
 
 // equalities returns, per table column, the values of the first top-level

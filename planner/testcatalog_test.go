@@ -101,5 +101,11 @@ func testCatalog() *memCatalog {
 		col("addr", types.NewRow(types.Field{Name: "city", Type: types.NewString()}, types.Field{Name: "zip", Type: types.NewInt()})),
 		col("grid", types.NewArray(types.NewArray(nn(types.NewInt())))),
 	}, []string{"id"}, nil, nil, 1)
+	// metrics: a log table with column statistics (server filters, pushdown.go).
+	add("metrics", []types.Column{
+		col("id", nn(types.NewInt())), col("host", types.NewString()), col("v", types.NewBigInt()),
+		col("ok", types.NewBoolean()), col("x", types.NewDouble()),
+	}, nil, nil, nil, 2)
+	c.tables[fluss.TablePath{Database: "fluss", Table: "metrics"}].Descriptor.Properties[fluss.PropStatisticsColumns] = "id,host,v,ok"
 	return c
 }

@@ -9,7 +9,8 @@ import (
 
 // helpText is what \? prints.
 const helpText = `Statements end with ';' and may span lines. Ctrl-C cancels the running statement
-(or clears the one being typed); Ctrl-D or \q leaves.
+(or clears the one being typed); Ctrl-D or \q leaves. Tab completes keywords, commands,
+databases, tables and columns.
 
   \?              this help
   \l              list databases                 (SHOW DATABASES)
@@ -21,6 +22,10 @@ const helpText = `Statements end with ';' and may span lines. Ctrl-C cancels the
   \timing [on|off]  show how long statements take
   \x [on|off]     expanded output: one block per row
   \format [table|csv|tsv|json]  output format
+  \pset pager [on|off|auto|always]  page results taller than the terminal ($PAGER,
+                  else less -S): on and auto when taller, always for every result
+  \e              edit the last statement (or the one being typed) in $EDITOR, then
+                  run it
   \i file         run the statements of a file
   \o [file]       send results to a file (\o alone: back to the screen)
   \conninfo       where the shell is connected
@@ -66,6 +71,10 @@ func (s *shell) command(ctx context.Context, line string, src source, lineNo int
 		}
 	case `\o`, `\out`:
 		err = s.redirect(args)
+	case `\pset`:
+		err = s.pset(args)
+	case `\e`, `\edit`:
+		err = errors.New(`\e needs an interactive terminal`)
 	case `\conninfo`:
 		fmt.Fprint(s.out, s.conninfoText())
 	case `\?`, `\h`, `\help`:
@@ -132,22 +141,6 @@ func (s *shell) command(ctx context.Context, line string, src source, lineNo int
 	}
 	_ = s.out.Flush()
 	return exitOK, false
-}
-
-// describe is \d t: DESCRIBE's table, then the table's DDL from SHOW CREATE TABLE, which
-// carries the primary key, partition keys, bucket count and properties.
-func (s *shell) describe(ctx context.Context, table string) error {
-	if err := s.runQuery(ctx, "DESCRIBE "+table); err != nil {
-		return err
-	}
-	ddl, ok, err := s.queryText(ctx, "SHOW CREATE TABLE "+table)
-	if err != nil {
-		return err
-	}
-	if ok {
-		fmt.Fprintf(s.out, "%s\n\n", strings.TrimRight(ddl, "\n"))
-	}
-	return nil
 }
 
 // use is \c db.

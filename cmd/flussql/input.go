@@ -72,6 +72,7 @@ func (s *shell) loop(ctx context.Context, r lineReader, src source) int {
 			buf = ""
 		}
 		_ = s.out.Flush()
+		s.typed = buf
 		line, err := r.readLine(s.prompt(pending))
 		switch {
 		case errors.Is(err, errAborted): // Ctrl-C at the prompt drops what was typed
@@ -104,6 +105,12 @@ func (s *shell) loop(ctx context.Context, r lineReader, src source) int {
 				fmt.Fprint(s.out, helpWordText)
 				continue
 			}
+		}
+		if src.interactive && isEditLine(line) {
+			r.remember(strings.TrimSpace(line))
+			s.edit(ctx, r, buf, src)
+			buf = ""
+			continue
 		}
 		if !pending && isCommandLine(line) {
 			cmd := strings.TrimSpace(line)
@@ -199,6 +206,7 @@ func (s *shell) runPiece(ctx context.Context, p parser.Piece, buf string, bufLin
 	if s.echo && !src.interactive {
 		fmt.Fprintf(s.out, "%s;\n", p.Text)
 	}
+	s.lastStatement = strings.TrimSpace(p.Text)
 	st, err := p.Parse()
 	if err != nil {
 		s.reportError(err, buf, bufLine, p.Line, p.Column, src)

@@ -6,7 +6,8 @@ package main
 // editing, history with search (Ctrl-R) and a history file format of one entry per line,
 // Ctrl-C reported as an error at the prompt (ErrPromptAborted) and Ctrl-D as io.EOF.
 // Between prompts it leaves the terminal generating SIGINT, so Ctrl-C reaches the running
-// statement. github.com/ergochat/readline (the maintained chzyer/readline fork) is not on
+// statement. Its word completer (the line, the cursor → the text before the word, the
+// candidates, the text after) is all tab completion needs. github.com/ergochat/readline (the maintained chzyer/readline fork) is not on
 // the module proxy here; chzyer/readline itself has had no release since 2022;
 // github.com/reeflective/readline is maintained but much larger (vim mode, completion
 // engine) than a SQL prompt needs.
@@ -38,11 +39,16 @@ func historyPath(getenv func(string) string) string {
 	return filepath.Join(home, ".flussql_history")
 }
 
-// newEditor puts the terminal under the line editor and loads the history.
-func newEditor(history string) *editor {
+// newEditor puts the terminal under the line editor, with complete as its Tab completion
+// (completion.go), and loads the history.
+func newEditor(history string, complete liner.WordCompleter) *editor {
 	st := liner.NewLiner()
 	st.SetCtrlCAborts(true)
 	st.SetMultiLineMode(true)
+	st.SetWordCompleter(complete)
+	// One candidate is inserted; with several, Tab inserts their common start and a second
+	// Tab lists them (as bash and psql do).
+	st.SetTabCompletionStyle(liner.TabPrints)
 	e := &editor{st: st, history: history}
 	if history != "" {
 		if f, err := os.Open(history); err == nil {

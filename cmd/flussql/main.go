@@ -2,7 +2,7 @@
 //
 // Usage:
 //
-//	flussql [--dsn DSN] [-e SQL] [-f FILE] [--format table|csv|tsv|json] [--echo]
+//	flussql [--dsn DSN] [-e SQL] [-f FILE] [--format table|csv|tsv|json] [--echo] [--no-pager]
 //
 // The DSN (fluss://host:port[/database][?key=value…]) comes from --dsn, else $FLUSS_DSN,
 // else $FLUSS_BOOTSTRAP_SERVERS; with none of them flussql starts a local Fluss cluster
@@ -12,14 +12,18 @@
 // stops at the first error with exit status 1 (130 when Ctrl-C ended it); piped standard
 // input is a script too. --echo prints each statement of a script before its result. Otherwise it reads statements from the terminal, with line editing
 // and history ($FLUSSQL_HISTORY, default ~/.flussql_history). Statements end with ';'.
-// Ctrl-C cancels the running statement, Ctrl-D leaves. \? lists the backslash commands:
-// \l, \dt [db], \d t, \dp t, \c db, \timing, \x, \format, \q.
+// Ctrl-C cancels the running statement, Ctrl-D leaves. Tab completes keywords, backslash
+// commands, databases, tables and columns. A result taller than the terminal goes through
+// $PAGER (default less -S; \pset pager off or --no-pager turn it off). \e edits the last
+// statement in $EDITOR (default vi) and runs it. \? lists the backslash commands:
+// \l, \dt [db], \d t, \dp t, \c db, \timing, \x, \format, \pset pager, \e, \i, \o, \q.
 //
 // Output: aligned tables with the row count and time (NULL prints as NULL, the string
 // "NULL" as "NULL" with its quotes); for scripts csv (NULL is an empty field, an empty
 // string is ""), tsv (NULL is \N) and json (one object per line), their status lines on
 // stderr. Bytes print as 0x-hex, times in RFC 3339. Rows stream: a long scan shows its
-// progress on a terminal, and an unbounded SELECT runs until Ctrl-C.
+// progress on a terminal (rows scanned and rows matched when a filter drops rows), and an
+// unbounded SELECT runs until Ctrl-C.
 //
 // Flags:
 package main
@@ -70,10 +74,13 @@ func mainWith(driverName string) int {
 	fatal := make(chan os.Signal, 1)
 	signal.Notify(fatal, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	defer signal.Stop(fatal)
+	stdoutTTY := term.IsTerminal(int(os.Stdout.Fd()))
 	go func() {
-		s, ok := <-fatal
-		if !ok {
-			return
+		s := <-fatal
+		// With standard output on a terminal, a SIGPIPE comes from a pager that was quit
+		// before the end of a result (the shell then stops that result), not from stdout.
+		for s == syscall.SIGPIPE && stdoutTTY {
+			s = <-fatal
 		}
 		runFatalCleanup()
 		code := 1
@@ -99,7 +106,7 @@ func mainWith(driverName string) int {
 		getenv:     os.Getenv,
 		driver:     driverName,
 		stdinTTY:   term.IsTerminal(int(os.Stdin.Fd())),
-		stdoutTTY:  term.IsTerminal(int(os.Stdout.Fd())),
+		stdoutTTY:  stdoutTTY,
 		stderrTTY:  term.IsTerminal(int(os.Stderr.Fd())),
 		interrupts: interrupts,
 		exit:       os.Exit,

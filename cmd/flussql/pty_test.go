@@ -46,9 +46,16 @@ type terminal struct {
 
 func startTerminal(t *testing.T, mode string, args ...string) *terminal {
 	t.Helper()
+	return startTerminalWith(t, mode, nil, args...)
+}
+
+// startTerminalWith starts the shell on a pseudo-terminal with extra environment variables.
+func startTerminalWith(t *testing.T, mode string, extraEnv []string, args ...string) *terminal {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "FLUSSQL_TEST_SHELL="+mode, "TERM=xterm",
 		"FLUSSQL_HISTORY="+filepath.Join(t.TempDir(), "history"))
+	cmd.Env = append(cmd.Env, extraEnv...)
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	require.NoError(t, err)
 	term := &terminal{t: t, cmd: cmd, tty: tty, done: make(chan error, 1)}
@@ -142,7 +149,7 @@ const (
 // pseudo-terminal: prompt, a multi-line statement, progress and Ctrl-C cancelling an
 // endless SELECT without leaving, Ctrl-C clearing the line being typed, history, Ctrl-D.
 func TestTerminalSession(t *testing.T) {
-	term := startTerminal(t, "fake", "--dsn", "fluss://127.0.0.1:1/fluss")
+	term := startTerminal(t, "fake", "--dsn", "fluss://127.0.0.1:1/fluss", "--no-pager") // rows stream to the screen
 	term.expect("connected to fluss://127.0.0.1:1/fluss", 5*time.Second)
 	term.expect("fluss> ", 5*time.Second)
 	term.send("SELECT id,\r")
@@ -176,7 +183,7 @@ func TestTerminalSession(t *testing.T) {
 // statement, an unbounded SELECT that streams until Ctrl-C, Ctrl-C at the prompt, Ctrl-D.
 func TestTerminalSessionCluster(t *testing.T) {
 	dsn, db := clusterDB(t)
-	term := startTerminal(t, "real", "--dsn", dsn)
+	term := startTerminal(t, "real", "--dsn", dsn, "--no-pager")
 	term.expect(db+"> ", 30*time.Second)
 	term.send("CREATE TABLE events (id INT, region STRING)\r")
 	term.expect("    -> ", 5*time.Second)

@@ -48,6 +48,7 @@ func run(ctx context.Context, e env) int {
 	file := fs.String("f", "", "run the statements in this file (- is standard input), then exit")
 	format := fs.String("format", formatTable, "output format: table, csv, tsv or json")
 	echo := fs.Bool("echo", false, "print each statement of a script before its result")
+	noPager := fs.Bool("no-pager", false, "never page results (else $PAGER or less -S pages results taller than the terminal)")
 	fs.Usage = func() {
 		fmt.Fprint(e.stderr, usageText())
 		fs.PrintDefaults()
@@ -83,6 +84,19 @@ func run(ctx context.Context, e env) int {
 	}
 	sh.out = newOutput(e.stdout, p)
 	sh.stdout = sh.out
+	sh.stdoutRaw = clearingWriter{w: e.stdout, p: p}
+	sh.getenv = e.getenv
+	sh.pager, sh.pagerCmd = pagerAuto, defaultPager
+	if *noPager {
+		sh.pager = pagerOff
+	}
+	if pg := e.getenv("PAGER"); pg != "" {
+		sh.pagerCmd = pg
+	}
+	// The pager is for interactive sessions: scripts (-e, -f, piped input) print as they always did.
+	if f, ok := e.stdout.(*os.File); ok && interactive {
+		sh.terminal = f
+	}
 	defer func() { _ = sh.closeOutputFile() }()
 	if e.window > 0 {
 		sh.window = e.window
@@ -152,6 +166,7 @@ func run(ctx context.Context, e env) int {
 		return exitError
 	}
 	sh.db, sh.conn = db, conn
+	sh.catalog = newCatalog(sh.firstColumn)
 	cleanups = append(cleanups, func() {
 		_ = sh.conn.Close()
 		_ = db.Close()
@@ -173,7 +188,7 @@ func run(ctx context.Context, e env) int {
 		defer f.Close()
 		r, src = newPlainReader(f), source{name: *file}
 	case interactive:
-		ed := newEditor(historyPath(e.getenv))
+		ed := newEditor(historyPath(e.getenv), sh.complete)
 		cleanups = append(cleanups, func() { _ = ed.close() })
 		r, src = ed, source{interactive: true}
 		fmt.Fprintf(e.stdout, "flussql: connected to %s. \\? for help, \\q or Ctrl-D to leave.\n", cfg)

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/flussql/flussql"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -44,6 +45,23 @@ type shell struct {
 	progress   *progress
 	// echo (--echo) prints each statement of a script before its result.
 	echo bool
+	// stdoutRaw is what s.stdout writes to (the progress-clearing stdout).
+	stdoutRaw io.Writer
+	// terminal is standard output when it is a terminal the pager may use, else nil.
+	terminal *os.File
+	// pager is \pset pager's setting and pagerCmd the command ($PAGER or less -S).
+	pager    pagerMode
+	pagerCmd string
+	// paged is the output of the result being paged, nil when none is.
+	paged *pagedOutput
+	// getenv reads the process environment ($EDITOR).
+	getenv func(string) string
+	// lastStatement is the text of the last statement run, for \e.
+	lastStatement string
+	// typed is the statement being typed (lines before the current one), for completion.
+	typed string
+	// catalog is what tab completion knows of databases, tables and columns.
+	catalog *catalog
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // cancels what runs now, nil when idle
@@ -78,20 +96,9 @@ func (s *shell) begin(parent context.Context) (context.Context, func()) {
 	}
 }
 
-// returnsRows reports whether a statement is run with Query (it has a result set) rather
-// than Exec.
-func returnsRows(st parser.Statement) bool {
-	switch st.(type) {
-	case *parser.Select, *parser.ShowDatabases, *parser.ShowTables, *parser.ShowCreateTable,
-		*parser.Describe, *parser.ShowPartitions, *parser.Explain:
-		return true
-	}
-	return false
-}
-
 // runStatement runs one statement that has been parsed already.
 func (s *shell) runStatement(parent context.Context, text string, st parser.Statement) error {
-	if returnsRows(st) {
+	if parser.ReturnsRows(st) {
 		return s.runQuery(parent, text)
 	}
 	ctx, end := s.begin(parent)
@@ -100,6 +107,9 @@ func (s *shell) runStatement(parent context.Context, text string, st parser.Stat
 	res, err := s.conn.ExecContext(ctx, text)
 	if err != nil {
 		return s.failed(ctx, err)
+	}
+	if changesCatalog(st) {
+		s.catalog.reset()
 	}
 	msg := "OK"
 	switch st := st.(type) {
@@ -117,11 +127,12 @@ func (s *shell) runStatement(parent context.Context, text string, st parser.Stat
 
 // runQuery runs a statement that returns rows and streams them out.
 func (s *shell) runQuery(parent context.Context, text string) error {
+	defer s.startPaging()()
 	ctx, end := s.begin(parent)
 	defer end()
 	start := time.Now()
 	s.progress.reset(start)
-	rows, err := s.conn.QueryContext(ctx, text)
+	rows, err := s.conn.QueryContext(flussql.WithScanCounter(ctx, &s.progress.scanned), text)
 	if err != nil {
 		return s.failed(ctx, err)
 	}
@@ -135,6 +146,9 @@ func (s *shell) runQuery(parent context.Context, text string) error {
 		return err
 	}
 	n, err := s.streamRows(rows, len(cols), w)
+	if errors.Is(err, errPagerQuit) {
+		return nil // the pager was quit before the end: the rest is not wanted
+	}
 	if err != nil {
 		// Show what was written before the error or Ctrl-C, then say why it stopped.
 		_ = w.flushWindow()
@@ -147,7 +161,7 @@ func (s *shell) runQuery(parent context.Context, text string) error {
 		return s.failed(ctx, err)
 	}
 	if err := w.finish(); err != nil {
-		return err
+		return ignorePagerQuit(err)
 	}
 	if s.format != formatTable {
 		s.status(rowCount(n))
@@ -156,7 +170,15 @@ func (s *shell) runQuery(parent context.Context, text string) error {
 	if s.format == formatTable {
 		fmt.Fprintln(s.out) // a blank line after each result
 	}
-	return s.out.Flush()
+	return ignorePagerQuit(s.out.Flush())
+}
+
+// ignorePagerQuit drops errPagerQuit: quitting the pager early is no error.
+func ignorePagerQuit(err error) error {
+	if errors.Is(err, errPagerQuit) {
+		return nil
+	}
+	return err
 }
 
 // queryText runs a query and returns the last column of its first row (SHOW CREATE TABLE's

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 )
 
@@ -85,7 +86,7 @@ func (s *shell) streamRows(rows *sql.Rows, ncols int, w rowWriter) (int64, error
 			}
 		case <-ticker.C:
 			// On a terminal that shows the rows themselves no progress line is needed.
-			if w.holding() || !s.stdoutTTY {
+			if w.holding() || !s.stdoutTTY || s.paged.holding() {
 				s.progress.show()
 			}
 		}
@@ -98,22 +99,47 @@ const progressEvery = 250 * time.Millisecond
 // progress is the "… N rows read" line on stderr while a scan runs; it is drawn only when
 // stderr is a terminal, and cleared before anything else is written.
 type progress struct {
-	w       io.Writer // nil: no progress line
-	start   time.Time
-	rows    int64
-	visible bool
+	w     io.Writer // nil: no progress line
+	start time.Time
+	rows  int64
+	// scanned counts the rows the query's scans read (flussql.WithScanCounter): more than
+	// rows when a filter drops some.
+	scanned   atomic.Int64
+	visible   bool
+	suspended bool // a pager has the screen
 }
 
 func (p *progress) reset(now time.Time) {
 	p.start, p.rows = now, 0
+	p.scanned.Store(0)
 }
 
 func (p *progress) show() {
-	if p == nil || p.w == nil {
+	if p == nil || p.w == nil || p.suspended {
 		return
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K… %d rows read, %s", p.rows, time.Since(p.start).Round(100*time.Millisecond))
+	fmt.Fprintf(p.w, "\r\x1b[K… %s, %s", progressCounts(p.rows, p.scanned.Load()), time.Since(p.start).Round(100*time.Millisecond))
 	p.visible = true
+}
+
+// progressCounts is "N rows read", or for a scan that has gone through more rows than it
+// returned (a filter, a LIMIT) "S rows scanned, N matched".
+func progressCounts(rows, scanned int64) string {
+	if scanned > rows {
+		return fmt.Sprintf("%d rows scanned, %d matched", scanned, rows)
+	}
+	return fmt.Sprintf("%d rows read", rows)
+}
+
+// suspend stops (true) or allows again (false) the progress line.
+func (p *progress) suspend(on bool) {
+	if p == nil {
+		return
+	}
+	if on {
+		p.clear()
+	}
+	p.suspended = on
 }
 
 func (p *progress) clear() {

@@ -37,3 +37,21 @@ DROP DATABASE d PURGE
 USE CATALOG fluss_catalog
 ====
 SHOW DATABASES LIKE
+====
+ALTER DATABASE shop SET ('owner' = 'data-team', 'tier' = 'gold')
+====
+ALTER DATABASE IF EXISTS shop RESET ('tier', 'owner')
+====
+ALTER DATABASE shop COMMENT 'orders and users'
+====
+ALTER DATABASE shop
+====
+ALTER DATABASE shop SET ()
+====
+ALTER SCHEMA shop SET ('a' = 'b')
+====
+ALTER VIEW v SET ('a' = 'b')
+====
+SHOW CREATE DATABASE shop
+====
+SHOW CLUSTER HEALTH

@@ -41,3 +41,27 @@ ALTER VIEW v ADD PARTITION (a = '1')
 SHOW PARTITIONS
 ====
 ALTER TABLE events ADD PARTITION (region = 1.5)
+====
+SHOW SERVERS
+====
+show servers now
+====
+SHOW OFFSETS FOR db.events
+====
+SHOW OFFSETS FOR events PARTITION (region = 'US', `day` = ?)
+====
+SHOW OFFSETS events
+====
+SHOW KV SNAPSHOTS FOR users
+====
+SHOW KV SNAPSHOTS FOR users PARTITION (dt = '2024-01-01')
+====
+SHOW KV users
+====
+SHOW CLUSTER CONFIGS
+====
+SHOW CLUSTER CONFIGS LIKE 'datalake.%'
+====
+SHOW CLUSTER
+====
+SHOW NOTHING

@@ -145,6 +145,12 @@ SELECT * FROM users$changelog
 ====
 SELECT * FROM `users$changelog`
 ====
+SELECT users$binlog._change_type FROM db.users$binlog /*+ OPTIONS('scan.bounded' = 'false') */ WHERE _log_offset > 3
+====
+SELECT * FROM users$log
+====
+SELECT * FROM users $changelog
+====
 SELECT * FROM t WHERE a = DATE 'x'
 ====
 SELECT * FROM t WHERE a = DATE '2024-1-1'

@@ -83,12 +83,20 @@ func (e *ArrowEncoder) Compression() Compression { return e.codec }
 //
 // From h it takes BaseOffset (0 for client writes), CommitTimestamp (0 for
 // client writes), SchemaID, WriterID and BatchSequence (NoWriterID /
-// NoBatchSequence when not idempotent) and Magic (MagicV0; MagicV1 only to
-// produce test input); Attributes, RecordCount, LastOffsetDelta, Length and
+// NoBatchSequence when not idempotent) and Magic (MagicV0, or MagicV1 /
+// MagicV2 with an empty statistics section); Attributes, RecordCount, LastOffsetDelta, Length and
 // CRC are computed. changeTypes nil makes an append-only batch (log tables);
 // otherwise it must hold one valid change type per row and is written as the
 // change-type vector. A record with no rows gives a header-only batch.
 func (e *ArrowEncoder) AppendBatch(dst []byte, h Header, rec arrow.RecordBatch, changeTypes []ChangeType) ([]byte, error) {
+	return e.AppendBatchWithStatistics(dst, h, nil, rec, changeTypes)
+}
+
+// AppendBatchWithStatistics is AppendBatch with a column statistics section
+// (from [EncodeStatistics]) between header and records, as Fluss 1.0 writes
+// for tables with 'table.statistics.columns'; h.Magic must then be MagicV1
+// or MagicV2.
+func (e *ArrowEncoder) AppendBatchWithStatistics(dst []byte, h Header, stats []byte, rec arrow.RecordBatch, changeTypes []ChangeType) ([]byte, error) {
 	if rec == nil {
 		return dst, errors.New("logbatch: nil record")
 	}
@@ -112,8 +120,13 @@ func (e *ArrowEncoder) AppendBatch(dst []byte, h Header, rec arrow.RecordBatch, 
 		h.Attributes = AttrAppendOnly
 	}
 
+	if len(stats) > 0 && h.Magic == MagicV0 {
+		return dst, errors.New("logbatch: magic 0 batches carry no statistics; use MagicV1")
+	}
+	h.StatisticsLength = int32(len(stats))
 	start := len(dst)
 	dst = append(dst, make([]byte, hsize)...)
+	dst = append(dst, stats...)
 	for i, c := range changeTypes {
 		if !c.Valid() {
 			return dst[:start], fmt.Errorf("logbatch: invalid change type %d at row %d", int8(c), i)

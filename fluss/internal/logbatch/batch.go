@@ -14,10 +14,21 @@ type Batch struct {
 	Data []byte
 }
 
-// Records returns the records section: everything after the header.
+// Records returns the records section: everything after the header and the
+// statistics.
 func (b Batch) Records() []byte {
 	n, _ := HeaderSize(b.Magic)
-	return b.Data[n:]
+	return b.Data[n+int(b.StatisticsLength):]
+}
+
+// Statistics returns the raw column statistics section (nil when the batch
+// has none); [ParseStatistics] reads it.
+func (b Batch) Statistics() []byte {
+	if b.StatisticsLength == 0 {
+		return nil
+	}
+	n, _ := HeaderSize(b.Magic)
+	return b.Data[n : n+int(b.StatisticsLength)]
 }
 
 // ComputeCRC returns the CRC-32C of the batch's CRC-covered range.

@@ -35,8 +35,8 @@ func TestAppendBatchMatchesWorkedExample(t *testing.T) {
 	assert.Equal(t, records, b.Records())
 }
 
-func TestHeaderFieldsBothMagics(t *testing.T) {
-	for _, magic := range []int8{MagicV0, MagicV1} {
+func TestHeaderFieldsEveryMagic(t *testing.T) {
+	for _, magic := range []int8{MagicV0, MagicV1, MagicV2} {
 		h := Header{BaseOffset: 1 << 40, Magic: magic, CommitTimestamp: 1700000000123, LeaderEpoch: 7,
 			SchemaID: 300, WriterID: 123456789, BatchSequence: 55, RecordCount: 4}
 		buf, err := AppendBatch([]byte{0xAA}, h, []byte("abcd"))
@@ -50,8 +50,8 @@ func TestHeaderFieldsBothMagics(t *testing.T) {
 		want := h
 		want.LastOffsetDelta = 3
 		want.CRC = b.ComputeCRC()
-		if magic == MagicV0 {
-			want.LeaderEpoch = NoLeaderEpoch // magic 0 has no leader epoch
+		if magic != MagicV2 {
+			want.LeaderEpoch = NoLeaderEpoch // only magic 2 has a leader epoch
 		}
 		assert.Equal(t, want, b.Header)
 		assert.NoError(t, b.VerifyCRC())
@@ -107,7 +107,7 @@ func TestIteratorPartialAndCorrupt(t *testing.T) {
 	cases := map[string]func(b []byte){
 		"negative length":  func(b []byte) { binary.LittleEndian.PutUint32(b[8:], 0xFFFFFFF0) },
 		"length below hdr": func(b []byte) { binary.LittleEndian.PutUint32(b[8:], 20) },
-		"unknown magic":    func(b []byte) { b[12] = 2 },
+		"unknown magic":    func(b []byte) { b[12] = 3 },
 		"negative count":   func(b []byte) { binary.LittleEndian.PutUint32(b[44:], 0xFFFFFFFF) },
 	}
 	for name, corrupt := range cases {

@@ -29,6 +29,7 @@ func addSeeds(f *testing.F) {
 // decodes must be safe to read.
 func FuzzDecodeBatches(f *testing.F) {
 	addSeeds(f)
+	addStatisticsSeeds(f)
 	scalars, nested := scalarSchema(), nestedSchema()
 	opts := []Option{WithAllocator(memory.NewGoAllocator()), WithMaxAllocation(1 << 20)}
 	arrowScalars, err := NewArrowDecoder(arrowSchema(f, scalars, nil), opts...)
@@ -48,6 +49,7 @@ func FuzzDecodeBatches(f *testing.F) {
 		f.Fatal(err)
 	}
 	decoders := []interface{ Decode(Batch) (*Records, error) }{arrowScalars, arrowNested, arrowProjected, indexed}
+	statsTypes, _ := statsColumns(scalars)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if os.Getenv("FUZZ_WATCHDOG") != "" {
 			timer := time.AfterFunc(10*time.Second, func() {
@@ -63,6 +65,7 @@ func FuzzDecodeBatches(f *testing.F) {
 				if verify {
 					continue
 				}
+				_, _ = ParseStatistics(b.Statistics(), statsTypes)
 				for _, d := range decoders {
 					recs, err := d.Decode(b)
 					if err != nil {

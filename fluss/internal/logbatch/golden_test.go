@@ -29,7 +29,6 @@ var javaGoldens = []javaGolden{
 	{name: "arrow_nested_lz4", format: "arrow", schema: "nested", compressed: CompressionLZ4Frame},
 	{name: "arrow_nested_zstd", format: "arrow", schema: "nested", compressed: CompressionZstd},
 	{name: "arrow_changelog_zstd", format: "arrow", schema: "scalars", compressed: CompressionZstd},
-	{name: "arrow_v1_lz4", format: "arrow", schema: "scalars", compressed: CompressionLZ4Frame},
 	{name: "arrow_empty", format: "arrow", schema: "scalars", compressed: CompressionZstd},
 	{name: "arrow_multi_zstd", format: "arrow", schema: "scalars", compressed: CompressionZstd},
 	{name: "arrow_projected_zstd", format: "arrow", schema: "scalars", projection: []int{0, 4, 11, 21}, compressed: CompressionZstd},

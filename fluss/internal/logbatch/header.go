@@ -9,16 +9,24 @@ import (
 
 // Batch format constants (Fluss's LogRecordBatchFormat).
 const (
-	// MagicV0 is the layout every Fluss client writes (48-byte header).
+	// MagicV0 is the layout of batches without statistics (48-byte header).
 	MagicV0 int8 = 0
-	// MagicV1 is Fluss 0.7–0.9's "V0 plus leader epoch" layout (52-byte
-	// header). Fluss 1.0 reuses magic 1 for a different layout; this package
-	// reads the 0.9 one.
+	// MagicV1 is Fluss 1.0's "V0 plus statistics" layout: a StatisticsLength
+	// field closes the 52-byte header and that many bytes of column
+	// statistics sit between the header and the records. Fluss 1.0 clients
+	// write it for tables with 'table.statistics.columns'. (Fluss 0.9 had a
+	// different, never-written magic 1 — V0 plus a leader epoch — which 1.0
+	// renamed V2; this package reads the 1.0 layouts.)
 	MagicV1 int8 = 1
+	// MagicV2 is Fluss 1.0's V1 plus a LeaderEpoch after CommitTimestamp
+	// (56-byte header, then statistics, then records).
+	MagicV2 int8 = 2
 
-	// HeaderSizeV0 and HeaderSizeV1 are the fixed header sizes per magic.
+	// HeaderSizeV0, HeaderSizeV1 and HeaderSizeV2 are the fixed header sizes
+	// per magic (statistics not included).
 	HeaderSizeV0 = 48
 	HeaderSizeV1 = 52
+	HeaderSizeV2 = 56
 
 	// LogOverhead is the part of a batch not counted by its Length field:
 	// BaseOffset (8) and Length (4).
@@ -60,12 +68,12 @@ type Header struct {
 	// BaseOffset is the offset of the first record; clients write 0 and the
 	// server assigns it.
 	BaseOffset int64
-	// Magic is the layout version, MagicV0 or MagicV1.
+	// Magic is the layout version: MagicV0, MagicV1 or MagicV2.
 	Magic int8
 	// CommitTimestamp is the server's append time in epoch milliseconds
 	// (clients write 0).
 	CommitTimestamp int64
-	// LeaderEpoch exists only in MagicV1; NoLeaderEpoch otherwise.
+	// LeaderEpoch exists only in MagicV2; NoLeaderEpoch otherwise.
 	LeaderEpoch int32
 	// CRC is the stored CRC-32C of the bytes from SchemaID to the end.
 	CRC uint32
@@ -81,6 +89,9 @@ type Header struct {
 	BatchSequence int32
 	// RecordCount is the number of records in the batch.
 	RecordCount int32
+	// StatisticsLength is the size of the column statistics that follow the
+	// header (MagicV1 and MagicV2; 0 for none and always 0 in MagicV0).
+	StatisticsLength int32
 }
 
 // AppendOnly reports whether the append-only attribute bit is set.
@@ -99,22 +110,27 @@ func HeaderSize(magic int8) (int, error) {
 		return HeaderSizeV0, nil
 	case MagicV1:
 		return HeaderSizeV1, nil
+	case MagicV2:
+		return HeaderSizeV2, nil
 	}
 	return 0, fmt.Errorf("%w %d", ErrUnsupportedMagic, magic)
 }
 
 // layout holds the per-magic offsets of the fields after CommitTimestamp.
 type layout struct {
-	leaderEpoch, crc, schemaID, attributes, lastOffsetDelta, writerID, batchSequence, recordCount, size int
+	leaderEpoch, crc, schemaID, attributes, lastOffsetDelta, writerID, batchSequence, recordCount, statsLength, size int
 }
 
-var layouts = [2]layout{
-	MagicV0: {leaderEpoch: -1, crc: 21, schemaID: 25, attributes: 27, lastOffsetDelta: 28, writerID: 32, batchSequence: 40, recordCount: 44, size: HeaderSizeV0},
-	MagicV1: {leaderEpoch: 21, crc: 25, schemaID: 29, attributes: 31, lastOffsetDelta: 32, writerID: 36, batchSequence: 44, recordCount: 48, size: HeaderSizeV1},
+// layouts follow LogRecordBatchFormat of Fluss 1.0; -1 marks a field the
+// magic lacks.
+var layouts = [3]layout{
+	MagicV0: {leaderEpoch: -1, crc: 21, schemaID: 25, attributes: 27, lastOffsetDelta: 28, writerID: 32, batchSequence: 40, recordCount: 44, statsLength: -1, size: HeaderSizeV0},
+	MagicV1: {leaderEpoch: -1, crc: 21, schemaID: 25, attributes: 27, lastOffsetDelta: 28, writerID: 32, batchSequence: 40, recordCount: 44, statsLength: 48, size: HeaderSizeV1},
+	MagicV2: {leaderEpoch: 21, crc: 25, schemaID: 29, attributes: 31, lastOffsetDelta: 32, writerID: 36, batchSequence: 44, recordCount: 48, statsLength: 52, size: HeaderSizeV2},
 }
 
 func layoutOf(magic int8) (*layout, error) {
-	if magic != MagicV0 && magic != MagicV1 {
+	if magic < MagicV0 || magic > MagicV2 {
 		return nil, fmt.Errorf("%w %d", ErrUnsupportedMagic, magic)
 	}
 	return &layouts[magic], nil
@@ -149,6 +165,12 @@ func parseHeader(b []byte) (Header, error) {
 	if l.leaderEpoch >= 0 {
 		h.LeaderEpoch = int32(le.Uint32(b[l.leaderEpoch:]))
 	}
+	if l.statsLength >= 0 {
+		h.StatisticsLength = int32(le.Uint32(b[l.statsLength:]))
+		if h.StatisticsLength < 0 || int64(l.size)+int64(h.StatisticsLength) > int64(len(b)) {
+			return Header{}, fmt.Errorf("%w: statistics of %d bytes do not fit a batch of %d bytes", ErrCorrupt, h.StatisticsLength, len(b))
+		}
+	}
 	if h.RecordCount < 0 {
 		return Header{}, fmt.Errorf("%w: negative record count %d", ErrCorrupt, h.RecordCount)
 	}
@@ -156,8 +178,9 @@ func parseHeader(b []byte) (Header, error) {
 }
 
 // writeHeader writes h into the first bytes of batch (the whole batch, its
-// records section already in place), computing Length, LastOffsetDelta and
-// the CRC. h.Magic selects the layout.
+// statistics and records already in place), computing Length,
+// LastOffsetDelta and the CRC. h.Magic selects the layout; StatisticsLength
+// is written as given (MagicV1 and MagicV2) and must fit the batch.
 func writeHeader(batch []byte, h Header) error {
 	l, err := layoutOf(h.Magic)
 	if err != nil {
@@ -187,6 +210,14 @@ func writeHeader(batch []byte, h Header) error {
 	le.PutUint64(batch[l.writerID:], uint64(h.WriterID))
 	le.PutUint32(batch[l.batchSequence:], uint32(h.BatchSequence))
 	le.PutUint32(batch[l.recordCount:], uint32(h.RecordCount))
+	if l.statsLength >= 0 {
+		if h.StatisticsLength < 0 || l.size+int(h.StatisticsLength) > len(batch) {
+			return fmt.Errorf("logbatch: statistics of %d bytes do not fit a batch of %d bytes", h.StatisticsLength, len(batch))
+		}
+		le.PutUint32(batch[l.statsLength:], uint32(h.StatisticsLength))
+	} else if h.StatisticsLength != 0 {
+		return fmt.Errorf("logbatch: magic %d batches carry no statistics (StatisticsLength %d)", h.Magic, h.StatisticsLength)
+	}
 	le.PutUint32(batch[l.crc:], crc32.Checksum(batch[l.schemaID:], crcTable))
 	return nil
 }
@@ -215,14 +246,23 @@ func SetWriterState(batch []byte, writerID int64, batchSequence int32) error {
 // AppendBatch appends one complete batch to dst: the header h followed by
 // records, the already-encoded records section (change-type vector and Arrow
 // message, or INDEXED records). Length, LastOffsetDelta and CRC are computed;
-// h.Magic must be MagicV0 (or MagicV1 for tests of the read path).
+// h.StatisticsLength is set to 0 (see [AppendBatchWithStatistics]).
 func AppendBatch(dst []byte, h Header, records []byte) ([]byte, error) {
+	return AppendBatchWithStatistics(dst, h, nil, records)
+}
+
+// AppendBatchWithStatistics is [AppendBatch] with a statistics section
+// (see [EncodeStatistics]) between header and records; stats must be empty
+// for MagicV0.
+func AppendBatchWithStatistics(dst []byte, h Header, stats, records []byte) ([]byte, error) {
 	size, err := HeaderSize(h.Magic)
 	if err != nil {
 		return dst, err
 	}
+	h.StatisticsLength = int32(len(stats))
 	start := len(dst)
 	dst = append(dst, make([]byte, size)...)
+	dst = append(dst, stats...)
 	dst = append(dst, records...)
 	if err := writeHeader(dst[start:], h); err != nil {
 		return dst[:start], err

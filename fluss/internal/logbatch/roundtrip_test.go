@@ -237,7 +237,7 @@ func TestArrowEncoderErrors(t *testing.T) {
 	defer rec2.Release()
 	_, err = enc.AppendBatch(nil, Header{}, rec2, nil)
 	assert.ErrorContains(t, err, "does not match")
-	_, err = enc.AppendBatch(nil, Header{Magic: 2}, rec, nil)
+	_, err = enc.AppendBatch(nil, Header{Magic: 3}, rec, nil)
 	assert.ErrorIs(t, err, ErrUnsupportedMagic)
 	// The encoder still works after errors, and keeps dst's earlier content.
 	buf, err := enc.AppendBatch([]byte("prefix"), Header{}, rec, nil)

@@ -36,6 +36,15 @@ const (
 	DropPartition        APIKey = 1037
 	Authenticate         APIKey = 1038
 	AlterTable           APIKey = 1044
+
+	// DescribeClusterConfigs (0.9+) lists the cluster's configs and their sources.
+	DescribeClusterConfigs APIKey = 1045
+	// AlterDatabase (1.0+) changes a database's comment and properties.
+	AlterDatabase APIKey = 1060
+	// ScanKv (1.0+) scans the KV store of a primary-key bucket in sessions.
+	ScanKv APIKey = 1061
+	// GetClusterHealth (1.0+) counts replicas in sync and leaders active.
+	GetClusterHealth APIKey = 1062
 )
 
 // VersionRange is an inclusive range of API versions.
@@ -80,6 +89,11 @@ var clientAPIs = map[APIKey]apiInfo{
 	DropPartition:        {"DROP_PARTITION", VersionRange{0, 0}},
 	Authenticate:         {"AUTHENTICATE", VersionRange{0, 0}},
 	AlterTable:           {"ALTER_TABLE", VersionRange{0, 0}},
+
+	DescribeClusterConfigs: {"DESCRIBE_CLUSTER_CONFIGS", VersionRange{0, 0}},
+	AlterDatabase:          {"ALTER_DATABASE", VersionRange{0, 0}},
+	ScanKv:                 {"SCAN_KV", VersionRange{0, 0}},
+	GetClusterHealth:       {"GET_CLUSTER_HEALTH", VersionRange{0, 0}},
 }
 
 // String returns the Fluss name of the API, e.g. "CREATE_TABLE(1005)".

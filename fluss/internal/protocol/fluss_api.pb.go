@@ -3592,6 +3592,10 @@ type PbFetchLogReqForTable struct {
 	// Strictly ascending column indexes.
 	ProjectedFields []int32                   `protobuf:"varint,3,rep,packed,name=projected_fields,json=projectedFields" json:"projected_fields,omitempty"`
 	BucketsReq      []*PbFetchLogReqForBucket `protobuf:"bytes,4,rep,name=buckets_req,json=bucketsReq" json:"buckets_req,omitempty"`
+	// Fluss 1.0: a filter the server checks against batch statistics (set
+	// both or neither; the schema id is the one the field ids refer to).
+	FilterPredicate *PbPredicate `protobuf:"bytes,5,opt,name=filter_predicate,json=filterPredicate" json:"filter_predicate,omitempty"`
+	FilterSchemaId  *int32       `protobuf:"varint,6,opt,name=filter_schema_id,json=filterSchemaId" json:"filter_schema_id,omitempty"`
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -3652,6 +3656,20 @@ func (x *PbFetchLogReqForTable) GetBucketsReq() []*PbFetchLogReqForBucket {
 		return x.BucketsReq
 	}
 	return nil
+}
+
+func (x *PbFetchLogReqForTable) GetFilterPredicate() *PbPredicate {
+	if x != nil {
+		return x.FilterPredicate
+	}
+	return nil
+}
+
+func (x *PbFetchLogReqForTable) GetFilterSchemaId() int32 {
+	if x != nil && x.FilterSchemaId != nil {
+		return *x.FilterSchemaId
+	}
+	return 0
 }
 
 type PbFetchLogReqForBucket struct {
@@ -3830,8 +3848,11 @@ type PbFetchLogRespForBucket struct {
 	// Set instead of records when the data lives in remote storage.
 	RemoteLogFetchInfo *PbRemoteLogFetchInfo `protobuf:"bytes,7,opt,name=remote_log_fetch_info,json=remoteLogFetchInfo" json:"remote_log_fetch_info,omitempty"`
 	Records            []byte                `protobuf:"bytes,8,opt,name=records" json:"records,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// Fluss 1.0, with a filter: the offset the server scanned up to while
+	// skipping batches; fetch next from max(this, end of records).
+	FilteredEndOffset *int64 `protobuf:"varint,9,opt,name=filtered_end_offset,json=filteredEndOffset" json:"filtered_end_offset,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *PbFetchLogRespForBucket) Reset() {
@@ -3918,6 +3939,13 @@ func (x *PbFetchLogRespForBucket) GetRecords() []byte {
 		return x.Records
 	}
 	return nil
+}
+
+func (x *PbFetchLogRespForBucket) GetFilteredEndOffset() int64 {
+	if x != nil && x.FilteredEndOffset != nil {
+		return *x.FilteredEndOffset
+	}
+	return 0
 }
 
 type PbRemoteLogFetchInfo struct {
@@ -5223,6 +5251,919 @@ func (x *PbKvSnapshot) GetLogOffset() int64 {
 	return 0
 }
 
+type DescribeClusterConfigsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DescribeClusterConfigsRequest) Reset() {
+	*x = DescribeClusterConfigsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[90]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DescribeClusterConfigsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DescribeClusterConfigsRequest) ProtoMessage() {}
+
+func (x *DescribeClusterConfigsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[90]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DescribeClusterConfigsRequest.ProtoReflect.Descriptor instead.
+func (*DescribeClusterConfigsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{90}
+}
+
+type DescribeClusterConfigsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Configs       []*PbDescribeConfig    `protobuf:"bytes,1,rep,name=configs" json:"configs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DescribeClusterConfigsResponse) Reset() {
+	*x = DescribeClusterConfigsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[91]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DescribeClusterConfigsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DescribeClusterConfigsResponse) ProtoMessage() {}
+
+func (x *DescribeClusterConfigsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[91]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DescribeClusterConfigsResponse.ProtoReflect.Descriptor instead.
+func (*DescribeClusterConfigsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{91}
+}
+
+func (x *DescribeClusterConfigsResponse) GetConfigs() []*PbDescribeConfig {
+	if x != nil {
+		return x.Configs
+	}
+	return nil
+}
+
+type PbDescribeConfig struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConfigKey     *string                `protobuf:"bytes,1,req,name=config_key,json=configKey" json:"config_key,omitempty"`
+	ConfigValue   *string                `protobuf:"bytes,2,opt,name=config_value,json=configValue" json:"config_value,omitempty"`
+	ConfigSource  *string                `protobuf:"bytes,3,req,name=config_source,json=configSource" json:"config_source,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDescribeConfig) Reset() {
+	*x = PbDescribeConfig{}
+	mi := &file_fluss_api_proto_msgTypes[92]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDescribeConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDescribeConfig) ProtoMessage() {}
+
+func (x *PbDescribeConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[92]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDescribeConfig.ProtoReflect.Descriptor instead.
+func (*PbDescribeConfig) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{92}
+}
+
+func (x *PbDescribeConfig) GetConfigKey() string {
+	if x != nil && x.ConfigKey != nil {
+		return *x.ConfigKey
+	}
+	return ""
+}
+
+func (x *PbDescribeConfig) GetConfigValue() string {
+	if x != nil && x.ConfigValue != nil {
+		return *x.ConfigValue
+	}
+	return ""
+}
+
+func (x *PbDescribeConfig) GetConfigSource() string {
+	if x != nil && x.ConfigSource != nil {
+		return *x.ConfigSource
+	}
+	return ""
+}
+
+// Fluss 1.0: ALTER_DATABASE (1060) and GET_CLUSTER_HEALTH (1062).
+type AlterDatabaseRequest struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	DatabaseName      *string                `protobuf:"bytes,1,req,name=database_name,json=databaseName" json:"database_name,omitempty"`
+	IgnoreIfNotExists *bool                  `protobuf:"varint,2,req,name=ignore_if_not_exists,json=ignoreIfNotExists" json:"ignore_if_not_exists,omitempty"`
+	ConfigChanges     []*PbAlterConfig       `protobuf:"bytes,3,rep,name=config_changes,json=configChanges" json:"config_changes,omitempty"`
+	Comment           *string                `protobuf:"bytes,4,opt,name=comment" json:"comment,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *AlterDatabaseRequest) Reset() {
+	*x = AlterDatabaseRequest{}
+	mi := &file_fluss_api_proto_msgTypes[93]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterDatabaseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterDatabaseRequest) ProtoMessage() {}
+
+func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[93]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterDatabaseRequest.ProtoReflect.Descriptor instead.
+func (*AlterDatabaseRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{93}
+}
+
+func (x *AlterDatabaseRequest) GetDatabaseName() string {
+	if x != nil && x.DatabaseName != nil {
+		return *x.DatabaseName
+	}
+	return ""
+}
+
+func (x *AlterDatabaseRequest) GetIgnoreIfNotExists() bool {
+	if x != nil && x.IgnoreIfNotExists != nil {
+		return *x.IgnoreIfNotExists
+	}
+	return false
+}
+
+func (x *AlterDatabaseRequest) GetConfigChanges() []*PbAlterConfig {
+	if x != nil {
+		return x.ConfigChanges
+	}
+	return nil
+}
+
+func (x *AlterDatabaseRequest) GetComment() string {
+	if x != nil && x.Comment != nil {
+		return *x.Comment
+	}
+	return ""
+}
+
+type AlterDatabaseResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlterDatabaseResponse) Reset() {
+	*x = AlterDatabaseResponse{}
+	mi := &file_fluss_api_proto_msgTypes[94]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterDatabaseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterDatabaseResponse) ProtoMessage() {}
+
+func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[94]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterDatabaseResponse.ProtoReflect.Descriptor instead.
+func (*AlterDatabaseResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{94}
+}
+
+type GetClusterHealthRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetClusterHealthRequest) Reset() {
+	*x = GetClusterHealthRequest{}
+	mi := &file_fluss_api_proto_msgTypes[95]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetClusterHealthRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetClusterHealthRequest) ProtoMessage() {}
+
+func (x *GetClusterHealthRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[95]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetClusterHealthRequest.ProtoReflect.Descriptor instead.
+func (*GetClusterHealthRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{95}
+}
+
+type GetClusterHealthResponse struct {
+	state                protoimpl.MessageState `protogen:"open.v1"`
+	NumReplicas          *int32                 `protobuf:"varint,1,req,name=num_replicas,json=numReplicas" json:"num_replicas,omitempty"`
+	InSyncReplicas       *int32                 `protobuf:"varint,2,req,name=in_sync_replicas,json=inSyncReplicas" json:"in_sync_replicas,omitempty"`
+	NumLeaderReplicas    *int32                 `protobuf:"varint,3,req,name=num_leader_replicas,json=numLeaderReplicas" json:"num_leader_replicas,omitempty"`
+	ActiveLeaderReplicas *int32                 `protobuf:"varint,4,req,name=active_leader_replicas,json=activeLeaderReplicas" json:"active_leader_replicas,omitempty"`
+	// GREEN = 0, YELLOW = 1, RED = 2, UNKNOWN = 3
+	Status        *int32 `protobuf:"varint,5,req,name=status" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetClusterHealthResponse) Reset() {
+	*x = GetClusterHealthResponse{}
+	mi := &file_fluss_api_proto_msgTypes[96]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetClusterHealthResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetClusterHealthResponse) ProtoMessage() {}
+
+func (x *GetClusterHealthResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[96]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetClusterHealthResponse.ProtoReflect.Descriptor instead.
+func (*GetClusterHealthResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{96}
+}
+
+func (x *GetClusterHealthResponse) GetNumReplicas() int32 {
+	if x != nil && x.NumReplicas != nil {
+		return *x.NumReplicas
+	}
+	return 0
+}
+
+func (x *GetClusterHealthResponse) GetInSyncReplicas() int32 {
+	if x != nil && x.InSyncReplicas != nil {
+		return *x.InSyncReplicas
+	}
+	return 0
+}
+
+func (x *GetClusterHealthResponse) GetNumLeaderReplicas() int32 {
+	if x != nil && x.NumLeaderReplicas != nil {
+		return *x.NumLeaderReplicas
+	}
+	return 0
+}
+
+func (x *GetClusterHealthResponse) GetActiveLeaderReplicas() int32 {
+	if x != nil && x.ActiveLeaderReplicas != nil {
+		return *x.ActiveLeaderReplicas
+	}
+	return 0
+}
+
+func (x *GetClusterHealthResponse) GetStatus() int32 {
+	if x != nil && x.Status != nil {
+		return *x.Status
+	}
+	return 0
+}
+
+// Fluss 1.0 filter predicates (FetchLog filter_predicate). Codes are int32
+// constants: PbPredicate.type LEAF=0, COMPOUND=1; PbLeafPredicate.function
+// EQUAL=0, NOT_EQUAL=1, LESS_THAN=2, LESS_OR_EQUAL=3, GREATER_THAN=4,
+// GREATER_OR_EQUAL=5, IS_NULL=6, IS_NOT_NULL=7, STARTS_WITH=8, CONTAINS=9,
+// END_WITH=10, IN=11, NOT_IN=12; PbCompoundPredicate.function AND=0, OR=1;
+// PbLiteralValue.literal_type BOOLEAN=0, TINYINT=1, SMALLINT=2, INT=3,
+// BIGINT=4, FLOAT=5, DOUBLE=6, CHAR=7, VARCHAR=8, DECIMAL=9, DATE=10,
+// TIME_WITHOUT_TIME_ZONE=11, TIMESTAMP_WITHOUT_TIME_ZONE=12,
+// TIMESTAMP_WITH_LOCAL_TIME_ZONE=13, BINARY=14, BYTES=15.
+type PbPredicate struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Type          *int32                 `protobuf:"varint,1,req,name=type" json:"type,omitempty"`
+	Leaf          *PbLeafPredicate       `protobuf:"bytes,2,opt,name=leaf" json:"leaf,omitempty"`
+	Compound      *PbCompoundPredicate   `protobuf:"bytes,3,opt,name=compound" json:"compound,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbPredicate) Reset() {
+	*x = PbPredicate{}
+	mi := &file_fluss_api_proto_msgTypes[97]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbPredicate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbPredicate) ProtoMessage() {}
+
+func (x *PbPredicate) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[97]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbPredicate.ProtoReflect.Descriptor instead.
+func (*PbPredicate) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{97}
+}
+
+func (x *PbPredicate) GetType() int32 {
+	if x != nil && x.Type != nil {
+		return *x.Type
+	}
+	return 0
+}
+
+func (x *PbPredicate) GetLeaf() *PbLeafPredicate {
+	if x != nil {
+		return x.Leaf
+	}
+	return nil
+}
+
+func (x *PbPredicate) GetCompound() *PbCompoundPredicate {
+	if x != nil {
+		return x.Compound
+	}
+	return nil
+}
+
+type PbLeafPredicate struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Function *int32                 `protobuf:"varint,1,req,name=function" json:"function,omitempty"`
+	// The schema's column id (not position) of the column.
+	FieldId       *int32            `protobuf:"varint,2,req,name=field_id,json=fieldId" json:"field_id,omitempty"`
+	Literals      []*PbLiteralValue `protobuf:"bytes,3,rep,name=literals" json:"literals,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbLeafPredicate) Reset() {
+	*x = PbLeafPredicate{}
+	mi := &file_fluss_api_proto_msgTypes[98]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbLeafPredicate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbLeafPredicate) ProtoMessage() {}
+
+func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[98]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbLeafPredicate.ProtoReflect.Descriptor instead.
+func (*PbLeafPredicate) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{98}
+}
+
+func (x *PbLeafPredicate) GetFunction() int32 {
+	if x != nil && x.Function != nil {
+		return *x.Function
+	}
+	return 0
+}
+
+func (x *PbLeafPredicate) GetFieldId() int32 {
+	if x != nil && x.FieldId != nil {
+		return *x.FieldId
+	}
+	return 0
+}
+
+func (x *PbLeafPredicate) GetLiterals() []*PbLiteralValue {
+	if x != nil {
+		return x.Literals
+	}
+	return nil
+}
+
+type PbCompoundPredicate struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Function      *int32                 `protobuf:"varint,1,req,name=function" json:"function,omitempty"`
+	Children      []*PbPredicate         `protobuf:"bytes,2,rep,name=children" json:"children,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbCompoundPredicate) Reset() {
+	*x = PbCompoundPredicate{}
+	mi := &file_fluss_api_proto_msgTypes[99]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbCompoundPredicate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbCompoundPredicate) ProtoMessage() {}
+
+func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[99]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbCompoundPredicate.ProtoReflect.Descriptor instead.
+func (*PbCompoundPredicate) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{99}
+}
+
+func (x *PbCompoundPredicate) GetFunction() int32 {
+	if x != nil && x.Function != nil {
+		return *x.Function
+	}
+	return 0
+}
+
+func (x *PbCompoundPredicate) GetChildren() []*PbPredicate {
+	if x != nil {
+		return x.Children
+	}
+	return nil
+}
+
+type PbLiteralValue struct {
+	state                      protoimpl.MessageState `protogen:"open.v1"`
+	LiteralType                *int32                 `protobuf:"varint,1,req,name=literal_type,json=literalType" json:"literal_type,omitempty"`
+	IsNull                     *bool                  `protobuf:"varint,2,req,name=is_null,json=isNull" json:"is_null,omitempty"`
+	BooleanValue               *bool                  `protobuf:"varint,3,opt,name=boolean_value,json=booleanValue" json:"boolean_value,omitempty"`
+	IntValue                   *int32                 `protobuf:"varint,4,opt,name=int_value,json=intValue" json:"int_value,omitempty"`
+	BigintValue                *int64                 `protobuf:"varint,5,opt,name=bigint_value,json=bigintValue" json:"bigint_value,omitempty"`
+	FloatValue                 *float32               `protobuf:"fixed32,6,opt,name=float_value,json=floatValue" json:"float_value,omitempty"`
+	DoubleValue                *float64               `protobuf:"fixed64,7,opt,name=double_value,json=doubleValue" json:"double_value,omitempty"`
+	StringValue                *string                `protobuf:"bytes,8,opt,name=string_value,json=stringValue" json:"string_value,omitempty"`
+	BinaryValue                []byte                 `protobuf:"bytes,9,opt,name=binary_value,json=binaryValue" json:"binary_value,omitempty"`
+	DecimalValue               *int64                 `protobuf:"varint,10,opt,name=decimal_value,json=decimalValue" json:"decimal_value,omitempty"`
+	TimestampMillisValue       *int64                 `protobuf:"varint,11,opt,name=timestamp_millis_value,json=timestampMillisValue" json:"timestamp_millis_value,omitempty"`
+	TimestampNanoOfMillisValue *int32                 `protobuf:"varint,12,opt,name=timestamp_nano_of_millis_value,json=timestampNanoOfMillisValue" json:"timestamp_nano_of_millis_value,omitempty"`
+	DecimalBytes               []byte                 `protobuf:"bytes,13,opt,name=decimal_bytes,json=decimalBytes" json:"decimal_bytes,omitempty"`
+	unknownFields              protoimpl.UnknownFields
+	sizeCache                  protoimpl.SizeCache
+}
+
+func (x *PbLiteralValue) Reset() {
+	*x = PbLiteralValue{}
+	mi := &file_fluss_api_proto_msgTypes[100]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbLiteralValue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbLiteralValue) ProtoMessage() {}
+
+func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[100]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbLiteralValue.ProtoReflect.Descriptor instead.
+func (*PbLiteralValue) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{100}
+}
+
+func (x *PbLiteralValue) GetLiteralType() int32 {
+	if x != nil && x.LiteralType != nil {
+		return *x.LiteralType
+	}
+	return 0
+}
+
+func (x *PbLiteralValue) GetIsNull() bool {
+	if x != nil && x.IsNull != nil {
+		return *x.IsNull
+	}
+	return false
+}
+
+func (x *PbLiteralValue) GetBooleanValue() bool {
+	if x != nil && x.BooleanValue != nil {
+		return *x.BooleanValue
+	}
+	return false
+}
+
+func (x *PbLiteralValue) GetIntValue() int32 {
+	if x != nil && x.IntValue != nil {
+		return *x.IntValue
+	}
+	return 0
+}
+
+func (x *PbLiteralValue) GetBigintValue() int64 {
+	if x != nil && x.BigintValue != nil {
+		return *x.BigintValue
+	}
+	return 0
+}
+
+func (x *PbLiteralValue) GetFloatValue() float32 {
+	if x != nil && x.FloatValue != nil {
+		return *x.FloatValue
+	}
+	return 0
+}
+
+func (x *PbLiteralValue) GetDoubleValue() float64 {
+	if x != nil && x.DoubleValue != nil {
+		return *x.DoubleValue
+	}
+	return 0
+}
+
+func (x *PbLiteralValue) GetStringValue() string {
+	if x != nil && x.StringValue != nil {
+		return *x.StringValue
+	}
+	return ""
+}
+
+func (x *PbLiteralValue) GetBinaryValue() []byte {
+	if x != nil {
+		return x.BinaryValue
+	}
+	return nil
+}
+
+func (x *PbLiteralValue) GetDecimalValue() int64 {
+	if x != nil && x.DecimalValue != nil {
+		return *x.DecimalValue
+	}
+	return 0
+}
+
+func (x *PbLiteralValue) GetTimestampMillisValue() int64 {
+	if x != nil && x.TimestampMillisValue != nil {
+		return *x.TimestampMillisValue
+	}
+	return 0
+}
+
+func (x *PbLiteralValue) GetTimestampNanoOfMillisValue() int32 {
+	if x != nil && x.TimestampNanoOfMillisValue != nil {
+		return *x.TimestampNanoOfMillisValue
+	}
+	return 0
+}
+
+func (x *PbLiteralValue) GetDecimalBytes() []byte {
+	if x != nil {
+		return x.DecimalBytes
+	}
+	return nil
+}
+
+type PbScanReqForBucket struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	TableId     *int64                 `protobuf:"varint,1,req,name=table_id,json=tableId" json:"table_id,omitempty"`
+	PartitionId *int64                 `protobuf:"varint,2,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
+	BucketId    *int32                 `protobuf:"varint,3,req,name=bucket_id,json=bucketId" json:"bucket_id,omitempty"`
+	// At most this many rows in the whole session (absent or <= 0: all).
+	Limit         *int64 `protobuf:"varint,4,opt,name=limit" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbScanReqForBucket) Reset() {
+	*x = PbScanReqForBucket{}
+	mi := &file_fluss_api_proto_msgTypes[101]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbScanReqForBucket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbScanReqForBucket) ProtoMessage() {}
+
+func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[101]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbScanReqForBucket.ProtoReflect.Descriptor instead.
+func (*PbScanReqForBucket) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{101}
+}
+
+func (x *PbScanReqForBucket) GetTableId() int64 {
+	if x != nil && x.TableId != nil {
+		return *x.TableId
+	}
+	return 0
+}
+
+func (x *PbScanReqForBucket) GetPartitionId() int64 {
+	if x != nil && x.PartitionId != nil {
+		return *x.PartitionId
+	}
+	return 0
+}
+
+func (x *PbScanReqForBucket) GetBucketId() int32 {
+	if x != nil && x.BucketId != nil {
+		return *x.BucketId
+	}
+	return 0
+}
+
+func (x *PbScanReqForBucket) GetLimit() int64 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
+type ScanKvRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ScannerId     []byte                 `protobuf:"bytes,1,opt,name=scanner_id,json=scannerId" json:"scanner_id,omitempty"`
+	BucketScanReq *PbScanReqForBucket    `protobuf:"bytes,2,opt,name=bucket_scan_req,json=bucketScanReq" json:"bucket_scan_req,omitempty"`
+	CallSeqId     *int32                 `protobuf:"varint,3,opt,name=call_seq_id,json=callSeqId" json:"call_seq_id,omitempty"`
+	// Required except on a close; the server caps it (kv.scanner.max-batch-size).
+	BatchSizeBytes *int32 `protobuf:"varint,4,opt,name=batch_size_bytes,json=batchSizeBytes" json:"batch_size_bytes,omitempty"`
+	CloseScanner   *bool  `protobuf:"varint,5,opt,name=close_scanner,json=closeScanner" json:"close_scanner,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ScanKvRequest) Reset() {
+	*x = ScanKvRequest{}
+	mi := &file_fluss_api_proto_msgTypes[102]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScanKvRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScanKvRequest) ProtoMessage() {}
+
+func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[102]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScanKvRequest.ProtoReflect.Descriptor instead.
+func (*ScanKvRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{102}
+}
+
+func (x *ScanKvRequest) GetScannerId() []byte {
+	if x != nil {
+		return x.ScannerId
+	}
+	return nil
+}
+
+func (x *ScanKvRequest) GetBucketScanReq() *PbScanReqForBucket {
+	if x != nil {
+		return x.BucketScanReq
+	}
+	return nil
+}
+
+func (x *ScanKvRequest) GetCallSeqId() int32 {
+	if x != nil && x.CallSeqId != nil {
+		return *x.CallSeqId
+	}
+	return 0
+}
+
+func (x *ScanKvRequest) GetBatchSizeBytes() int32 {
+	if x != nil && x.BatchSizeBytes != nil {
+		return *x.BatchSizeBytes
+	}
+	return 0
+}
+
+func (x *ScanKvRequest) GetCloseScanner() bool {
+	if x != nil && x.CloseScanner != nil {
+		return *x.CloseScanner
+	}
+	return false
+}
+
+type ScanKvResponse struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	ErrorCode    *int32                 `protobuf:"varint,1,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage *string                `protobuf:"bytes,2,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	ScannerId    []byte                 `protobuf:"bytes,3,opt,name=scanner_id,json=scannerId" json:"scanner_id,omitempty"`
+	// False when the scan is complete (the server closed the session).
+	HasMoreResults *bool `protobuf:"varint,4,opt,name=has_more_results,json=hasMoreResults" json:"has_more_results,omitempty"`
+	// One value record batch (DefaultValueRecordBatch); absent when empty.
+	Records []byte `protobuf:"bytes,5,opt,name=records" json:"records,omitempty"`
+	// The bucket's log high watermark when the snapshot was opened (first answer only).
+	LogOffset     *int64 `protobuf:"varint,6,opt,name=log_offset,json=logOffset" json:"log_offset,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScanKvResponse) Reset() {
+	*x = ScanKvResponse{}
+	mi := &file_fluss_api_proto_msgTypes[103]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScanKvResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScanKvResponse) ProtoMessage() {}
+
+func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[103]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScanKvResponse.ProtoReflect.Descriptor instead.
+func (*ScanKvResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{103}
+}
+
+func (x *ScanKvResponse) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *ScanKvResponse) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
+func (x *ScanKvResponse) GetScannerId() []byte {
+	if x != nil {
+		return x.ScannerId
+	}
+	return nil
+}
+
+func (x *ScanKvResponse) GetHasMoreResults() bool {
+	if x != nil && x.HasMoreResults != nil {
+		return *x.HasMoreResults
+	}
+	return false
+}
+
+func (x *ScanKvResponse) GetRecords() []byte {
+	if x != nil {
+		return x.Records
+	}
+	return nil
+}
+
+func (x *ScanKvResponse) GetLogOffset() int64 {
+	if x != nil && x.LogOffset != nil {
+		return *x.LogOffset
+	}
+	return 0
+}
+
 var File_fluss_api_proto protoreflect.FileDescriptor
 
 const file_fluss_api_proto_rawDesc = "" +
@@ -5480,13 +6421,15 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\n" +
 	"tables_req\x18\x03 \x03(\v2!.fluss.wire.PbFetchLogReqForTableR\ttablesReq\x12\x1e\n" +
 	"\vmax_wait_ms\x18\x04 \x01(\x05R\tmaxWaitMs\x12\x1b\n" +
-	"\tmin_bytes\x18\x05 \x01(\x05R\bminBytes\"\xe6\x01\n" +
+	"\tmin_bytes\x18\x05 \x01(\x05R\bminBytes\"\xd4\x02\n" +
 	"\x15PbFetchLogReqForTable\x12\x19\n" +
 	"\btable_id\x18\x01 \x02(\x03R\atableId\x12>\n" +
 	"\x1bprojection_pushdown_enabled\x18\x02 \x02(\bR\x19projectionPushdownEnabled\x12-\n" +
 	"\x10projected_fields\x18\x03 \x03(\x05B\x02\x10\x01R\x0fprojectedFields\x12C\n" +
 	"\vbuckets_req\x18\x04 \x03(\v2\".fluss.wire.PbFetchLogReqForBucketR\n" +
-	"bucketsReq\"\xa3\x01\n" +
+	"bucketsReq\x12B\n" +
+	"\x10filter_predicate\x18\x05 \x01(\v2\x17.fluss.wire.PbPredicateR\x0ffilterPredicate\x12(\n" +
+	"\x10filter_schema_id\x18\x06 \x01(\x05R\x0efilterSchemaId\"\xa3\x01\n" +
 	"\x16PbFetchLogReqForBucket\x12!\n" +
 	"\fpartition_id\x18\x01 \x01(\x03R\vpartitionId\x12\x1b\n" +
 	"\tbucket_id\x18\x02 \x02(\x05R\bbucketId\x12!\n" +
@@ -5497,7 +6440,7 @@ const file_fluss_api_proto_rawDesc = "" +
 	"tablesResp\"{\n" +
 	"\x16PbFetchLogRespForTable\x12\x19\n" +
 	"\btable_id\x18\x01 \x02(\x03R\atableId\x12F\n" +
-	"\fbuckets_resp\x18\x02 \x03(\v2#.fluss.wire.PbFetchLogRespForBucketR\vbucketsResp\"\xdd\x02\n" +
+	"\fbuckets_resp\x18\x02 \x03(\v2#.fluss.wire.PbFetchLogRespForBucketR\vbucketsResp\"\x8d\x03\n" +
 	"\x17PbFetchLogRespForBucket\x12!\n" +
 	"\fpartition_id\x18\x01 \x01(\x03R\vpartitionId\x12\x1b\n" +
 	"\tbucket_id\x18\x02 \x02(\x05R\bbucketId\x12\x1d\n" +
@@ -5507,7 +6450,8 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\x0ehigh_watermark\x18\x05 \x01(\x03R\rhighWatermark\x12(\n" +
 	"\x10log_start_offset\x18\x06 \x01(\x03R\x0elogStartOffset\x12S\n" +
 	"\x15remote_log_fetch_info\x18\a \x01(\v2 .fluss.wire.PbRemoteLogFetchInfoR\x12remoteLogFetchInfo\x12\x18\n" +
-	"\arecords\x18\b \x01(\fR\arecords\"\xe8\x01\n" +
+	"\arecords\x18\b \x01(\fR\arecords\x12.\n" +
+	"\x13filtered_end_offset\x18\t \x01(\x03R\x11filteredEndOffset\"\xe8\x01\n" +
 	"\x14PbRemoteLogFetchInfo\x121\n" +
 	"\x15remote_log_tablet_dir\x18\x01 \x02(\tR\x12remoteLogTabletDir\x12%\n" +
 	"\x0epartition_name\x18\x02 \x01(\tR\rpartitionName\x12N\n" +
@@ -5609,7 +6553,77 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\vsnapshot_id\x18\x02 \x01(\x03R\n" +
 	"snapshotId\x12\x1d\n" +
 	"\n" +
-	"log_offset\x18\x03 \x01(\x03R\tlogOffsetB4Z2github.com/flussql/flussql/fluss/internal/protocol"
+	"log_offset\x18\x03 \x01(\x03R\tlogOffset\"\x1f\n" +
+	"\x1dDescribeClusterConfigsRequest\"X\n" +
+	"\x1eDescribeClusterConfigsResponse\x126\n" +
+	"\aconfigs\x18\x01 \x03(\v2\x1c.fluss.wire.PbDescribeConfigR\aconfigs\"y\n" +
+	"\x10PbDescribeConfig\x12\x1d\n" +
+	"\n" +
+	"config_key\x18\x01 \x02(\tR\tconfigKey\x12!\n" +
+	"\fconfig_value\x18\x02 \x01(\tR\vconfigValue\x12#\n" +
+	"\rconfig_source\x18\x03 \x02(\tR\fconfigSource\"\xc8\x01\n" +
+	"\x14AlterDatabaseRequest\x12#\n" +
+	"\rdatabase_name\x18\x01 \x02(\tR\fdatabaseName\x12/\n" +
+	"\x14ignore_if_not_exists\x18\x02 \x02(\bR\x11ignoreIfNotExists\x12@\n" +
+	"\x0econfig_changes\x18\x03 \x03(\v2\x19.fluss.wire.PbAlterConfigR\rconfigChanges\x12\x18\n" +
+	"\acomment\x18\x04 \x01(\tR\acomment\"\x17\n" +
+	"\x15AlterDatabaseResponse\"\x19\n" +
+	"\x17GetClusterHealthRequest\"\xe5\x01\n" +
+	"\x18GetClusterHealthResponse\x12!\n" +
+	"\fnum_replicas\x18\x01 \x02(\x05R\vnumReplicas\x12(\n" +
+	"\x10in_sync_replicas\x18\x02 \x02(\x05R\x0einSyncReplicas\x12.\n" +
+	"\x13num_leader_replicas\x18\x03 \x02(\x05R\x11numLeaderReplicas\x124\n" +
+	"\x16active_leader_replicas\x18\x04 \x02(\x05R\x14activeLeaderReplicas\x12\x16\n" +
+	"\x06status\x18\x05 \x02(\x05R\x06status\"\x8f\x01\n" +
+	"\vPbPredicate\x12\x12\n" +
+	"\x04type\x18\x01 \x02(\x05R\x04type\x12/\n" +
+	"\x04leaf\x18\x02 \x01(\v2\x1b.fluss.wire.PbLeafPredicateR\x04leaf\x12;\n" +
+	"\bcompound\x18\x03 \x01(\v2\x1f.fluss.wire.PbCompoundPredicateR\bcompound\"\x80\x01\n" +
+	"\x0fPbLeafPredicate\x12\x1a\n" +
+	"\bfunction\x18\x01 \x02(\x05R\bfunction\x12\x19\n" +
+	"\bfield_id\x18\x02 \x02(\x05R\afieldId\x126\n" +
+	"\bliterals\x18\x03 \x03(\v2\x1a.fluss.wire.PbLiteralValueR\bliterals\"f\n" +
+	"\x13PbCompoundPredicate\x12\x1a\n" +
+	"\bfunction\x18\x01 \x02(\x05R\bfunction\x123\n" +
+	"\bchildren\x18\x02 \x03(\v2\x17.fluss.wire.PbPredicateR\bchildren\"\xff\x03\n" +
+	"\x0ePbLiteralValue\x12!\n" +
+	"\fliteral_type\x18\x01 \x02(\x05R\vliteralType\x12\x17\n" +
+	"\ais_null\x18\x02 \x02(\bR\x06isNull\x12#\n" +
+	"\rboolean_value\x18\x03 \x01(\bR\fbooleanValue\x12\x1b\n" +
+	"\tint_value\x18\x04 \x01(\x05R\bintValue\x12!\n" +
+	"\fbigint_value\x18\x05 \x01(\x03R\vbigintValue\x12\x1f\n" +
+	"\vfloat_value\x18\x06 \x01(\x02R\n" +
+	"floatValue\x12!\n" +
+	"\fdouble_value\x18\a \x01(\x01R\vdoubleValue\x12!\n" +
+	"\fstring_value\x18\b \x01(\tR\vstringValue\x12!\n" +
+	"\fbinary_value\x18\t \x01(\fR\vbinaryValue\x12#\n" +
+	"\rdecimal_value\x18\n" +
+	" \x01(\x03R\fdecimalValue\x124\n" +
+	"\x16timestamp_millis_value\x18\v \x01(\x03R\x14timestampMillisValue\x12B\n" +
+	"\x1etimestamp_nano_of_millis_value\x18\f \x01(\x05R\x1atimestampNanoOfMillisValue\x12#\n" +
+	"\rdecimal_bytes\x18\r \x01(\fR\fdecimalBytes\"\x85\x01\n" +
+	"\x12PbScanReqForBucket\x12\x19\n" +
+	"\btable_id\x18\x01 \x02(\x03R\atableId\x12!\n" +
+	"\fpartition_id\x18\x02 \x01(\x03R\vpartitionId\x12\x1b\n" +
+	"\tbucket_id\x18\x03 \x02(\x05R\bbucketId\x12\x14\n" +
+	"\x05limit\x18\x04 \x01(\x03R\x05limit\"\xe5\x01\n" +
+	"\rScanKvRequest\x12\x1d\n" +
+	"\n" +
+	"scanner_id\x18\x01 \x01(\fR\tscannerId\x12F\n" +
+	"\x0fbucket_scan_req\x18\x02 \x01(\v2\x1e.fluss.wire.PbScanReqForBucketR\rbucketScanReq\x12\x1e\n" +
+	"\vcall_seq_id\x18\x03 \x01(\x05R\tcallSeqId\x12(\n" +
+	"\x10batch_size_bytes\x18\x04 \x01(\x05R\x0ebatchSizeBytes\x12#\n" +
+	"\rclose_scanner\x18\x05 \x01(\bR\fcloseScanner\"\xd6\x01\n" +
+	"\x0eScanKvResponse\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x01 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x02 \x01(\tR\ferrorMessage\x12\x1d\n" +
+	"\n" +
+	"scanner_id\x18\x03 \x01(\fR\tscannerId\x12(\n" +
+	"\x10has_more_results\x18\x04 \x01(\bR\x0ehasMoreResults\x12\x18\n" +
+	"\arecords\x18\x05 \x01(\fR\arecords\x12\x1d\n" +
+	"\n" +
+	"log_offset\x18\x06 \x01(\x03R\tlogOffsetB4Z2github.com/flussql/flussql/fluss/internal/protocol"
 
 var (
 	file_fluss_api_proto_rawDescOnce sync.Once
@@ -5623,156 +6637,178 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 90)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 104)
 var file_fluss_api_proto_goTypes = []any{
-	(*ErrorResponse)(nil),                // 0: fluss.wire.ErrorResponse
-	(*ApiVersionsRequest)(nil),           // 1: fluss.wire.ApiVersionsRequest
-	(*ApiVersionsResponse)(nil),          // 2: fluss.wire.ApiVersionsResponse
-	(*PbApiVersion)(nil),                 // 3: fluss.wire.PbApiVersion
-	(*AuthenticateRequest)(nil),          // 4: fluss.wire.AuthenticateRequest
-	(*AuthenticateResponse)(nil),         // 5: fluss.wire.AuthenticateResponse
-	(*PbTablePath)(nil),                  // 6: fluss.wire.PbTablePath
-	(*PbPhysicalTablePath)(nil),          // 7: fluss.wire.PbPhysicalTablePath
-	(*PbKeyValue)(nil),                   // 8: fluss.wire.PbKeyValue
-	(*PbPartitionSpec)(nil),              // 9: fluss.wire.PbPartitionSpec
-	(*PbPartitionInfo)(nil),              // 10: fluss.wire.PbPartitionInfo
-	(*PbTableBucket)(nil),                // 11: fluss.wire.PbTableBucket
-	(*PbServerNode)(nil),                 // 12: fluss.wire.PbServerNode
-	(*MetadataRequest)(nil),              // 13: fluss.wire.MetadataRequest
-	(*MetadataResponse)(nil),             // 14: fluss.wire.MetadataResponse
-	(*PbTableMetadata)(nil),              // 15: fluss.wire.PbTableMetadata
-	(*PbPartitionMetadata)(nil),          // 16: fluss.wire.PbPartitionMetadata
-	(*PbBucketMetadata)(nil),             // 17: fluss.wire.PbBucketMetadata
-	(*CreateDatabaseRequest)(nil),        // 18: fluss.wire.CreateDatabaseRequest
-	(*CreateDatabaseResponse)(nil),       // 19: fluss.wire.CreateDatabaseResponse
-	(*DropDatabaseRequest)(nil),          // 20: fluss.wire.DropDatabaseRequest
-	(*DropDatabaseResponse)(nil),         // 21: fluss.wire.DropDatabaseResponse
-	(*ListDatabasesRequest)(nil),         // 22: fluss.wire.ListDatabasesRequest
-	(*ListDatabasesResponse)(nil),        // 23: fluss.wire.ListDatabasesResponse
-	(*PbDatabaseSummary)(nil),            // 24: fluss.wire.PbDatabaseSummary
-	(*DatabaseExistsRequest)(nil),        // 25: fluss.wire.DatabaseExistsRequest
-	(*DatabaseExistsResponse)(nil),       // 26: fluss.wire.DatabaseExistsResponse
-	(*GetDatabaseInfoRequest)(nil),       // 27: fluss.wire.GetDatabaseInfoRequest
-	(*GetDatabaseInfoResponse)(nil),      // 28: fluss.wire.GetDatabaseInfoResponse
-	(*CreateTableRequest)(nil),           // 29: fluss.wire.CreateTableRequest
-	(*CreateTableResponse)(nil),          // 30: fluss.wire.CreateTableResponse
-	(*DropTableRequest)(nil),             // 31: fluss.wire.DropTableRequest
-	(*DropTableResponse)(nil),            // 32: fluss.wire.DropTableResponse
-	(*GetTableInfoRequest)(nil),          // 33: fluss.wire.GetTableInfoRequest
-	(*GetTableInfoResponse)(nil),         // 34: fluss.wire.GetTableInfoResponse
-	(*ListTablesRequest)(nil),            // 35: fluss.wire.ListTablesRequest
-	(*ListTablesResponse)(nil),           // 36: fluss.wire.ListTablesResponse
-	(*TableExistsRequest)(nil),           // 37: fluss.wire.TableExistsRequest
-	(*TableExistsResponse)(nil),          // 38: fluss.wire.TableExistsResponse
-	(*GetTableSchemaRequest)(nil),        // 39: fluss.wire.GetTableSchemaRequest
-	(*GetTableSchemaResponse)(nil),       // 40: fluss.wire.GetTableSchemaResponse
-	(*AlterTableRequest)(nil),            // 41: fluss.wire.AlterTableRequest
-	(*AlterTableResponse)(nil),           // 42: fluss.wire.AlterTableResponse
-	(*PbAlterConfig)(nil),                // 43: fluss.wire.PbAlterConfig
-	(*PbAddColumn)(nil),                  // 44: fluss.wire.PbAddColumn
-	(*PbDropColumn)(nil),                 // 45: fluss.wire.PbDropColumn
-	(*PbRenameColumn)(nil),               // 46: fluss.wire.PbRenameColumn
-	(*PbModifyColumn)(nil),               // 47: fluss.wire.PbModifyColumn
-	(*CreatePartitionRequest)(nil),       // 48: fluss.wire.CreatePartitionRequest
-	(*CreatePartitionResponse)(nil),      // 49: fluss.wire.CreatePartitionResponse
-	(*DropPartitionRequest)(nil),         // 50: fluss.wire.DropPartitionRequest
-	(*DropPartitionResponse)(nil),        // 51: fluss.wire.DropPartitionResponse
-	(*ListPartitionInfosRequest)(nil),    // 52: fluss.wire.ListPartitionInfosRequest
-	(*ListPartitionInfosResponse)(nil),   // 53: fluss.wire.ListPartitionInfosResponse
-	(*ListOffsetsRequest)(nil),           // 54: fluss.wire.ListOffsetsRequest
-	(*ListOffsetsResponse)(nil),          // 55: fluss.wire.ListOffsetsResponse
-	(*PbListOffsetsRespForBucket)(nil),   // 56: fluss.wire.PbListOffsetsRespForBucket
-	(*InitWriterRequest)(nil),            // 57: fluss.wire.InitWriterRequest
-	(*InitWriterResponse)(nil),           // 58: fluss.wire.InitWriterResponse
-	(*ProduceLogRequest)(nil),            // 59: fluss.wire.ProduceLogRequest
-	(*PbProduceLogReqForBucket)(nil),     // 60: fluss.wire.PbProduceLogReqForBucket
-	(*ProduceLogResponse)(nil),           // 61: fluss.wire.ProduceLogResponse
-	(*PbProduceLogRespForBucket)(nil),    // 62: fluss.wire.PbProduceLogRespForBucket
-	(*FetchLogRequest)(nil),              // 63: fluss.wire.FetchLogRequest
-	(*PbFetchLogReqForTable)(nil),        // 64: fluss.wire.PbFetchLogReqForTable
-	(*PbFetchLogReqForBucket)(nil),       // 65: fluss.wire.PbFetchLogReqForBucket
-	(*FetchLogResponse)(nil),             // 66: fluss.wire.FetchLogResponse
-	(*PbFetchLogRespForTable)(nil),       // 67: fluss.wire.PbFetchLogRespForTable
-	(*PbFetchLogRespForBucket)(nil),      // 68: fluss.wire.PbFetchLogRespForBucket
-	(*PbRemoteLogFetchInfo)(nil),         // 69: fluss.wire.PbRemoteLogFetchInfo
-	(*PbRemoteLogSegment)(nil),           // 70: fluss.wire.PbRemoteLogSegment
-	(*LimitScanRequest)(nil),             // 71: fluss.wire.LimitScanRequest
-	(*LimitScanResponse)(nil),            // 72: fluss.wire.LimitScanResponse
-	(*PutKvRequest)(nil),                 // 73: fluss.wire.PutKvRequest
-	(*PbPutKvReqForBucket)(nil),          // 74: fluss.wire.PbPutKvReqForBucket
-	(*PutKvResponse)(nil),                // 75: fluss.wire.PutKvResponse
-	(*PbPutKvRespForBucket)(nil),         // 76: fluss.wire.PbPutKvRespForBucket
-	(*LookupRequest)(nil),                // 77: fluss.wire.LookupRequest
-	(*PbLookupReqForBucket)(nil),         // 78: fluss.wire.PbLookupReqForBucket
-	(*LookupResponse)(nil),               // 79: fluss.wire.LookupResponse
-	(*PbLookupRespForBucket)(nil),        // 80: fluss.wire.PbLookupRespForBucket
-	(*PbValue)(nil),                      // 81: fluss.wire.PbValue
-	(*PrefixLookupRequest)(nil),          // 82: fluss.wire.PrefixLookupRequest
-	(*PbPrefixLookupReqForBucket)(nil),   // 83: fluss.wire.PbPrefixLookupReqForBucket
-	(*PrefixLookupResponse)(nil),         // 84: fluss.wire.PrefixLookupResponse
-	(*PbPrefixLookupRespForBucket)(nil),  // 85: fluss.wire.PbPrefixLookupRespForBucket
-	(*PbValueList)(nil),                  // 86: fluss.wire.PbValueList
-	(*GetLatestKvSnapshotsRequest)(nil),  // 87: fluss.wire.GetLatestKvSnapshotsRequest
-	(*GetLatestKvSnapshotsResponse)(nil), // 88: fluss.wire.GetLatestKvSnapshotsResponse
-	(*PbKvSnapshot)(nil),                 // 89: fluss.wire.PbKvSnapshot
+	(*ErrorResponse)(nil),                  // 0: fluss.wire.ErrorResponse
+	(*ApiVersionsRequest)(nil),             // 1: fluss.wire.ApiVersionsRequest
+	(*ApiVersionsResponse)(nil),            // 2: fluss.wire.ApiVersionsResponse
+	(*PbApiVersion)(nil),                   // 3: fluss.wire.PbApiVersion
+	(*AuthenticateRequest)(nil),            // 4: fluss.wire.AuthenticateRequest
+	(*AuthenticateResponse)(nil),           // 5: fluss.wire.AuthenticateResponse
+	(*PbTablePath)(nil),                    // 6: fluss.wire.PbTablePath
+	(*PbPhysicalTablePath)(nil),            // 7: fluss.wire.PbPhysicalTablePath
+	(*PbKeyValue)(nil),                     // 8: fluss.wire.PbKeyValue
+	(*PbPartitionSpec)(nil),                // 9: fluss.wire.PbPartitionSpec
+	(*PbPartitionInfo)(nil),                // 10: fluss.wire.PbPartitionInfo
+	(*PbTableBucket)(nil),                  // 11: fluss.wire.PbTableBucket
+	(*PbServerNode)(nil),                   // 12: fluss.wire.PbServerNode
+	(*MetadataRequest)(nil),                // 13: fluss.wire.MetadataRequest
+	(*MetadataResponse)(nil),               // 14: fluss.wire.MetadataResponse
+	(*PbTableMetadata)(nil),                // 15: fluss.wire.PbTableMetadata
+	(*PbPartitionMetadata)(nil),            // 16: fluss.wire.PbPartitionMetadata
+	(*PbBucketMetadata)(nil),               // 17: fluss.wire.PbBucketMetadata
+	(*CreateDatabaseRequest)(nil),          // 18: fluss.wire.CreateDatabaseRequest
+	(*CreateDatabaseResponse)(nil),         // 19: fluss.wire.CreateDatabaseResponse
+	(*DropDatabaseRequest)(nil),            // 20: fluss.wire.DropDatabaseRequest
+	(*DropDatabaseResponse)(nil),           // 21: fluss.wire.DropDatabaseResponse
+	(*ListDatabasesRequest)(nil),           // 22: fluss.wire.ListDatabasesRequest
+	(*ListDatabasesResponse)(nil),          // 23: fluss.wire.ListDatabasesResponse
+	(*PbDatabaseSummary)(nil),              // 24: fluss.wire.PbDatabaseSummary
+	(*DatabaseExistsRequest)(nil),          // 25: fluss.wire.DatabaseExistsRequest
+	(*DatabaseExistsResponse)(nil),         // 26: fluss.wire.DatabaseExistsResponse
+	(*GetDatabaseInfoRequest)(nil),         // 27: fluss.wire.GetDatabaseInfoRequest
+	(*GetDatabaseInfoResponse)(nil),        // 28: fluss.wire.GetDatabaseInfoResponse
+	(*CreateTableRequest)(nil),             // 29: fluss.wire.CreateTableRequest
+	(*CreateTableResponse)(nil),            // 30: fluss.wire.CreateTableResponse
+	(*DropTableRequest)(nil),               // 31: fluss.wire.DropTableRequest
+	(*DropTableResponse)(nil),              // 32: fluss.wire.DropTableResponse
+	(*GetTableInfoRequest)(nil),            // 33: fluss.wire.GetTableInfoRequest
+	(*GetTableInfoResponse)(nil),           // 34: fluss.wire.GetTableInfoResponse
+	(*ListTablesRequest)(nil),              // 35: fluss.wire.ListTablesRequest
+	(*ListTablesResponse)(nil),             // 36: fluss.wire.ListTablesResponse
+	(*TableExistsRequest)(nil),             // 37: fluss.wire.TableExistsRequest
+	(*TableExistsResponse)(nil),            // 38: fluss.wire.TableExistsResponse
+	(*GetTableSchemaRequest)(nil),          // 39: fluss.wire.GetTableSchemaRequest
+	(*GetTableSchemaResponse)(nil),         // 40: fluss.wire.GetTableSchemaResponse
+	(*AlterTableRequest)(nil),              // 41: fluss.wire.AlterTableRequest
+	(*AlterTableResponse)(nil),             // 42: fluss.wire.AlterTableResponse
+	(*PbAlterConfig)(nil),                  // 43: fluss.wire.PbAlterConfig
+	(*PbAddColumn)(nil),                    // 44: fluss.wire.PbAddColumn
+	(*PbDropColumn)(nil),                   // 45: fluss.wire.PbDropColumn
+	(*PbRenameColumn)(nil),                 // 46: fluss.wire.PbRenameColumn
+	(*PbModifyColumn)(nil),                 // 47: fluss.wire.PbModifyColumn
+	(*CreatePartitionRequest)(nil),         // 48: fluss.wire.CreatePartitionRequest
+	(*CreatePartitionResponse)(nil),        // 49: fluss.wire.CreatePartitionResponse
+	(*DropPartitionRequest)(nil),           // 50: fluss.wire.DropPartitionRequest
+	(*DropPartitionResponse)(nil),          // 51: fluss.wire.DropPartitionResponse
+	(*ListPartitionInfosRequest)(nil),      // 52: fluss.wire.ListPartitionInfosRequest
+	(*ListPartitionInfosResponse)(nil),     // 53: fluss.wire.ListPartitionInfosResponse
+	(*ListOffsetsRequest)(nil),             // 54: fluss.wire.ListOffsetsRequest
+	(*ListOffsetsResponse)(nil),            // 55: fluss.wire.ListOffsetsResponse
+	(*PbListOffsetsRespForBucket)(nil),     // 56: fluss.wire.PbListOffsetsRespForBucket
+	(*InitWriterRequest)(nil),              // 57: fluss.wire.InitWriterRequest
+	(*InitWriterResponse)(nil),             // 58: fluss.wire.InitWriterResponse
+	(*ProduceLogRequest)(nil),              // 59: fluss.wire.ProduceLogRequest
+	(*PbProduceLogReqForBucket)(nil),       // 60: fluss.wire.PbProduceLogReqForBucket
+	(*ProduceLogResponse)(nil),             // 61: fluss.wire.ProduceLogResponse
+	(*PbProduceLogRespForBucket)(nil),      // 62: fluss.wire.PbProduceLogRespForBucket
+	(*FetchLogRequest)(nil),                // 63: fluss.wire.FetchLogRequest
+	(*PbFetchLogReqForTable)(nil),          // 64: fluss.wire.PbFetchLogReqForTable
+	(*PbFetchLogReqForBucket)(nil),         // 65: fluss.wire.PbFetchLogReqForBucket
+	(*FetchLogResponse)(nil),               // 66: fluss.wire.FetchLogResponse
+	(*PbFetchLogRespForTable)(nil),         // 67: fluss.wire.PbFetchLogRespForTable
+	(*PbFetchLogRespForBucket)(nil),        // 68: fluss.wire.PbFetchLogRespForBucket
+	(*PbRemoteLogFetchInfo)(nil),           // 69: fluss.wire.PbRemoteLogFetchInfo
+	(*PbRemoteLogSegment)(nil),             // 70: fluss.wire.PbRemoteLogSegment
+	(*LimitScanRequest)(nil),               // 71: fluss.wire.LimitScanRequest
+	(*LimitScanResponse)(nil),              // 72: fluss.wire.LimitScanResponse
+	(*PutKvRequest)(nil),                   // 73: fluss.wire.PutKvRequest
+	(*PbPutKvReqForBucket)(nil),            // 74: fluss.wire.PbPutKvReqForBucket
+	(*PutKvResponse)(nil),                  // 75: fluss.wire.PutKvResponse
+	(*PbPutKvRespForBucket)(nil),           // 76: fluss.wire.PbPutKvRespForBucket
+	(*LookupRequest)(nil),                  // 77: fluss.wire.LookupRequest
+	(*PbLookupReqForBucket)(nil),           // 78: fluss.wire.PbLookupReqForBucket
+	(*LookupResponse)(nil),                 // 79: fluss.wire.LookupResponse
+	(*PbLookupRespForBucket)(nil),          // 80: fluss.wire.PbLookupRespForBucket
+	(*PbValue)(nil),                        // 81: fluss.wire.PbValue
+	(*PrefixLookupRequest)(nil),            // 82: fluss.wire.PrefixLookupRequest
+	(*PbPrefixLookupReqForBucket)(nil),     // 83: fluss.wire.PbPrefixLookupReqForBucket
+	(*PrefixLookupResponse)(nil),           // 84: fluss.wire.PrefixLookupResponse
+	(*PbPrefixLookupRespForBucket)(nil),    // 85: fluss.wire.PbPrefixLookupRespForBucket
+	(*PbValueList)(nil),                    // 86: fluss.wire.PbValueList
+	(*GetLatestKvSnapshotsRequest)(nil),    // 87: fluss.wire.GetLatestKvSnapshotsRequest
+	(*GetLatestKvSnapshotsResponse)(nil),   // 88: fluss.wire.GetLatestKvSnapshotsResponse
+	(*PbKvSnapshot)(nil),                   // 89: fluss.wire.PbKvSnapshot
+	(*DescribeClusterConfigsRequest)(nil),  // 90: fluss.wire.DescribeClusterConfigsRequest
+	(*DescribeClusterConfigsResponse)(nil), // 91: fluss.wire.DescribeClusterConfigsResponse
+	(*PbDescribeConfig)(nil),               // 92: fluss.wire.PbDescribeConfig
+	(*AlterDatabaseRequest)(nil),           // 93: fluss.wire.AlterDatabaseRequest
+	(*AlterDatabaseResponse)(nil),          // 94: fluss.wire.AlterDatabaseResponse
+	(*GetClusterHealthRequest)(nil),        // 95: fluss.wire.GetClusterHealthRequest
+	(*GetClusterHealthResponse)(nil),       // 96: fluss.wire.GetClusterHealthResponse
+	(*PbPredicate)(nil),                    // 97: fluss.wire.PbPredicate
+	(*PbLeafPredicate)(nil),                // 98: fluss.wire.PbLeafPredicate
+	(*PbCompoundPredicate)(nil),            // 99: fluss.wire.PbCompoundPredicate
+	(*PbLiteralValue)(nil),                 // 100: fluss.wire.PbLiteralValue
+	(*PbScanReqForBucket)(nil),             // 101: fluss.wire.PbScanReqForBucket
+	(*ScanKvRequest)(nil),                  // 102: fluss.wire.ScanKvRequest
+	(*ScanKvResponse)(nil),                 // 103: fluss.wire.ScanKvResponse
 }
 var file_fluss_api_proto_depIdxs = []int32{
-	3,  // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
-	8,  // 1: fluss.wire.PbPartitionSpec.partition_key_values:type_name -> fluss.wire.PbKeyValue
-	9,  // 2: fluss.wire.PbPartitionInfo.partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	6,  // 3: fluss.wire.MetadataRequest.table_path:type_name -> fluss.wire.PbTablePath
-	7,  // 4: fluss.wire.MetadataRequest.partitions_path:type_name -> fluss.wire.PbPhysicalTablePath
-	12, // 5: fluss.wire.MetadataResponse.coordinator_server:type_name -> fluss.wire.PbServerNode
-	12, // 6: fluss.wire.MetadataResponse.tablet_servers:type_name -> fluss.wire.PbServerNode
-	15, // 7: fluss.wire.MetadataResponse.table_metadata:type_name -> fluss.wire.PbTableMetadata
-	16, // 8: fluss.wire.MetadataResponse.partition_metadata:type_name -> fluss.wire.PbPartitionMetadata
-	6,  // 9: fluss.wire.PbTableMetadata.table_path:type_name -> fluss.wire.PbTablePath
-	17, // 10: fluss.wire.PbTableMetadata.bucket_metadata:type_name -> fluss.wire.PbBucketMetadata
-	17, // 11: fluss.wire.PbPartitionMetadata.bucket_metadata:type_name -> fluss.wire.PbBucketMetadata
-	24, // 12: fluss.wire.ListDatabasesResponse.database_summary:type_name -> fluss.wire.PbDatabaseSummary
-	6,  // 13: fluss.wire.CreateTableRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 14: fluss.wire.DropTableRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 15: fluss.wire.GetTableInfoRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 16: fluss.wire.TableExistsRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 17: fluss.wire.GetTableSchemaRequest.table_path:type_name -> fluss.wire.PbTablePath
-	6,  // 18: fluss.wire.AlterTableRequest.table_path:type_name -> fluss.wire.PbTablePath
-	43, // 19: fluss.wire.AlterTableRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
-	44, // 20: fluss.wire.AlterTableRequest.add_columns:type_name -> fluss.wire.PbAddColumn
-	45, // 21: fluss.wire.AlterTableRequest.drop_columns:type_name -> fluss.wire.PbDropColumn
-	46, // 22: fluss.wire.AlterTableRequest.rename_columns:type_name -> fluss.wire.PbRenameColumn
-	47, // 23: fluss.wire.AlterTableRequest.modify_columns:type_name -> fluss.wire.PbModifyColumn
-	6,  // 24: fluss.wire.CreatePartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,  // 25: fluss.wire.CreatePartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	6,  // 26: fluss.wire.DropPartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,  // 27: fluss.wire.DropPartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	6,  // 28: fluss.wire.ListPartitionInfosRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,  // 29: fluss.wire.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	10, // 30: fluss.wire.ListPartitionInfosResponse.partitions_info:type_name -> fluss.wire.PbPartitionInfo
-	56, // 31: fluss.wire.ListOffsetsResponse.buckets_resp:type_name -> fluss.wire.PbListOffsetsRespForBucket
-	6,  // 32: fluss.wire.InitWriterRequest.table_path:type_name -> fluss.wire.PbTablePath
-	60, // 33: fluss.wire.ProduceLogRequest.buckets_req:type_name -> fluss.wire.PbProduceLogReqForBucket
-	62, // 34: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
-	64, // 35: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
-	65, // 36: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
-	67, // 37: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
-	68, // 38: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
-	69, // 39: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
-	70, // 40: fluss.wire.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.wire.PbRemoteLogSegment
-	74, // 41: fluss.wire.PutKvRequest.buckets_req:type_name -> fluss.wire.PbPutKvReqForBucket
-	76, // 42: fluss.wire.PutKvResponse.buckets_resp:type_name -> fluss.wire.PbPutKvRespForBucket
-	78, // 43: fluss.wire.LookupRequest.buckets_req:type_name -> fluss.wire.PbLookupReqForBucket
-	80, // 44: fluss.wire.LookupResponse.buckets_resp:type_name -> fluss.wire.PbLookupRespForBucket
-	81, // 45: fluss.wire.PbLookupRespForBucket.values:type_name -> fluss.wire.PbValue
-	83, // 46: fluss.wire.PrefixLookupRequest.buckets_req:type_name -> fluss.wire.PbPrefixLookupReqForBucket
-	85, // 47: fluss.wire.PrefixLookupResponse.buckets_resp:type_name -> fluss.wire.PbPrefixLookupRespForBucket
-	86, // 48: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
-	6,  // 49: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
-	89, // 50: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
-	51, // [51:51] is the sub-list for method output_type
-	51, // [51:51] is the sub-list for method input_type
-	51, // [51:51] is the sub-list for extension type_name
-	51, // [51:51] is the sub-list for extension extendee
-	0,  // [0:51] is the sub-list for field type_name
+	3,   // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
+	8,   // 1: fluss.wire.PbPartitionSpec.partition_key_values:type_name -> fluss.wire.PbKeyValue
+	9,   // 2: fluss.wire.PbPartitionInfo.partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	6,   // 3: fluss.wire.MetadataRequest.table_path:type_name -> fluss.wire.PbTablePath
+	7,   // 4: fluss.wire.MetadataRequest.partitions_path:type_name -> fluss.wire.PbPhysicalTablePath
+	12,  // 5: fluss.wire.MetadataResponse.coordinator_server:type_name -> fluss.wire.PbServerNode
+	12,  // 6: fluss.wire.MetadataResponse.tablet_servers:type_name -> fluss.wire.PbServerNode
+	15,  // 7: fluss.wire.MetadataResponse.table_metadata:type_name -> fluss.wire.PbTableMetadata
+	16,  // 8: fluss.wire.MetadataResponse.partition_metadata:type_name -> fluss.wire.PbPartitionMetadata
+	6,   // 9: fluss.wire.PbTableMetadata.table_path:type_name -> fluss.wire.PbTablePath
+	17,  // 10: fluss.wire.PbTableMetadata.bucket_metadata:type_name -> fluss.wire.PbBucketMetadata
+	17,  // 11: fluss.wire.PbPartitionMetadata.bucket_metadata:type_name -> fluss.wire.PbBucketMetadata
+	24,  // 12: fluss.wire.ListDatabasesResponse.database_summary:type_name -> fluss.wire.PbDatabaseSummary
+	6,   // 13: fluss.wire.CreateTableRequest.table_path:type_name -> fluss.wire.PbTablePath
+	6,   // 14: fluss.wire.DropTableRequest.table_path:type_name -> fluss.wire.PbTablePath
+	6,   // 15: fluss.wire.GetTableInfoRequest.table_path:type_name -> fluss.wire.PbTablePath
+	6,   // 16: fluss.wire.TableExistsRequest.table_path:type_name -> fluss.wire.PbTablePath
+	6,   // 17: fluss.wire.GetTableSchemaRequest.table_path:type_name -> fluss.wire.PbTablePath
+	6,   // 18: fluss.wire.AlterTableRequest.table_path:type_name -> fluss.wire.PbTablePath
+	43,  // 19: fluss.wire.AlterTableRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
+	44,  // 20: fluss.wire.AlterTableRequest.add_columns:type_name -> fluss.wire.PbAddColumn
+	45,  // 21: fluss.wire.AlterTableRequest.drop_columns:type_name -> fluss.wire.PbDropColumn
+	46,  // 22: fluss.wire.AlterTableRequest.rename_columns:type_name -> fluss.wire.PbRenameColumn
+	47,  // 23: fluss.wire.AlterTableRequest.modify_columns:type_name -> fluss.wire.PbModifyColumn
+	6,   // 24: fluss.wire.CreatePartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,   // 25: fluss.wire.CreatePartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	6,   // 26: fluss.wire.DropPartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,   // 27: fluss.wire.DropPartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	6,   // 28: fluss.wire.ListPartitionInfosRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,   // 29: fluss.wire.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	10,  // 30: fluss.wire.ListPartitionInfosResponse.partitions_info:type_name -> fluss.wire.PbPartitionInfo
+	56,  // 31: fluss.wire.ListOffsetsResponse.buckets_resp:type_name -> fluss.wire.PbListOffsetsRespForBucket
+	6,   // 32: fluss.wire.InitWriterRequest.table_path:type_name -> fluss.wire.PbTablePath
+	60,  // 33: fluss.wire.ProduceLogRequest.buckets_req:type_name -> fluss.wire.PbProduceLogReqForBucket
+	62,  // 34: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
+	64,  // 35: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
+	65,  // 36: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
+	97,  // 37: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
+	67,  // 38: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
+	68,  // 39: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
+	69,  // 40: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
+	70,  // 41: fluss.wire.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.wire.PbRemoteLogSegment
+	74,  // 42: fluss.wire.PutKvRequest.buckets_req:type_name -> fluss.wire.PbPutKvReqForBucket
+	76,  // 43: fluss.wire.PutKvResponse.buckets_resp:type_name -> fluss.wire.PbPutKvRespForBucket
+	78,  // 44: fluss.wire.LookupRequest.buckets_req:type_name -> fluss.wire.PbLookupReqForBucket
+	80,  // 45: fluss.wire.LookupResponse.buckets_resp:type_name -> fluss.wire.PbLookupRespForBucket
+	81,  // 46: fluss.wire.PbLookupRespForBucket.values:type_name -> fluss.wire.PbValue
+	83,  // 47: fluss.wire.PrefixLookupRequest.buckets_req:type_name -> fluss.wire.PbPrefixLookupReqForBucket
+	85,  // 48: fluss.wire.PrefixLookupResponse.buckets_resp:type_name -> fluss.wire.PbPrefixLookupRespForBucket
+	86,  // 49: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
+	6,   // 50: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
+	89,  // 51: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
+	92,  // 52: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
+	43,  // 53: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
+	98,  // 54: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
+	99,  // 55: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
+	100, // 56: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
+	97,  // 57: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
+	101, // 58: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
+	59,  // [59:59] is the sub-list for method output_type
+	59,  // [59:59] is the sub-list for method input_type
+	59,  // [59:59] is the sub-list for extension type_name
+	59,  // [59:59] is the sub-list for extension extendee
+	0,   // [0:59] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -5786,7 +6822,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   90,
+			NumMessages:   104,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

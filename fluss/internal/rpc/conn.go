@@ -43,6 +43,20 @@ type Options struct {
 	// OnDial, when set, is called after every dial a Pool makes, with its
 	// outcome (for logging).
 	OnDial func(addr string, took time.Duration, err error)
+	// OnRequest, when set, is called after every Call with what it cost:
+	// the bytes of the request frame written (0 if it never left) and of
+	// the response read, the time from the call to its outcome, and the
+	// call's error (for metrics).
+	OnRequest func(RequestStats)
+}
+
+// RequestStats describe one Call, for Options.OnRequest.
+type RequestStats struct {
+	Addr           string
+	API            protocol.APIKey
+	Sent, Received int
+	Took           time.Duration
+	Err            error
 }
 
 func (o Options) withDefaults() Options {
@@ -213,10 +227,20 @@ func (c *Conn) Call(ctx context.Context, api protocol.APIKey, req, resp proto.Me
 	if err != nil {
 		return err
 	}
-	return c.roundTrip(ctx, api, v, req, resp)
+	if c.opts.OnRequest == nil {
+		return c.roundTrip(ctx, api, v, req, resp, nil)
+	}
+	st := RequestStats{Addr: c.addr, API: api}
+	start := time.Now()
+	err = c.roundTrip(ctx, api, v, req, resp, &st)
+	st.Took, st.Err = time.Since(start), err
+	c.opts.OnRequest(st)
+	return err
 }
 
-func (c *Conn) roundTrip(ctx context.Context, api protocol.APIKey, version int16, req, resp proto.Message) error {
+// roundTrip sends one request and waits for its answer; st, when not nil,
+// gets the bytes written and read.
+func (c *Conn) roundTrip(ctx context.Context, api protocol.APIKey, version int16, req, resp proto.Message, st *RequestStats) error {
 	body, err := proto.Marshal(req)
 	if err != nil {
 		// Includes missing required fields: never send what the server would drop.
@@ -238,7 +262,11 @@ func (c *Conn) roundTrip(ctx context.Context, api protocol.APIKey, version int16
 	}
 	frame := AppendRequest(make([]byte, 0, lengthPrefixLen+requestHeaderLen+len(body)),
 		RequestHeader{APIKey: api, APIVersion: version, RequestID: id}, body)
-	if sent, own, err := c.write(ctx, frame); err != nil {
+	sent, own, err := c.write(ctx, frame)
+	if sent && st != nil {
+		st.Sent = len(frame)
+	}
+	if err != nil {
 		c.unregister(id)
 		if !own {
 			return err // the connection had already failed
@@ -252,6 +280,9 @@ func (c *Conn) roundTrip(ctx context.Context, api protocol.APIKey, version int16
 	case r := <-ch:
 		if r.err != nil {
 			return r.err
+		}
+		if st != nil {
+			st.Received = lengthPrefixLen + len(r.resp.Body)
 		}
 		return decodeResponse(api, r.resp, resp)
 	case <-ctx.Done():

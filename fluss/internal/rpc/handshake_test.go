@@ -3,6 +3,7 @@ package rpc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"regexp"
@@ -223,7 +224,7 @@ func TestDialFailures(t *testing.T) {
 			addr:    func(t *testing.T) string { return newRawServer(t, writes(good[:3], true)).addr() },
 			op:      "handshake",
 			is:      []error{ErrConnectTimeout},
-			want:    []string{"the server at ADDR did not answer the handshake within DUR (it sent only \"\\x00\\x00\\x00\")"},
+			want:    []string{"the server at ADDR did not answer the handshake within DUR (it sent only \"" + hexEscaped(good[:3]) + "\")"},
 			atLeast: timeout,
 			within:  timeout + time.Second,
 		},
@@ -588,4 +589,13 @@ func TestContextOverBeforeTheCall(t *testing.T) {
 	require.ErrorAs(t, err, &te)
 	assert.False(t, te.Sent)
 	assert.Equal(t, "fluss rpc: context canceled before sending DATABASE_EXISTS(1004) to "+s.addr(), err.Error())
+}
+
+// hexEscaped writes b as the error messages quote bytes: \xNN each.
+func hexEscaped(b []byte) string {
+	var sb strings.Builder
+	for _, c := range b {
+		fmt.Fprintf(&sb, "\\x%02x", c)
+	}
+	return sb.String()
 }

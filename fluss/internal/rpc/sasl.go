@@ -60,7 +60,7 @@ func (c *Conn) authenticate(ctx context.Context, cred Credentials) error {
 	for {
 		var resp protocol.AuthenticateResponse
 		req := &protocol.AuthenticateRequest{Protocol: proto.String(saslPlain), Token: tok}
-		err := c.roundTrip(ctx, protocol.Authenticate, v, req, &resp)
+		err := c.roundTrip(ctx, protocol.Authenticate, v, req, &resp, nil)
 		var re *ResponseError
 		if !errors.As(err, &re) || re.Code != codeRetriableAuthenticate {
 			if err != nil {

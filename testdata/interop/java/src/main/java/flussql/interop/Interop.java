@@ -50,6 +50,7 @@ import java.util.concurrent.CompletableFuture;
  * nested-read  DB TABLE                rows 1..3 of a NESTED table (scan or lookups) as JSON
  * part-write DB TABLE START COUNT PREFIX  PARTED rows: appended, or upserted on a primary-key table
  * part-read  DB TABLE START COUNT PREFIX  PARTED rows: every partition scanned, or every key looked up
+ * kv-scan    DB TABLE                  every row of a primary-key table, by the batch scanner (KvScan)
  * </pre>
  *
  * <p>PARTED tables are (id INT, region STRING, name STRING, value BIGINT) partitioned by region,
@@ -118,6 +119,9 @@ public final class Interop {
                     break;
                 case "schema":
                     out = schema(table);
+                    break;
+                case "kv-scan":
+                    out = KvScan.run(conn.getAdmin(), table, path);
                     break;
                 case "part-write":
                     need(args, 6);

@@ -1,0 +1,32 @@
+package main
+
+// sqlKeywords are the words tab completion offers for SQL: the statements, clauses,
+// operators, types and functions of flussql's dialect (the README's "SQL dialect"). One
+// list, kept in this file alone, so that new statements add their words here.
+var sqlKeywords = []string{
+	// statements and their clauses
+	"SELECT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "DISTINCT",
+	"AS", "ASC", "DESC", "JOIN", "INNER", "LEFT", "ON", "UNION", "ALL",
+	"INSERT", "INTO", "VALUES", "UPDATE", "SET", "DELETE",
+	"CREATE", "DROP", "ALTER", "ADD", "RESET", "TABLE", "TABLES", "DATABASE", "DATABASES",
+	"PARTITION", "PARTITIONS", "PARTITIONED", "COLUMN", "COLUMNS", "IF", "EXISTS", "CASCADE",
+	"RESTRICT", "USE", "SHOW", "DESCRIBE", "EXPLAIN", "WITH", "COMMENT", "PRIMARY", "KEY",
+	"NOT", "ENFORCED", "OPTIONS", "UPSERT", "FOR", "SERVERS", "OFFSETS", "KV", "SNAPSHOTS",
+	"CLUSTER", "CONFIGS", "HEALTH", "SYSTEM_TIME", "OF",
+	// expressions
+	"AND", "OR", "IN", "IS", "NULL", "LIKE", "BETWEEN", "CASE", "WHEN", "THEN", "ELSE", "END",
+	"CAST", "TRUE", "FALSE", "INTERVAL",
+	// types
+	"BOOLEAN", "TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL",
+	"CHAR", "STRING", "BINARY", "BYTES", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ",
+	"ARRAY", "MAP", "ROW",
+	// functions
+	"COUNT", "SUM", "MIN", "MAX", "AVG", "COALESCE", "NULLIF", "UPPER", "LOWER", "LENGTH",
+	"SUBSTRING", "TRIM", "CONCAT", "ABS", "ROUND", "FLOOR", "CEIL",
+}
+
+// backslashCommands are the shell's commands that tab completion offers (see helpText).
+var backslashCommands = []string{
+	`\?`, `\l`, `\dt`, `\d`, `\dp`, `\c`, `\timing`, `\x`, `\format`, `\pset`, `\i`, `\o`,
+	`\e`, `\conninfo`, `\q`,
+}
