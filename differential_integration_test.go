@@ -41,6 +41,9 @@ import (
 //     floats compute it exactly too; flussql's DECIMAL results (strings) are read as
 //     floats.
 //
+// A third of the queries (not the lookups) read, instead of t, a subquery, a UNION ALL or
+// a join (lookup or hash, INNER or LEFT) with t's columns (see fromVariant).
+//
 // FLUSSQL_DIFF_QUERIES sets the number of queries (default 300), FLUSSQL_DIFF_SEED the
 // seed (default 1; "random" picks one and logs it).
 func TestDifferentialSQLite(t *testing.T) {
@@ -68,8 +71,10 @@ func TestDifferentialSQLite(t *testing.T) {
 	ref.SetMaxOpenConns(1)
 	_, err = ref.Exec(`PRAGMA case_sensitive_like = ON`)
 	require.NoError(t, err)
-	_, err = ref.Exec(`CREATE TABLE t (k INTEGER, a INTEGER, b INTEGER, s TEXT, d REAL, m REAL)`)
-	require.NoError(t, err)
+	for _, tbl := range []string{"t", "tp"} {
+		_, err = ref.Exec(`CREATE TABLE ` + tbl + ` (k INTEGER, a INTEGER, b INTEGER, s TEXT, d REAL, m REAL)`)
+		require.NoError(t, err)
+	}
 	table, pkTable := dbName+".t", dbName+".tp"
 	_, err = db.Exec(`CREATE TABLE ` + table + ` (k INT, a INT, b INT, s STRING, d DOUBLE, m DECIMAL(8, 2)) WITH ('bucket.num' = '2')`)
 	require.NoError(t, err)
@@ -91,8 +96,10 @@ func TestDifferentialSQLite(t *testing.T) {
 		_, err = db.Exec(`INSERT INTO ` + tbl + ` VALUES ` + strings.Join(vals, ", "))
 		require.NoError(t, err)
 	}
-	_, err = ref.Exec(`INSERT INTO t VALUES ` + strings.Join(vals, ", "))
-	require.NoError(t, err)
+	for _, tbl := range []string{"t", "tp"} {
+		_, err = ref.Exec(`INSERT INTO ` + tbl + ` VALUES ` + strings.Join(vals, ", "))
+		require.NoError(t, err)
+	}
 
 	g := &queryGen{rng: rng, keys: rows}
 	kinds := map[string]int{}
@@ -105,7 +112,17 @@ func TestDifferentialSQLite(t *testing.T) {
 			kinds["lookup"]++
 		}
 		kinds[q.kind]++
-		got, gerr := diffRows(db, strings.ReplaceAll(q.fl, "FROM t", "FROM "+from))
+		q.fl = strings.ReplaceAll(q.fl, "FROM t", "FROM "+from)
+		if !q.lookup && g.chance(0.3) {
+			// The same query over a subquery, a UNION ALL or a join with t's columns.
+			v, kind := g.fromVariant()
+			kinds[kind]++
+			fl := strings.NewReplacer("{t}", table, "{tp}", pkTable).Replace(v)
+			sq := strings.NewReplacer("{t}", "t", "{tp}", "tp").Replace(v)
+			q.fl = strings.Replace(q.fl, "FROM "+table, "FROM "+fl, 1)
+			q.sq = strings.Replace(q.sq, "FROM t", "FROM "+sq, 1)
+		}
+		got, gerr := diffRows(db, q.fl)
 		want, werr := diffRows(ref, q.sq)
 		if werr != nil {
 			t.Fatalf("query %d: SQLite refused %s: %v (generator bug)", i, q.sq, werr)
@@ -634,6 +651,33 @@ func (g *queryGen) queryShape() genQuery {
 	q := wrap("SELECT DISTINCT "+joinFmt(len(items))+" FROM t", items...)
 	q = concat(q, g.where(), ob)
 	return genQuery{fl: q.fl, sq: q.sq, ordered: ordered, kind: "distinct"}
+}
+
+// fromVariant is a FROM item with t's columns ({t} and {tp} name the log and the
+// primary-key table): a subquery, a UNION ALL, a lookup join of t with tp on tp's key, or
+// a hash join of t with itself; INNER or LEFT, sometimes with a residual condition.
+func (g *queryGen) fromVariant() (string, string) {
+	const cols = "k, a, b, s, d, m"
+	join := " JOIN "
+	if g.chance(0.5) {
+		join = " LEFT JOIN "
+	}
+	residual := ""
+	if g.chance(0.3) {
+		residual = fmt.Sprintf(" AND y.b > %d", g.pick(5)-2)
+	}
+	switch g.pick(4) {
+	case 0:
+		return fmt.Sprintf("(SELECT %s FROM {t} WHERE b IS NULL OR b <> %d) AS t", cols, g.pick(11)-5), "subquery"
+	case 1:
+		return fmt.Sprintf("(SELECT %s FROM {t} WHERE k < %d UNION ALL SELECT %s FROM {t} WHERE k >= %d) AS t",
+			cols, g.pick(g.keys), cols, g.pick(g.keys)), "union all"
+	case 2:
+		return "(SELECT x.k AS k, x.a AS a, y.b AS b, y.s AS s, x.d AS d, y.m AS m FROM {t} x" + join +
+			"{tp} y ON y.k = x.a" + residual + ") AS t", "lookup join"
+	}
+	return "(SELECT x.k AS k, y.a AS a, x.b AS b, y.s AS s, y.d AS d, x.m AS m FROM {t} x" + join +
+		"{t} y ON y.b = x.a - 1" + residual + ") AS t", "hash join"
 }
 
 func (g *queryGen) groupKey() gexpr {

@@ -36,25 +36,23 @@ func (c *conn) queryArrow(ctx context.Context, q *planner.Query) (ArrowReader, e
 		}
 		fields[i] = f
 	}
-	input, err := c.queryInput(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	// The operators outlive this call: they stop when the reader is closed, and the scan
-	// below them takes each Next's context.
+	// The operators outlive this call: they stop when the reader is closed, and the scans
+	// below them take each Next's context.
 	octx, cancel := context.WithCancel(context.Background())
-	budget := &engine.Budget{Limit: c.connector.cfg.QueryMemory, Setting: "the DSN key query_memory"}
-	op, err := engine.Build(octx, q.Root, input, engine.Options{Budget: budget})
+	op, inputs, err := c.buildQuery(ctx, octx, q)
 	if err != nil {
 		cancel()
-		if input != nil {
-			input.Close()
-		}
 		return nil, err
 	}
 	r := &engineArrowReader{schema: arrow.NewSchema(fields, nil), op: op, cancel: cancel}
-	r.scan, _ = input.(*scanInput)
-	r.kv, _ = input.(*kvScanInput)
+	for _, in := range inputs {
+		switch x := in.(type) {
+		case *scanInput:
+			r.scans = append(r.scans, x)
+		case *kvScanInput:
+			r.kvs = append(r.kvs, x)
+		}
+	}
 	return r, nil
 }
 
@@ -62,8 +60,8 @@ func (c *conn) queryArrow(ctx context.Context, q *planner.Query) (ArrowReader, e
 type engineArrowReader struct {
 	schema *arrow.Schema
 	op     engine.Operator
-	scan   *scanInput   // nil unless the source is a log scan
-	kv     *kvScanInput // nil unless the source is a KV scan
+	scans  []*scanInput   // the log-scan inputs
+	kvs    []*kvScanInput // the KV-scan inputs
 	cancel context.CancelFunc
 	cur    arrow.RecordBatch
 	done   bool
@@ -79,11 +77,11 @@ func (r *engineArrowReader) Next(ctx context.Context) (arrow.RecordBatch, error)
 	if r.done {
 		return nil, io.EOF
 	}
-	if r.scan != nil {
-		r.scan.rows.ctx = ctx
+	for _, s := range r.scans {
+		s.rows.ctx = ctx
 	}
-	if r.kv != nil {
-		r.kv.ctx = ctx
+	for _, kv := range r.kvs {
+		kv.ctx = ctx
 	}
 	b, err := r.op.Next()
 	if err == io.EOF {

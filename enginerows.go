@@ -18,27 +18,56 @@ import (
 // of a lookup or limit scan as one batch) feeds the engine's operators, whose batches the
 // rows convert column by column.
 func (c *conn) startQuery(ctx context.Context, q *planner.Query) (driver.Rows, error) {
-	input, err := c.queryInput(ctx, q)
+	op, _, err := c.buildQuery(ctx, ctx, q)
 	if err != nil {
-		return nil, err
-	}
-	budget := &engine.Budget{Limit: c.connector.cfg.QueryMemory, Setting: "the DSN key query_memory"}
-	op, err := engine.Build(ctx, q.Root, input, engine.Options{Budget: budget})
-	if err != nil {
-		if input != nil {
-			input.Close()
-		}
 		return nil, err
 	}
 	return &engineRows{baseRows: baseRows{cols: q.ResultColumns()}, op: op}, nil
 }
 
-// queryInput opens the query's source as an engine input (nil without FROM).
-func (c *conn) queryInput(ctx context.Context, q *planner.Query) (engine.Operator, error) {
+// buildQuery opens the query's inputs (under ctx) and builds its operators
+// (under octx); it returns the inputs too, whose context a reader may set
+// per call.
+func (c *conn) buildQuery(ctx, octx context.Context, q *planner.Query) (engine.Operator, []engine.Operator, error) {
+	srcs := q.Inputs
+	if q.Source != nil {
+		srcs = []planner.QueryPlan{q.Source}
+	}
+	var inputs []engine.Operator
+	fail := func(err error) (engine.Operator, []engine.Operator, error) {
+		for _, in := range inputs {
+			in.Close()
+		}
+		return nil, nil, err
+	}
+	for _, src := range srcs {
+		in, err := c.queryInput(ctx, src)
+		if err != nil {
+			return fail(err)
+		}
+		inputs = append(inputs, in)
+	}
+	lookers, err := c.lookers(q)
+	if err != nil {
+		return fail(err)
+	}
+	var first engine.Operator
+	var more []engine.Operator
+	if len(inputs) > 0 {
+		first, more = inputs[0], inputs[1:]
+	}
+	budget := &engine.Budget{Limit: c.connector.cfg.QueryMemory, Setting: "the DSN key query_memory"}
+	op, err := engine.Build(octx, q.Root, first, engine.Options{Budget: budget, Inputs: more, Lookers: lookers})
+	if err != nil {
+		return fail(err)
+	}
+	return op, inputs, nil
+}
+
+// queryInput opens one source of a query as an engine input.
+func (c *conn) queryInput(ctx context.Context, source planner.QueryPlan) (engine.Operator, error) {
 	var err error
-	switch src := q.Source.(type) {
-	case nil:
-		return nil, nil
+	switch src := source.(type) {
 	case *planner.Scan:
 		if src.Partitioned && len(src.Partitions) == 0 {
 			return &batchInput{}, nil // every partition pruned
@@ -60,7 +89,7 @@ func (c *conn) queryInput(ctx context.Context, q *planner.Query) (engine.Operato
 	defer cancel()
 	var info *fluss.TableInfo
 	var rows [][]any
-	switch src := q.Source.(type) {
+	switch src := source.(type) {
 	case *planner.Lookup:
 		info = src.Table
 		rows, err = c.lookup(pctx, src.Table, &src.KeySet, &src.Output, false)

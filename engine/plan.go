@@ -28,10 +28,12 @@ type Column struct {
 }
 
 // Input is the leaf that the driver feeds: batches with Cols, produced by
-// what From describes (a scan or lookup, run by the server).
+// what From describes (a scan or lookup, run by the server). ID tells the
+// inputs of a tree with several apart (see Options.Inputs).
 type Input struct {
 	Cols []Column
 	From string
+	ID   int
 }
 
 // OneRow is the leaf of SELECT without FROM: one row without columns.
@@ -178,7 +180,12 @@ func (n *Limit) Streaming() bool { return true }
 func (n *Distinct) Streaming() bool { return false }
 
 // Describe implements Node.
-func (n *Input) Describe() string { return "Input (" + n.From + "): " + columnNames(n.Cols) }
+func (n *Input) Describe() string {
+	if n.ID > 0 {
+		return fmt.Sprintf("Input %d (%s): %s", n.ID, n.From, columnNames(n.Cols))
+	}
+	return "Input (" + n.From + "): " + columnNames(n.Cols)
+}
 
 // Describe implements Node.
 func (n *OneRow) Describe() string { return "OneRow (no FROM)" }
@@ -346,6 +353,33 @@ func MapExprs(n Node, f func(Expr) (Expr, error)) (Node, error) {
 		return &c, nil
 	case *Distinct:
 		return &Distinct{Input: kids[0]}, nil
+	case *HashJoin:
+		c := *x
+		c.Left, c.Right = kids[0], kids[1]
+		var err error
+		if c.LeftKeys, err = all(x.LeftKeys); err != nil {
+			return nil, err
+		}
+		if c.RightKeys, err = all(x.RightKeys); err != nil {
+			return nil, err
+		}
+		if x.Residual != nil {
+			c.Residual, err = f(x.Residual)
+		}
+		return &c, err
+	case *LookupJoin:
+		c := *x
+		c.Left = kids[0]
+		var err error
+		if c.KeyExprs, err = all(x.KeyExprs); err != nil {
+			return nil, err
+		}
+		if x.Residual != nil {
+			c.Residual, err = f(x.Residual)
+		}
+		return &c, err
+	case *Union:
+		return &Union{Ins: kids}, nil
 	}
 	return n, nil
 }

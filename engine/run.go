@@ -29,6 +29,11 @@ type Options struct {
 	// Now is what CURRENT_TIMESTAMP and CURRENT_DATE answer; zero means the
 	// time Build is called.
 	Now time.Time
+	// Inputs feed the Input leaves with ID ≥ 1 (Inputs[ID-1]); the input
+	// argument of Build feeds ID 0.
+	Inputs []Operator
+	// Lookers serve the tree's LookupJoin nodes (Lookers[ID]).
+	Lookers []Looker
 }
 
 // Build makes the operators of the tree. input produces the batches of the
@@ -41,7 +46,8 @@ func Build(ctx context.Context, n Node, input Operator, opts Options) (Operator,
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
-	r := &runner{ec: &evalCtx{ctx: ctx, mem: opts.Mem, now: opts.Now, consts: map[*Const]arrow.Array{}}, budget: opts.Budget, input: input}
+	r := &runner{ec: &evalCtx{ctx: ctx, mem: opts.Mem, now: opts.Now, consts: map[*Const]arrow.Array{}}, budget: opts.Budget,
+		inputs: append([]Operator{input}, opts.Inputs...), lookers: opts.Lookers}
 	op, err := r.build(n)
 	if err != nil {
 		r.ec.release()
@@ -62,27 +68,39 @@ func (r *root) Close() {
 }
 
 type runner struct {
-	ec     *evalCtx
-	budget *Budget
-	input  Operator
+	ec      *evalCtx
+	budget  *Budget
+	inputs  []Operator
+	lookers []Looker
 }
 
 func (r *runner) build(n Node) (Operator, error) {
-	var in Operator
-	if kids := n.Inputs(); len(kids) == 1 {
-		var err error
-		if in, err = r.build(kids[0]); err != nil {
+	var kids []Operator
+	closeKids := func() {
+		for _, k := range kids {
+			k.Close()
+		}
+	}
+	for _, c := range n.Inputs() {
+		k, err := r.build(c)
+		if err != nil {
+			closeKids()
 			return nil, err
 		}
+		kids = append(kids, k)
+	}
+	var in Operator
+	if len(kids) > 0 {
+		in = kids[0]
 	}
 	var op Operator
 	var err error
 	switch x := n.(type) {
 	case *Input:
-		if r.input == nil {
-			return nil, fmt.Errorf("engine: the plan reads an input, and none was given")
+		if x.ID < 0 || x.ID >= len(r.inputs) || r.inputs[x.ID] == nil {
+			return nil, fmt.Errorf("engine: the plan reads input %d, and none was given", x.ID)
 		}
-		op = &checked{ctx: r.ec.ctx, in: r.input}
+		op = &checked{ctx: r.ec.ctx, in: r.inputs[x.ID]}
 	case *OneRow:
 		op = &oneRow{}
 	case *Filter:
@@ -97,11 +115,17 @@ func (r *runner) build(n Node) (Operator, error) {
 		op = &limitOp{in: in, limit: x.Limit, offset: x.Offset}
 	case *Distinct:
 		op = &distinctOp{ec: r.ec, budget: r.budget, in: in, seen: map[string]struct{}{}}
+	case *HashJoin:
+		op, err = newHashJoin(r.ec, r.budget, kids[0], kids[1], x)
+	case *LookupJoin:
+		op, err = newLookupJoin(r.ec, in, x, r.lookers)
+	case *Union:
+		op, err = newUnion(kids, x)
 	default:
 		err = fmt.Errorf("engine: cannot run %T", n)
 	}
-	if err != nil && in != nil {
-		in.Close()
+	if err != nil {
+		closeKids()
 	}
 	return op, err
 }

@@ -177,6 +177,9 @@ type SelectItem struct {
 //
 // Table is the zero TableName without FROM. Hints holds the OPTIONS of a
 // Flink-style table hint written after the table name (nil without one).
+// From holds a FROM that is more than one plain table (a join, a subquery,
+// an alias); Table and Hints are then zero, and the hint, if any, is on the
+// first TableRef.
 // Where and Having are nil when absent; Limit and Offset nil without them
 // (else an integer *Literal or a *Placeholder).
 type Select struct {
@@ -184,6 +187,7 @@ type Select struct {
 	Items    []SelectItem
 	Table    TableName
 	Hints    map[string]string
+	From     FromItem
 	Where    Expr
 	GroupBy  []Expr
 	Having   Expr
@@ -193,7 +197,7 @@ type Select struct {
 }
 
 // HasFrom reports whether the statement reads a table.
-func (s *Select) HasFrom() bool { return s.Table.Name != "" }
+func (s *Select) HasFrom() bool { return s.Table.Name != "" || s.From != nil }
 
 // Explain is EXPLAIN <statement>.
 type Explain struct {

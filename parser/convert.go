@@ -16,6 +16,9 @@ type converter struct {
 	lits       []typedLit
 	positional bool
 	table      TableName
+	scope      []string // the qualifiers of a FROM with joins or aliases
+	nested     bool     // converting a subquery
+	orders     int      // the ORDER BY clauses converted so far
 	q          *queryRewrites
 }
 
@@ -127,7 +130,7 @@ func (c *converter) statement(tree sqlparser.Statement, upsert bool) (Statement,
 	case *sqlparser.Delete:
 		return c.delete(n)
 	case *sqlparser.Union:
-		return nil, c.unsupported("UNION", "union")
+		return c.topUnion(n)
 	case *sqlparser.ParenSelect:
 		return nil, c.unsupported("a parenthesized SELECT", "(")
 	}
@@ -174,23 +177,17 @@ func (c *converter) selectStmt(n *sqlparser.Select) (Statement, error) {
 	case n.Lock != "":
 		return nil, c.unsupported("a locking clause", "for", "lock")
 	}
-	hasFrom, depth := false, 0
-	for _, t := range c.l.toks[c.start:] {
-		switch {
-		case t.typ == '(':
-			depth++
-		case t.typ == ')':
-			depth--
-		case depth == 0 && c.l.isWord(t, "from"):
-			hasFrom = true
-		}
-	}
+	hasFrom := c.hasFrom(n)
 	s := &Select{Distinct: n.Distinct != ""}
 	var err error
 	if hasFrom {
-		if s.Table, err = c.singleTable(n.From); err != nil {
+		if s.Table, s.From, err = c.fromClause(n.From); err != nil {
 			return nil, err
 		}
+	}
+	c.scope = nil
+	if s.From != nil {
+		c.scope = fromNames(s.From)
 	}
 	c.table = s.Table
 	for k, se := range n.SelectExprs {
@@ -201,13 +198,18 @@ func (c *converter) selectStmt(n *sqlparser.Select) (Statement, error) {
 		var it SelectItem
 		switch x := se.(type) {
 		case *sqlparser.StarExpr:
-			if !x.TableName.IsEmpty() {
-				return nil, itemErr("a qualified * is not supported")
-			}
 			if !hasFrom {
 				return nil, itemErr("* needs a FROM clause")
 			}
-			it.Expr = &Star{}
+			star := &Star{}
+			if !x.TableName.IsEmpty() {
+				q := tableName(x.TableName)
+				if ok, names := c.qualifierOK(q); !ok {
+					return nil, itemErr(q.String() + ".* names none of the statement's tables (" + names + ")")
+				}
+				star.Table = q.Name
+			}
+			it.Expr = star
 		case *sqlparser.AliasedExpr:
 			it.Alias = x.As.String()
 			if it.Expr, err = c.expr(x.Expr); err != nil {
@@ -235,24 +237,68 @@ func (c *converter) selectStmt(n *sqlparser.Select) (Statement, error) {
 			return nil, err
 		}
 	}
-	for k, o := range n.OrderBy {
-		x, err := c.expr(o.Expr)
-		if err != nil {
-			return nil, err
-		}
-		s.OrderBy = append(s.OrderBy, OrderItem{Expr: x, Desc: o.Direction == sqlparser.DescScr, Nulls: c.q.nulls[k]})
-	}
-	if n.Limit != nil {
-		if n.Limit.Offset != nil {
-			if s.Offset, err = c.limit(n.Limit.Offset, "OFFSET"); err != nil {
-				return nil, err
-			}
-		}
-		if s.Limit, err = c.limit(n.Limit.Rowcount, "LIMIT"); err != nil {
-			return nil, err
-		}
+	if err := c.orderLimit(s, n.OrderBy, n.Limit); err != nil {
+		return nil, err
 	}
 	return s, nil
+}
+
+// hasFrom reports whether a SELECT has a FROM clause: at the top level
+// from the tokens (sqlparser reads no FROM as FROM dual), in a subquery
+// from the tree.
+func (c *converter) hasFrom(n *sqlparser.Select) bool {
+	if c.nested {
+		if len(n.From) == 1 {
+			if te, ok := n.From[0].(*sqlparser.AliasedTableExpr); ok {
+				if name, ok := te.Expr.(sqlparser.TableName); ok && name.Qualifier.IsEmpty() && strings.EqualFold(name.Name.String(), "dual") {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	depth := 0
+	for _, t := range c.l.toks[c.start:] {
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+		case depth == 0 && c.l.isWord(t, "from"):
+			return true
+		}
+	}
+	return false
+}
+
+// orderLimit converts ORDER BY and LIMIT into s.
+func (c *converter) orderLimit(s *Select, order sqlparser.OrderBy, limit *sqlparser.Limit) error {
+	var err error
+	// ORDER BYs are converted in the order they are written (a subquery in FROM
+	// before its statement's ORDER BY, UNION ALL members before the union's).
+	n := c.orders
+	if len(order) > 0 {
+		c.orders++
+	}
+	for k, o := range order {
+		x, err := c.expr(o.Expr)
+		if err != nil {
+			return err
+		}
+		nulls := c.q.nulls[[2]int{n, k}]
+		s.OrderBy = append(s.OrderBy, OrderItem{Expr: x, Desc: o.Direction == sqlparser.DescScr, Nulls: nulls})
+	}
+	if limit != nil {
+		if limit.Offset != nil {
+			if s.Offset, err = c.limit(limit.Offset, "OFFSET"); err != nil {
+				return err
+			}
+		}
+		if s.Limit, err = c.limit(limit.Rowcount, "LIMIT"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *converter) limit(e sqlparser.Expr, what string) (Expr, error) {

@@ -73,8 +73,12 @@ func (l *lexed) dml(s int) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sel, ok := st.(*Select); ok {
-		sel.Hints = hints
+	if sel, ok := st.(*Select); ok && hints != nil {
+		if sel.From == nil {
+			sel.Hints = hints
+		} else if ref := firstTable(sel.From); ref != nil {
+			ref.Hints = hints
+		}
 	}
 	return st, nil
 }

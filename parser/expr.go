@@ -125,8 +125,11 @@ type Not struct{ Expr Expr }
 // CountStar is COUNT(*), allowed only as a select item.
 type CountStar struct{}
 
-// Star is *, allowed only as a select item.
-type Star struct{}
+// Star is * or, with Table, t.* (the columns of one table of a join),
+// allowed only as a select item.
+type Star struct {
+	Table string
+}
 
 func (*Literal) expr()     {}
 func (*Placeholder) expr() {}

@@ -284,8 +284,13 @@ func (c *converter) value(e sqlparser.Expr) (Expr, error) {
 func (c *converter) column(n *sqlparser.ColName) (Expr, error) {
 	ref := &ColumnRef{Name: n.Name.String(), Table: tableName(n.Qualifier)}
 	q := ref.Table
-	if q.Name != "" && (q.Name != c.table.Name || q.Database != "" && q.Database != c.table.Database) {
-		return nil, c.nodeErr(n, "column qualifier "+q.String()+" does not name the statement's table "+c.table.String())
+	if q.Name != "" {
+		if ok, names := c.qualifierOK(q); !ok {
+			if c.scope != nil {
+				return nil, c.nodeErr(n, "column qualifier "+q.String()+" names none of the statement's tables ("+names+")")
+			}
+			return nil, c.nodeErr(n, "column qualifier "+q.String()+" does not name the statement's table "+names)
+		}
 	}
 	return ref, nil
 }

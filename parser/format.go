@@ -293,25 +293,22 @@ func (s *Select) String() string {
 			parts[i] += " AS " + QuoteIdent(it.Alias)
 		}
 	}
+	if u, ok := unionStatement(s); ok {
+		return u.String() + orderLimitString(s)
+	}
 	out := "SELECT "
 	if s.Distinct {
 		out += "DISTINCT "
 	}
 	out += strings.Join(parts, ", ")
-	if s.HasFrom() {
+	switch {
+	case s.From != nil:
+		out += " FROM " + s.From.String()
+	case s.HasFrom():
 		out += " FROM " + s.Table.String()
-	}
-	if s.Hints != nil {
-		keys := make([]string, 0, len(s.Hints))
-		for k := range s.Hints {
-			keys = append(keys, k)
+		if s.Hints != nil {
+			out += " " + hintsString(s.Hints)
 		}
-		sort.Strings(keys)
-		opts := make([]string, len(keys))
-		for i, k := range keys {
-			opts[i] = hintString(k) + " = " + hintString(s.Hints[k])
-		}
-		out += " /*+ OPTIONS(" + strings.Join(opts, ", ") + ") */"
 	}
 	out += whereClause(s.Where)
 	if len(s.GroupBy) > 0 {
@@ -320,6 +317,12 @@ func (s *Select) String() string {
 	if s.Having != nil {
 		out += " HAVING " + s.Having.String()
 	}
+	return out + orderLimitString(s)
+}
+
+// orderLimitString renders ORDER BY, LIMIT and OFFSET.
+func orderLimitString(s *Select) string {
+	out := ""
 	if len(s.OrderBy) > 0 {
 		keys := make([]string, len(s.OrderBy))
 		for i, o := range s.OrderBy {
@@ -334,6 +337,20 @@ func (s *Select) String() string {
 		out += " OFFSET " + s.Offset.String()
 	}
 	return out
+}
+
+// hintsString renders an OPTIONS hint.
+func hintsString(h map[string]string) string {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	opts := make([]string, len(keys))
+	for i, k := range keys {
+		opts[i] = hintString(k) + " = " + hintString(h[k])
+	}
+	return "/*+ OPTIONS(" + strings.Join(opts, ", ") + ") */"
 }
 
 // hintString quotes a hint key or value so that it cannot end the comment.
@@ -453,4 +470,23 @@ func (n *Not) String() string { return "NOT " + paren(n.Expr, precNot) }
 func (*CountStar) String() string { return "COUNT(*)" }
 
 // String renders *.
-func (*Star) String() string { return "*" }
+func (s *Star) String() string {
+	if s.Table != "" {
+		return QuoteIdent(s.Table) + ".*"
+	}
+	return "*"
+}
+
+// unionStatement reports whether s is a UNION ALL statement: SELECT * FROM
+// (a UNION ALL b) with nothing but ORDER BY and LIMIT (see Union).
+func unionStatement(s *Select) (*Union, bool) {
+	sub, ok := s.From.(*SubqueryRef)
+	if !ok || sub.Alias != "" || s.Distinct || s.Where != nil || len(s.GroupBy) > 0 || s.Having != nil || len(s.Items) != 1 {
+		return nil, false
+	}
+	if _, star := s.Items[0].Expr.(*Star); !star {
+		return nil, false
+	}
+	u, ok := sub.Query.(*Union)
+	return u, ok
+}

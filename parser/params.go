@@ -75,6 +75,9 @@ func statementExprs(s Statement) []Expr {
 		for _, it := range n.Items {
 			out = append(out, it.Expr)
 		}
+		if n.From != nil {
+			out = append(out, fromExprs(n.From)...)
+		}
 		out = append(out, n.Where)
 		out = append(out, n.GroupBy...)
 		out = append(out, n.Having)
@@ -82,6 +85,10 @@ func statementExprs(s Statement) []Expr {
 			out = append(out, o.Expr)
 		}
 		out = append(out, n.Limit, n.Offset)
+	case *Union:
+		for _, sel := range n.Selects {
+			out = append(out, statementExprs(sel)...)
+		}
 	case *Explain:
 		out = statementExprs(n.Statement)
 	}

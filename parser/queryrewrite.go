@@ -20,6 +20,9 @@ import (
 //   - EXTRACT(unit FROM x) becomes __flussql_extract_unit(x), and FLOOR(x TO unit)
 //     and CEIL(x TO unit) become __flussql_floor_unit(x) and __flussql_ceil_unit(x).
 
+// subqueryAlias is the alias given to a subquery in FROM written without one.
+const subqueryAlias = reservedPrefix + "subquery"
+
 // castFunc and substringFunc name the stand-in functions.
 const (
 	castFunc      = reservedPrefix + "cast_"
@@ -30,13 +33,18 @@ const (
 // queryRewrites holds what the rewrite took out of the text.
 type queryRewrites struct {
 	casts []types.DataType
-	nulls map[int]NullsOrder // ORDER BY key index → NULLS
+	nulls map[[2]int]NullsOrder // (ORDER BY number in the text, key index) → NULLS
+	asOf  map[string]*ColumnRef // table name → FOR SYSTEM_TIME AS OF attribute
 }
 
 func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
-	q := &queryRewrites{nulls: map[int]NullsOrder{}}
-	orderKey := -1 // index of the ORDER BY key being read, -1 before ORDER BY
+	q := &queryRewrites{nulls: map[[2]int]NullsOrder{}, asOf: map[string]*ColumnRef{}}
+	// orders holds, per parenthesis depth, the ORDER BY being read there: its
+	// number in the text and the index of its key being read.
+	orders := map[int]*[2]int{}
+	nOrders := 0
 	depth := 0
+	var subs []bool // per open parenthesis: whether it opens a subquery in FROM
 	for k := s; k < len(l.toks); k++ {
 		t := l.toks[k]
 		next := eofTok(l.src)
@@ -46,8 +54,22 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 		switch {
 		case t.typ == '(':
 			depth++
+			delete(orders, depth)
+			prev := token{}
+			if k > 0 {
+				prev = l.toks[k-1]
+			}
+			subs = append(subs, l.isWord(next, "select") && (l.isWord(prev, "from") || l.isWord(prev, "join") || prev.typ == ','))
 		case t.typ == ')':
+			delete(orders, depth)
 			depth--
+			if n := len(subs); n > 0 {
+				if subs[n-1] && !l.isWord(next, "as") && (next.typ == 0 || !next.quoted && isKeyword(l.src[next.start:next.end]) || !l.isWordTok(next) && !next.quoted) {
+					// Flink takes a subquery in FROM without alias; sqlparser needs one.
+					rw.add(t.start, t.end, ") AS "+subqueryAlias)
+				}
+				subs = subs[:n-1]
+			}
 		case t.typ == '^':
 			return nil, newError(l.src, t.start, "^", "", "the operator ^ is not supported")
 		case t.typ == sqlparser.OR && l.src[t.start:t.end] == "||":
@@ -75,27 +97,71 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 				rw.add(t.start, t.end, timeUnitFunc+fn+"_"+l.src[unit.start:unit.end])
 				rw.add(l.toks[to].start, unit.end, "")
 			}
+		case l.isWord(t, "full") && (l.isWord(next, "join") || l.isWord(next, "outer")):
+			return nil, newError(l.src, t.start, t.text(l.src), "", "FULL JOIN is not supported; write [INNER] JOIN or LEFT JOIN")
+		case l.isWord(t, "for") && l.isWord(next, "system_time"):
+			n, err := l.rewriteAsOf(k, rw, q)
+			if err != nil {
+				return nil, err
+			}
+			k = n
 		case (l.isWord(t, "substring") || l.isWord(t, "substr")) && !t.quoted && next.typ == '(':
 			rw.add(t.start, t.end, substringFunc)
-		case l.isWord(t, "order") && l.isWord(next, "by") && depth == 0:
-			orderKey = 0
+		case l.isWord(t, "order") && l.isWord(next, "by"):
+			orders[depth] = &[2]int{nOrders, 0}
+			nOrders++
 			k++
-		case orderKey >= 0 && depth == 0 && t.typ == ',':
-			orderKey++
-		case orderKey >= 0 && depth == 0 && (l.isWord(t, "limit") || l.isWord(t, "offset")):
-			orderKey = -1
-		case orderKey >= 0 && depth == 0 && l.isWord(t, "nulls") && !t.quoted &&
+		case orders[depth] != nil && t.typ == ',':
+			orders[depth][1]++
+		case orders[depth] != nil && (l.isWord(t, "limit") || l.isWord(t, "offset") || l.isWord(t, "union")):
+			delete(orders, depth)
+		case orders[depth] != nil && l.isWord(t, "nulls") && !t.quoted &&
 			(l.isWord(next, "first") || l.isWord(next, "last")):
 			order := NullsFirst
 			if l.isWord(next, "last") {
 				order = NullsLast
 			}
-			q.nulls[orderKey] = order
+			q.nulls[*orders[depth]] = order
 			rw.add(t.start, next.end, "")
 			k++
 		}
 	}
 	return q, nil
+}
+
+// rewriteAsOf removes t FOR SYSTEM_TIME AS OF [a.]b starting at token k
+// (the FOR), recording the attribute for table t; it returns the index of
+// the attribute's last token.
+func (l *lexed) rewriteAsOf(k int, rw *rewrite, q *queryRewrites) (int, error) {
+	t := l.toks[k]
+	bad := func() (int, error) {
+		return 0, newError(l.src, t.start, t.text(l.src), "", "write t FOR SYSTEM_TIME AS OF x.proc_time, right after the table name of a lookup join")
+	}
+	if k < 1 || k+4 >= len(l.toks) || !l.isWord(l.toks[k+2], "as") || !l.isWord(l.toks[k+3], "of") {
+		return bad()
+	}
+	table, ok := l.identValue(l.toks[k-1])
+	if !ok {
+		return bad()
+	}
+	ref := &ColumnRef{}
+	j := k + 4
+	name, ok := l.identValue(l.toks[j])
+	if !ok {
+		return bad()
+	}
+	if j+2 < len(l.toks) && l.toks[j+1].typ == '.' {
+		col, ok := l.identValue(l.toks[j+2])
+		if !ok {
+			return bad()
+		}
+		ref.Table, name = TableName{Name: name}, col
+		j += 2
+	}
+	ref.Name = name
+	q.asOf[table] = ref
+	rw.add(t.start, l.toks[j].end, "")
+	return j, nil
 }
 
 // rewriteCast rewrites CAST( x AS type ) starting at token k (the CAST).

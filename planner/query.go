@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flussql/flussql/engine"
+	"github.com/flussql/flussql/fluss"
 )
 
 // Query is a SELECT that the client finishes: Source reads rows on the
@@ -16,6 +17,12 @@ import (
 type Query struct {
 	Source QueryPlan
 	Root   engine.Node
+	// Inputs, for a FROM with joins, subqueries or UNION ALL (Source is then
+	// nil), are the server reads feeding Root's Input leaves: Inputs[i]
+	// feeds the leaf with ID i.
+	Inputs []QueryPlan
+	// Lookups are the tables of Root's LookupJoin nodes (Lookups[ID]).
+	Lookups []*LookupTable
 	// LimitValue and OffsetValue are LIMIT and OFFSET as written (nil when
 	// absent); Bind puts their values into Root's Sort or Limit node.
 	LimitValue, OffsetValue *Value
@@ -40,9 +47,20 @@ func (q *Query) String() string {
 	var b strings.Builder
 	b.WriteString("Query\n  client (flussql engine, over Arrow batches):\n")
 	b.WriteString(engine.Format(q.Root, "    "))
-	if q.Source == nil {
+	switch {
+	case len(q.Inputs) > 0 || len(q.Lookups) > 0:
+		for i, in := range q.Inputs {
+			fmt.Fprintf(&b, "  server, input %d:\n", i)
+			for _, line := range strings.Split(strings.TrimRight(in.String(), "\n"), "\n") {
+				b.WriteString("    " + line + "\n")
+			}
+		}
+		for i, l := range q.Lookups {
+			fmt.Fprintf(&b, "  server, lookup join %d: %s\n", i, l)
+		}
+	case q.Source == nil:
 		b.WriteString("  server: nothing (no FROM)\n")
-	} else {
+	default:
 		b.WriteString("  server:\n")
 		for _, line := range strings.Split(strings.TrimRight(q.Source.String(), "\n"), "\n") {
 			b.WriteString("    " + line + "\n")
@@ -66,6 +84,15 @@ func (q *Query) bind(bd *binder) (Plan, error) {
 		out.Source = src.(QueryPlan)
 		src.(bindable).placeholders().bound = true
 	}
+	out.Inputs = make([]QueryPlan, len(q.Inputs))
+	for i, in := range q.Inputs {
+		src, err := in.(bindable).bind(bd)
+		if err != nil {
+			return nil, err
+		}
+		src.(bindable).placeholders().bound = true
+		out.Inputs[i] = src.(QueryPlan)
+	}
 	var err error
 	out.Limit, out.Offset = -1, 0
 	if q.LimitValue != nil {
@@ -84,7 +111,9 @@ func (q *Query) bind(bd *binder) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	setBounds(root, out.Limit, out.Offset)
+	if q.LimitValue != nil || q.OffsetValue != nil {
+		setBounds(root, out.Limit, out.Offset)
+	}
 	out.Root = root
 	if ls, ok := out.Source.(*LimitScan); ok && out.Limit >= 0 {
 		// A limit scan reads LIMIT + OFFSET rows from each bucket.
@@ -126,4 +155,20 @@ func setBounds(n engine.Node, limit, offset int64) {
 	for _, c := range n.Inputs() {
 		setBounds(c, limit, offset)
 	}
+}
+
+// LookupTable is the table a LookupJoin looks its keys up in: by the
+// primary key, or by a prefix (bucket key and partition keys) when Prefix.
+type LookupTable struct {
+	Table   *fluss.TableInfo
+	KeyCols []string
+	Prefix  bool
+}
+
+func (l *LookupTable) String() string {
+	what := "Lookup"
+	if l.Prefix {
+		what = "PrefixLookup"
+	}
+	return fmt.Sprintf("%s %s by %s, one batched request per input batch", what, l.Table.Path, keyList(l.KeyCols))
 }

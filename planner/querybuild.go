@@ -15,7 +15,7 @@ import (
 // simpleSelect reports whether the statement has the shape the row plans
 // run by themselves: columns, * or COUNT(*) alone, WHERE and LIMIT.
 func simpleSelect(s *parser.Select) bool {
-	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() {
+	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() || s.From != nil {
 		return false
 	}
 	count := false
@@ -52,16 +52,20 @@ func BuildQuery(ctx context.Context, stmt parser.Statement, cat Catalog, sess Se
 
 // queryBuilder plans a Query.
 type queryBuilder struct {
-	b    *builder
-	s    *parser.Select
-	info *fluss.TableInfo
-	ph   Placeholders
+	b     *builder
+	s     *parser.Select
+	info  *fluss.TableInfo
+	ph    Placeholders
+	scope *scope // the FROM's columns when it has joins, subqueries or aliases
 	// virtual is the table under a virtual table (info then describes
 	// the virtual table); nil for a plain table.
 	virtual *virtualTable
 }
 
 func (b *builder) query(s *parser.Select) (Plan, error) {
+	if s.From != nil {
+		return b.fromQuery(s)
+	}
 	qb := &queryBuilder{b: b, s: s, ph: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}
 	q := &Query{Limit: -1, Placeholders: qb.ph}
 	var err error
@@ -144,7 +148,7 @@ func (qb *queryBuilder) checkColumns() error {
 	var err error
 	qb.walk(func(e parser.Expr) {
 		if ref, ok := e.(*parser.ColumnRef); ok && err == nil {
-			if _, cerr := column(qb.info, ref.Name); cerr != nil && !qb.isAlias(ref.Name) {
+			if _, cerr := qb.colIndex(ref); cerr != nil && (ref.Table.Name != "" || !qb.isAlias(ref.Name)) {
 				err = cerr
 			}
 		}
@@ -330,19 +334,20 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 			ac.keys = append(ac.keys, k)
 			ac.names = append(ac.names, itemName(parser.SelectItem{Expr: g}))
 		}
-		post = &exprConv{info: conv.info, slot: conv.slot, sess: conv.sess, agg: ac}
+		post = &exprConv{info: conv.info, slot: conv.slot, sess: conv.sess, agg: ac, scope: conv.scope}
 	}
 	// Select list.
 	var exprs []engine.Expr
 	var names []string
 	for _, it := range s.Items {
-		if _, ok := it.Expr.(*parser.Star); ok {
+		if st, ok := it.Expr.(*parser.Star); ok {
 			if aggregating {
 				return nil, fmt.Errorf("SELECT * cannot be used with GROUP BY or aggregates")
 			}
-			for i, c := range conv.info.Schema().Columns {
-				exprs = append(exprs, &engine.Col{Index: conv.slot(i), Name: c.Name, T: c.Type})
-				names = append(names, c.Name)
+			cols := conv.info.Schema().Columns
+			for _, i := range qb.starColumns(st) {
+				exprs = append(exprs, &engine.Col{Index: conv.slot(i), Name: cols[i].Name, T: cols[i].Type})
+				names = append(names, cols[i].Name)
 			}
 			continue
 		}
@@ -438,7 +443,7 @@ func (qb *queryBuilder) groupExpr(g parser.Expr) parser.Expr {
 		}
 	case *parser.ColumnRef:
 		if qb.info != nil {
-			if _, err := column(qb.info, n.Name); err == nil {
+			if _, err := qb.colIndex(n); err == nil {
 				return g
 			}
 		}
@@ -470,13 +475,16 @@ func (qb *queryBuilder) orderColumn(e parser.Expr, names []string) int {
 	}
 	pos := 0
 	for _, it := range qb.s.Items {
-		if _, ok := it.Expr.(*parser.Star); ok {
+		if st, ok := it.Expr.(*parser.Star); ok {
+			cols := qb.starColumns(st)
 			if ref, ok := e.(*parser.ColumnRef); ok && qb.info != nil {
-				if idx, err := column(qb.info, ref.Name); err == nil {
-					return pos + idx
+				if idx, err := qb.colIndex(ref); err == nil {
+					if k := slices.Index(cols, idx); k >= 0 {
+						return pos + k
+					}
 				}
 			}
-			pos += len(qb.info.Schema().Columns)
+			pos += len(cols)
 			continue
 		}
 		if it.Expr.String() == e.String() {

@@ -16,10 +16,19 @@ import (
 // grouping: group keys and aggregate calls become columns of the
 // aggregation's output, and other column references are errors.
 type exprConv struct {
-	info *fluss.TableInfo // nil without FROM
-	slot func(col int) int
-	sess Session
-	agg  *aggConv
+	info  *fluss.TableInfo // nil without FROM
+	slot  func(col int) int
+	sess  Session
+	agg   *aggConv
+	scope *scope // resolves qualified names over a FROM with joins (nil: info's names)
+}
+
+// colIndex resolves a column reference to a column of info.
+func (c *exprConv) colIndex(ref *parser.ColumnRef) (int, error) {
+	if c.scope != nil {
+		return c.scope.resolve(ref)
+	}
+	return column(c.info, ref.Name)
 }
 
 // aggConv collects the group keys and aggregate calls of a query.
@@ -65,7 +74,7 @@ func hasAggregate(e parser.Expr) bool {
 // its resolved index, anything else by its canonical SQL.
 func (c *exprConv) exprID(e parser.Expr) string {
 	if ref, ok := e.(*parser.ColumnRef); ok && c.info != nil {
-		if idx, err := column(c.info, ref.Name); err == nil {
+		if idx, err := c.colIndex(ref); err == nil {
 			return fmt.Sprintf("column #%d", idx)
 		}
 	}
@@ -100,7 +109,7 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		if c.info == nil {
 			return nil, fmt.Errorf("unknown column %s: the query has no FROM", parser.QuoteIdent(n.Name))
 		}
-		idx, err := column(c.info, n.Name)
+		idx, err := c.colIndex(n)
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +243,7 @@ func (c *exprConv) isColumn(name string) bool {
 	if c.info == nil {
 		return false
 	}
-	_, err := column(c.info, name)
+	_, err := c.colIndex(&parser.ColumnRef{Name: name})
 	return err == nil
 }
 

@@ -41,3 +41,13 @@ UPSERT INTO fluss.partitioned_users VALUES (1, 'US', 4321);
 
 -- Equality on the whole primary key (partition column included) is a lookup.
 SELECT * FROM fluss.partitioned_users WHERE user_id = 1 AND region = 'US';
+
+-- Queries run in the client over the scans' Arrow batches: aggregates per region, a top-N
+-- (a bounded heap, not a full sort) and a lookup join (one batched primary-key lookup per
+-- batch of events; the partition column is part of the key, so it is in ON too).
+INSERT INTO fluss.partitioned_events VALUES (3, 'US', 300), (4, 'EU', 50);
+SELECT region, COUNT(*) AS events, SUM(value) AS total FROM fluss.partitioned_events GROUP BY region ORDER BY total DESC;
+SELECT id, region, value FROM fluss.partitioned_events ORDER BY value DESC LIMIT 2;
+SELECT e.id, e.region, e.value, u.score
+  FROM fluss.partitioned_events e
+  LEFT JOIN fluss.partitioned_users u ON u.user_id = e.id AND u.region = e.region;
