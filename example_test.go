@@ -14,29 +14,29 @@ import (
 	"github.com/flussql/flussql"
 )
 
-// Open a database handle and run the seed's partitioned-table flow. The DSN comes from
-// FLUSS_DSN (or FLUSS_BOOTSTRAP_SERVERS) when set.
+// Open a database handle and run the seed's partitioned-table flow: create a partitioned
+// table, add a partition, write rows and read them back by partition. The DSN comes from
+// FLUSS_DSN (or FLUSS_BOOTSTRAP_SERVERS).
 func Example() {
-	dsn := flussql.DSNFromEnv()
-	if dsn == "" {
-		dsn = "fluss://127.0.0.1:9123/fluss"
-	}
-	db, err := sql.Open("fluss", dsn)
+	db, err := sql.Open("fluss", flussql.DSNFromEnv()) // e.g. fluss://127.0.0.1:9123/fluss
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer db.Close()
 	for _, q := range []string{
-		`CREATE TABLE IF NOT EXISTS partitioned_events (id INT, region STRING, value BIGINT)
+		`CREATE DATABASE IF NOT EXISTS examples`,
+		`DROP TABLE IF EXISTS examples.partitioned_events`,
+		`CREATE TABLE examples.partitioned_events (id INT, region STRING, value BIGINT)
 		   PARTITIONED BY (region) WITH ('bucket.num' = '1')`,
-		`ALTER TABLE partitioned_events ADD IF NOT EXISTS PARTITION (region = 'US')`,
-		`INSERT INTO partitioned_events VALUES (1, 'US', 100)`,
+		`ALTER TABLE examples.partitioned_events ADD PARTITION (region = 'US')`,
+		`ALTER TABLE examples.partitioned_events ADD PARTITION (region = 'EU')`,
+		`INSERT INTO examples.partitioned_events VALUES (1, 'US', 100), (2, 'EU', 200), (3, 'US', 300)`,
 	} {
 		if _, err := db.Exec(q); err != nil {
 			log.Fatal(err)
 		}
 	}
-	rows, err := db.Query(`SELECT id, value FROM partitioned_events WHERE region = ?`, "US")
+	rows, err := db.Query(`SELECT id, value FROM examples.partitioned_events WHERE region = ? ORDER BY id`, "US")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -49,6 +49,12 @@ func Example() {
 		}
 		fmt.Println(id, value)
 	}
+	if err := rows.Err(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// 1 100
+	// 3 300
 }
 
 func ExampleParseDSN() {
@@ -98,11 +104,21 @@ func ExampleConfig_logger() {
 
 // Read a log-table scan as Arrow record batches through sql.Conn.Raw.
 func ExampleArrowConn() {
-	db, err := sql.Open("fluss", "fluss://127.0.0.1:9123/fluss")
+	db, err := sql.Open("fluss", flussql.DSNFromEnv())
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer db.Close()
+	for _, q := range []string{
+		`CREATE DATABASE IF NOT EXISTS examples`,
+		`DROP TABLE IF EXISTS examples.clicks`,
+		`CREATE TABLE examples.clicks (id INT, page STRING) WITH ('bucket.num' = '1')`,
+		`INSERT INTO examples.clicks VALUES (1, '/'), (2, '/docs'), (3, '/')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			log.Fatal(err)
+		}
+	}
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -110,7 +126,7 @@ func ExampleArrowConn() {
 	}
 	defer conn.Close()
 	err = conn.Raw(func(dc any) error {
-		r, err := dc.(flussql.ArrowConn).QueryArrow(ctx, "SELECT id, value FROM partitioned_events WHERE region = 'US'")
+		r, err := dc.(flussql.ArrowConn).QueryArrow(ctx, "SELECT page, COUNT(*) AS n FROM examples.clicks GROUP BY page ORDER BY n DESC")
 		if err != nil {
 			return err
 		}
@@ -123,12 +139,18 @@ func ExampleArrowConn() {
 			if err != nil {
 				return err
 			}
-			fmt.Println(rec.NumRows(), "rows of", r.Schema())
+			pages, counts := rec.Column(0), rec.Column(1)
+			for i := 0; i < int(rec.NumRows()); i++ {
+				fmt.Println(pages.ValueStr(i), counts.ValueStr(i))
+			}
 		}
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
+	// Output:
+	// / 2
+	// /docs 1
 }
 
 // Write and read ARRAY and MAP columns with Go slices and maps.
@@ -138,44 +160,69 @@ func ExampleArray() {
 		log.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS user_prefs (id INT, tags ARRAY<STRING>, prefs MAP<STRING, INT>,
-		PRIMARY KEY (id) NOT ENFORCED)`); err != nil {
-		log.Fatal(err)
+	for _, q := range []string{
+		`CREATE DATABASE IF NOT EXISTS examples`,
+		`CREATE TABLE IF NOT EXISTS examples.user_prefs (id INT, tags ARRAY<STRING>, prefs MAP<STRING, INT>,
+		   PRIMARY KEY (id) NOT ENFORCED)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			log.Fatal(err)
+		}
 	}
-	if _, err := db.Exec(`INSERT INTO user_prefs VALUES (?, ?, ?)`,
+	if _, err := db.Exec(`INSERT INTO examples.user_prefs VALUES (?, ?, ?)`,
 		1, []string{"admin", "ops"}, map[string]int32{"theme": 2}); err != nil {
 		log.Fatal(err)
 	}
 	var tags []string
 	var prefs map[string]int32
-	err = db.QueryRow(`SELECT tags, prefs FROM user_prefs WHERE id = ?`, 1).
+	err = db.QueryRow(`SELECT tags, prefs FROM examples.user_prefs WHERE id = ?`, 1).
 		Scan(flussql.Array(&tags), flussql.Map(&prefs))
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(tags, prefs)
+	// Output: [admin ops] map[theme:2]
 }
 
 // Tell the three outcomes of a failed write apart: not written (safe to run again), unknown
 // (the rows may be stored: check before appending again) and partially written.
 func ExampleErrOutcomeUnknown() {
-	db, err := sql.Open("fluss", "fluss://127.0.0.1:9123/fluss")
+	db, err := sql.Open("fluss", flussql.DSNFromEnv())
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer db.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	_, err = db.ExecContext(ctx, `INSERT INTO events VALUES (?, ?)`, 42, "click")
-	switch {
-	case err == nil:
-		// stored
-	case errors.Is(err, flussql.ErrNotWritten):
-		// nothing stored (also for errors found before sending, such as a bad value): safe
-		// to run again once the cause is fixed
-	case errors.Is(err, flussql.ErrOutcomeUnknown):
-		// may be stored: look it up before writing it again to a log table
-	case errors.Is(err, flussql.ErrPartiallyWritten):
-		// some rows stored, the others not (fluss.WriteError counts them)
+	if _, err := db.Exec(`CREATE DATABASE IF NOT EXISTS examples`); err != nil {
+		log.Fatal(err)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, q := range []string{
+		`INSERT INTO examples.no_such_table VALUES (42, 'click')`,
+		`CREATE TABLE IF NOT EXISTS examples.events (id INT, kind STRING)`,
+		`INSERT INTO examples.events VALUES (42, 'click')`,
+	} {
+		_, err = db.ExecContext(ctx, q)
+		switch {
+		case err == nil:
+			fmt.Println("done")
+		case errors.Is(err, flussql.ErrNotWritten):
+			// nothing stored (also for errors found before sending, such as a missing table
+			// or a bad value): safe to run again once the cause is fixed
+			fmt.Println("not written")
+		case errors.Is(err, flussql.ErrOutcomeUnknown):
+			// may be stored (the request was sent, its answer lost): look it up before
+			// writing it again to a log table
+			fmt.Println("outcome unknown")
+		case errors.Is(err, flussql.ErrPartiallyWritten):
+			// some rows stored, the others not (fluss.WriteError counts them)
+			fmt.Println("partially written")
+		default:
+			fmt.Println("failed:", err) // a statement that writes no rows, e.g. DDL
+		}
+	}
+	// Output:
+	// not written
+	// done
+	// done
 }
