@@ -80,10 +80,16 @@ const (
 	CodeRebalanceFailureException         ErrorCode = 61
 	CodeNoRebalanceInProgressException    ErrorCode = 62
 	CodeInvalidProducerIDException        ErrorCode = 63
+	CodeConfigException                   ErrorCode = 64 // Fluss 1.0
+	CodeNotCoordinatorLeaderException     ErrorCode = 65
 	CodeScannerExpired                    ErrorCode = 66 // Fluss 1.0 (SCAN_KV)
 	CodeUnknownScannerID                  ErrorCode = 67
 	CodeInvalidScanRequest                ErrorCode = 68
 	CodeTooManyScanners                   ErrorCode = 69
+	CodeDiskWriteLocked                   ErrorCode = 70 // Fluss 1.0
+	CodeInsufficientKvLeaderCapacity      ErrorCode = 71
+	CodeStorageBackpressure               ErrorCode = 72 // Fluss 1.0 (PUT_KV v2)
+	CodeHistoricalPartitionThrottled      ErrorCode = 73
 )
 
 type codeInfo struct {
@@ -163,6 +169,12 @@ var codes = map[ErrorCode]codeInfo{
 	67: {"UNKNOWN_SCANNER_ID", "The scanner id is not recognized by the server.", false, false},
 	68: {"INVALID_SCAN_REQUEST", "The scan request is invalid.", false, false},
 	69: {"TOO_MANY_SCANNERS", "The per-bucket or per-server scanner session limit has been reached.", false, false},
+	64: {"CONFIG_EXCEPTION", "A configuration error occurred.", false, false},
+	65: {"NOT_COORDINATOR_LEADER_EXCEPTION", "The coordinator is not a leader and cannot process request.", false, false},
+	70: {"DISK_WRITE_LOCKED", "The tablet server has rejected writes because its data disk usage reached the configured write-limit ratio.", true, false},
+	71: {"INSUFFICIENT_KV_LEADER_REPLICA_CAPACITY", "The cluster does not have enough KV leader replica capacity.", false, false},
+	72: {"STORAGE_BACKPRESSURE_EXCEPTION", "The tablet server has rejected the write because the KV storage engine has reached its write-pressure threshold.", true, false},
+	73: {"HISTORICAL_PARTITION_THROTTLED", "Historical partition request is throttled because too many historical requests are in flight.", true, false},
 }
 
 // String returns the Fluss name of the code, e.g. "TABLE_NOT_EXIST", or

@@ -304,7 +304,7 @@ func (*kvProtocol) results(resp proto.Message) []bucketResult {
 		if b.PartitionId != nil {
 			pid = b.GetPartitionId()
 		}
-		out = append(out, bucketResult{key: bucketKey{pid, b.GetBucketId()}, code: b.GetErrorCode(), msg: b.GetErrorMessage()})
+		out = append(out, bucketResult{key: bucketKey{pid, b.GetBucketId()}, code: b.GetErrorCode(), msg: b.GetErrorMessage(), pressure: b.GetPressure()})
 	}
 	return out
 }

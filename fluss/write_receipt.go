@@ -257,7 +257,10 @@ func maybeStored(err error) bool {
 		CodePartitionNotExists, CodeAuthorizationException, CodeTableNotExist, CodeSchemaNotExist,
 		CodeLeaderNotAvailableException, CodeFencedLeaderEpochException, CodeNonPrimaryKeyTableException,
 		CodeInvalidTargetColumn, CodeInvalidColumnProjection, CodeDeletionDisabledException,
-		CodeUnsupportedVersion, CodeInvalidProducerIDException:
+		CodeUnsupportedVersion, CodeInvalidProducerIDException,
+		// Fluss 1.0 refusals before anything is written: storage under pressure, a disk
+		// over its write limit, too many requests for historical partitions.
+		CodeStorageBackpressure, CodeDiskWriteLocked, CodeHistoricalPartitionThrottled:
 		return false
 	}
 	// REQUEST_TIME_OUT (the leader appended, replicas did not confirm in

@@ -98,6 +98,9 @@ type bucketQueue struct {
 	open     *writeBatch   // taking rows
 	ready    []*writeBatch // closed, in send order
 	inflight *writeBatch
+	// throttledUntil holds the next batch back after the server reported
+	// storage pressure (see writerCore.throttle).
+	throttledUntil time.Time
 	// The writer id the sequences below belong to, and the next sequence.
 	writerID int64
 	nextSeq  int32

@@ -82,13 +82,24 @@ type WriterOptions struct {
 	// AutoCreatePartitions creates missing partitions (ignoring "already
 	// exists") instead of waiting for them.
 	AutoCreatePartitions bool
+	// MaxBackpressureThrottle bounds how long a bucket's next batch is held
+	// back when a Fluss 1.0 server reports storage pressure on PUT_KV: for
+	// pressure p in (0, 1) the wait is MaxBackpressureThrottle·p², for a
+	// write refused with STORAGE_BACKPRESSURE_EXCEPTION the whole of it (as
+	// the Java client's client.writer.kv-backpressure.max-throttle). Default
+	// 3 s; negative disables the throttle (refused writes are still retried
+	// with the normal backoff).
+	MaxBackpressureThrottle time.Duration
 }
+
+// DefaultMaxBackpressureThrottle is WriterOptions.MaxBackpressureThrottle's default.
+const DefaultMaxBackpressureThrottle = 3 * time.Second
 
 // writerConfig is WriterOptions with defaults applied.
 type writerConfig struct {
 	batchSize, bufferMemory, maxRequest        int
 	linger, backoff, timeout, missingPartition time.Duration
-	delivery                                   time.Duration
+	delivery, maxThrottle                      time.Duration
 	acks                                       Acks
 	retries                                    int
 	idempotent, autoCreate                     bool
@@ -126,6 +137,11 @@ func (o WriterOptions) resolve(clientTimeout time.Duration) (writerConfig, error
 	}
 	if c.delivery = o.DeliveryTimeout; c.delivery <= 0 {
 		c.delivery = DefaultDeliveryTimeout
+	}
+	if c.maxThrottle = o.MaxBackpressureThrottle; c.maxThrottle == 0 {
+		c.maxThrottle = DefaultMaxBackpressureThrottle
+	} else if c.maxThrottle < 0 {
+		c.maxThrottle = 0
 	}
 	if c.missingPartition == 0 {
 		c.missingPartition = DefaultMissingPartitionTimeout

@@ -29,6 +29,9 @@ type bucketResult struct {
 	key  bucketKey
 	code int32
 	msg  string
+	// pressure is the bucket's storage pressure a Fluss 1.0 server reports
+	// on PUT_KV (0: none).
+	pressure float32
 }
 
 // runSender is the sender goroutine: it closes batches that have lingered,
@@ -86,6 +89,10 @@ func (w *writerCore) dispatch() time.Time {
 			}
 		}
 		if q.inflight != nil || len(q.ready) == 0 {
+			continue
+		}
+		if now.Before(q.throttledUntil) {
+			later(q.throttledUntil)
 			continue
 		}
 		b := q.ready[0]
@@ -227,6 +234,12 @@ func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*wr
 			continue
 		}
 		delete(byKey, r.key)
+		switch {
+		case r.code == int32(CodeStorageBackpressure):
+			w.throttle(r.key, 1)
+		case r.pressure > 0:
+			w.throttle(r.key, r.pressure)
+		}
 		w.complete(b, errorFromCode(r.code, r.msg))
 	}
 	for _, b := range byKey {
@@ -345,4 +358,22 @@ func (w *writerCore) finishLocked(b *writeBatch) {
 	if w.pending == 0 {
 		close(w.idle)
 	}
+}
+
+// throttle holds the next batch of a bucket back after a Fluss 1.0 server reported storage
+// pressure p on PUT_KV, for maxThrottle·p² (p = 1: the write was refused with
+// STORAGE_BACKPRESSURE_EXCEPTION, the whole maxThrottle), as the Java client does: the
+// server's RocksDB catches up instead of being hammered. A statement whose deadline comes
+// first gets its unsent batches withdrawn (not written), as for any wait.
+func (w *writerCore) throttle(key bucketKey, p float32) {
+	d := time.Duration(float64(w.cfg.maxThrottle) * float64(p) * float64(p))
+	if d <= 0 {
+		return
+	}
+	w.mu.Lock()
+	if q := w.buckets[key]; q != nil {
+		q.throttledUntil = time.Now().Add(d)
+	}
+	w.mu.Unlock()
+	w.c.debug("fluss: write throttled by storage pressure", "table", w.path.String(), "bucket", key.bucket, "pressure", p, "for", d)
 }

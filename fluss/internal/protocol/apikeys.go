@@ -63,7 +63,10 @@ type apiInfo struct {
 
 // clientAPIs lists the APIs this client can send and the versions it
 // understands. PUT_KV, LOOKUP and PREFIX_LOOKUP v1 mean "keys are encoded
-// with the Fluss key encoder" (0.9+); v0 is the legacy lake encoding.
+// with the Fluss key encoder" (0.9+); v0 is the legacy lake encoding. PUT_KV
+// v2 (1.0) adds that the client understands STORAGE_BACKPRESSURE_EXCEPTION
+// (older versions get the retriable KV_STORAGE_EXCEPTION instead); the
+// request is the same.
 var clientAPIs = map[APIKey]apiInfo{
 	APIVersions:          {"API_VERSIONS", VersionRange{0, 0}},
 	CreateDatabase:       {"CREATE_DATABASE", VersionRange{0, 0}},
@@ -80,7 +83,7 @@ var clientAPIs = map[APIKey]apiInfo{
 	GetMetadata:          {"GET_METADATA", VersionRange{0, 0}},
 	ProduceLog:           {"PRODUCE_LOG", VersionRange{0, 0}},
 	FetchLog:             {"FETCH_LOG", VersionRange{0, 0}},
-	PutKv:                {"PUT_KV", VersionRange{1, 1}},
+	PutKv:                {"PUT_KV", VersionRange{1, 2}},
 	Lookup:               {"LOOKUP", VersionRange{1, 1}},
 	ListOffsets:          {"LIST_OFFSETS", VersionRange{0, 0}},
 	GetLatestKvSnapshots: {"GET_LATEST_KV_SNAPSHOTS", VersionRange{0, 0}},

@@ -4423,12 +4423,15 @@ func (x *PutKvResponse) GetBucketsResp() []*PbPutKvRespForBucket {
 }
 
 type PbPutKvRespForBucket struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	PartitionId   *int64                 `protobuf:"varint,1,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
-	BucketId      *int32                 `protobuf:"varint,2,req,name=bucket_id,json=bucketId" json:"bucket_id,omitempty"`
-	ErrorCode     *int32                 `protobuf:"varint,3,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
-	ErrorMessage  *string                `protobuf:"bytes,4,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
-	LogEndOffset  *int64                 `protobuf:"varint,5,opt,name=log_end_offset,json=logEndOffset" json:"log_end_offset,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	PartitionId  *int64                 `protobuf:"varint,1,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
+	BucketId     *int32                 `protobuf:"varint,2,req,name=bucket_id,json=bucketId" json:"bucket_id,omitempty"`
+	ErrorCode    *int32                 `protobuf:"varint,3,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage *string                `protobuf:"bytes,4,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	LogEndOffset *int64                 `protobuf:"varint,5,opt,name=log_end_offset,json=logEndOffset" json:"log_end_offset,omitempty"`
+	// Fluss 1.0: the bucket's storage pressure, 0 (none) up to below 1 (the
+	// server's RocksDB L0 ratio in its slowdown zone).
+	Pressure      *float32 `protobuf:"fixed32,6,opt,name=pressure" json:"pressure,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4494,6 +4497,13 @@ func (x *PbPutKvRespForBucket) GetErrorMessage() string {
 func (x *PbPutKvRespForBucket) GetLogEndOffset() int64 {
 	if x != nil && x.LogEndOffset != nil {
 		return *x.LogEndOffset
+	}
+	return 0
+}
+
+func (x *PbPutKvRespForBucket) GetPressure() float32 {
+	if x != nil && x.Pressure != nil {
+		return *x.Pressure
 	}
 	return 0
 }
@@ -7117,14 +7127,15 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\tbucket_id\x18\x02 \x02(\x05R\bbucketId\x12\x18\n" +
 	"\arecords\x18\x03 \x02(\fR\arecords\"T\n" +
 	"\rPutKvResponse\x12C\n" +
-	"\fbuckets_resp\x18\x01 \x03(\v2 .fluss.wire.PbPutKvRespForBucketR\vbucketsResp\"\xc0\x01\n" +
+	"\fbuckets_resp\x18\x01 \x03(\v2 .fluss.wire.PbPutKvRespForBucketR\vbucketsResp\"\xdc\x01\n" +
 	"\x14PbPutKvRespForBucket\x12!\n" +
 	"\fpartition_id\x18\x01 \x01(\x03R\vpartitionId\x12\x1b\n" +
 	"\tbucket_id\x18\x02 \x02(\x05R\bbucketId\x12\x1d\n" +
 	"\n" +
 	"error_code\x18\x03 \x01(\x05R\terrorCode\x12#\n" +
 	"\rerror_message\x18\x04 \x01(\tR\ferrorMessage\x12$\n" +
-	"\x0elog_end_offset\x18\x05 \x01(\x03R\flogEndOffset\"\xd1\x01\n" +
+	"\x0elog_end_offset\x18\x05 \x01(\x03R\flogEndOffset\x12\x1a\n" +
+	"\bpressure\x18\x06 \x01(\x02R\bpressure\"\xd1\x01\n" +
 	"\rLookupRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x02(\x03R\atableId\x12A\n" +
 	"\vbuckets_req\x18\x02 \x03(\v2 .fluss.wire.PbLookupReqForBucketR\n" +

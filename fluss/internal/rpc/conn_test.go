@@ -45,7 +45,7 @@ func TestHandshakeNegotiatesVersions(t *testing.T) {
 	assert.Equal(t, int16(0), v)
 	v, err = c.Version(protocol.PutKv)
 	require.NoError(t, err)
-	assert.Equal(t, int16(1), v, "client speaks PUT_KV v1 only")
+	assert.Equal(t, int16(2), v, "PUT_KV v2 with a 1.0 server (the client understands STORAGE_BACKPRESSURE_EXCEPTION); v1 with 0.9 (0..1)")
 
 	_, err = c.Version(protocol.Lookup)
 	var ue *UnsupportedAPIError
