@@ -55,7 +55,16 @@ func TestIdempotentResend(t *testing.T) {
 		require.NoError(t, content.setWriterState(data, writerID, seq))
 		return data
 	}
-	leader, err := c.bucketLeader(ctx, path, "", 0)
+	// The bucket of a table created a moment ago may have no leader yet: wait for it.
+	var leader ServerNode
+	for {
+		leader, err = c.bucketLeader(ctx, path, "", 0)
+		if err == nil || !errors.Is(err, ErrLeaderNotAvailable) || ctx.Err() != nil {
+			break
+		}
+		c.invalidateTable(path)
+		time.Sleep(50 * time.Millisecond)
+	}
 	require.NoError(t, err)
 	produce := func(data []byte) error {
 		b := &writeBatch{target: writeTarget{partitionID: -1, bucket: 0}, data: data}
