@@ -27,8 +27,8 @@ type conn struct {
 	// writers are the connection's table writers, reused across statements.
 	writers     map[writerKey]closableWriter
 	writerPaths map[writerKey]fluss.TablePath
-	// lookupers are the connection's (prefix) lookupers, reused across queries.
-	lookupers map[lookupKey]any
+	// parsed caches the statements of unprepared queries by their text.
+	parsed stmtCache
 }
 
 var (
@@ -69,7 +69,6 @@ func (c *conn) Close() error {
 	c.mu.Lock()
 	c.closed = true
 	c.tx = nil
-	c.lookupers = nil
 	c.mu.Unlock()
 	c.closeWriters()
 	return nil
@@ -199,7 +198,7 @@ func (c *conn) execText(ctx context.Context, query string, args []driver.NamedVa
 	if err := c.txAborted(); err != nil {
 		return nil, err
 	}
-	st, err := parser.Parse(query)
+	st, err := c.parsed.parse(query)
 	if err != nil {
 		return nil, c.txFailed(err)
 	}
@@ -216,7 +215,7 @@ func (c *conn) queryText(ctx context.Context, query string, args []driver.NamedV
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
-	st, err := parser.Parse(query)
+	st, err := c.parsed.parse(query)
 	if err != nil {
 		return nil, err
 	}
