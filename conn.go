@@ -215,12 +215,11 @@ func (c *conn) queryText(ctx context.Context, query string, args []driver.NamedV
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
-	st, err := c.parsed.parse(query)
+	e, err := c.parsed.entry(query)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := c.query(ctx, st, args)
-	return rows, err
+	return c.queryWith(ctx, e.st, args, &e.plans)
 }
 
 // plannerArgs converts database/sql arguments for planner.Bind.

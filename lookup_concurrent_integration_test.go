@@ -13,8 +13,8 @@ import (
 
 // Point lookups from many goroutines over many connections (their lookups share one
 // Lookuper per table and are merged per bucket leader): every caller gets its own row,
-// missing keys stay missing, a cancelled caller fails alone, and after ALTER TABLE … ADD the
-// same unprepared text sees the new column.
+// missing keys stay missing, a cancelled caller fails alone, and after ALTER TABLE … ADD (or
+// DROP and CREATE) the same unprepared text sees the new columns.
 func TestLookupConcurrentQueryRow(t *testing.T) {
 	db, name := openTestDB(t)
 	ctx := context.Background()
@@ -83,4 +83,31 @@ func TestLookupConcurrentQueryRow(t *testing.T) {
 	require.NoError(t, db.QueryRow(q, 4).Scan(new(int32), &nm, &score, &extra))
 	assert.Equal(t, "name-4", nm)
 	assert.False(t, extra.Valid, "a row written before ADD COLUMN has NULL there")
+
+	// The table dropped and created again with other columns: the same text plans anew.
+	_, err = db.Exec(`DROP TABLE ` + name + `.kv`)
+	require.NoError(t, err)
+	_, err = db.Exec(`CREATE TABLE ` + name + `.kv (id INT, flag BOOLEAN, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2')`)
+	require.NoError(t, err)
+	_, err = db.Exec(`UPSERT INTO `+name+`.kv VALUES (?, ?)`, 3, true)
+	require.NoError(t, err)
+	results := make(chan error, 16*5)
+	for range 16 { // concurrently, so over many of the pool's connections and their cached plans
+		wg.Go(func() {
+			for range 5 {
+				var id int32
+				var flag bool
+				if err := db.QueryRow(q, 3).Scan(&id, &flag); err != nil || !flag {
+					results <- fmt.Errorf("id 3 after CREATE: flag %v, err %v", flag, err)
+					continue
+				}
+				results <- db.QueryRow(q, 4).Scan(&id, &flag)
+			}
+		})
+	}
+	wg.Wait()
+	close(results)
+	for err := range results {
+		assert.ErrorIs(t, err, sql.ErrNoRows)
+	}
 }

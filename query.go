@@ -15,8 +15,13 @@ import (
 // query runs a statement for Query. A statement that returns no rows is executed and
 // answers with an empty result, so tools that send everything through Query work.
 func (c *conn) query(ctx context.Context, st parser.Statement, args []driver.NamedValue) (driver.Rows, error) {
+	return c.queryWith(ctx, st, args, nil)
+}
+
+// queryWith is query reusing the lookup plan kept in pc (nil: none).
+func (c *conn) queryWith(ctx context.Context, st parser.Statement, args []driver.NamedValue, pc *lookupPlanCache) (driver.Rows, error) {
 	pctx, cancel := c.connector.requestContext(ctx)
-	p, err := c.plan(pctx, st, args)
+	p, err := c.planCached(pctx, st, args, pc)
 	if err != nil {
 		cancel()
 		return nil, err

@@ -23,6 +23,8 @@ type stmt struct {
 	mu      sync.Mutex
 	write   *planner.Write
 	writeDB string
+	// plans keeps the unbound plan of a lookup query.
+	plans lookupPlanCache
 }
 
 var (
@@ -117,7 +119,7 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 		if err := s.conn.usable(); err != nil {
 			return nil, err
 		}
-		return s.conn.query(ctx, s.parsed, args)
+		return s.conn.queryWith(ctx, s.parsed, args, &s.plans)
 	})
 }
 
