@@ -38,7 +38,7 @@ type AppendWriter struct {
 	format  string
 
 	schemaID int16
-	encoders sync.Pool // *logbatch.ArrowEncoder
+	encoders *arrowEncoderPool
 	rowEnc   row.Encoder
 	compress logbatch.Compression
 	keyBuf   sync.Pool // *[]byte
@@ -65,13 +65,9 @@ func (t *Table) NewAppendWriter(ctx context.Context, opts AppendWriterOptions) (
 		if w.compress, err = logbatch.ParseCompression(info.Property(PropArrowCompression, "ZSTD")); err != nil {
 			return nil, fmt.Errorf("fluss: table %s: %w", t.Path(), err)
 		}
-		w.encoders.New = func() any {
-			e, err := logbatch.NewArrowEncoder(t.schema, w.compress)
-			if err != nil {
-				return err
-			}
-			return e
-		}
+		w.encoders = newArrowEncoderPool(func() (*logbatch.ArrowEncoder, error) {
+			return logbatch.NewArrowEncoder(t.schema, w.compress)
+		})
 	case "INDEXED", "COMPACTED":
 		f, _ := row.ParseFormat(w.format)
 		if w.rowEnc, err = row.NewEncoder(f, row.FieldTypes(info.Schema().Columns)); err != nil {
@@ -321,12 +317,11 @@ func (c *logContent) seal() ([]byte, error) {
 	if c.rec == nil {
 		c.rec = c.rb.NewRecordBatch()
 	}
-	v := c.w.encoders.Get()
-	enc, ok := v.(*logbatch.ArrowEncoder)
-	if !ok {
-		return nil, v.(error)
+	enc, err := c.w.encoders.get()
+	if err != nil {
+		return nil, err
 	}
-	defer c.w.encoders.Put(enc)
+	defer c.w.encoders.put(enc)
 	return enc.AppendBatch(make([]byte, 0, recordBytes(c.rec)/2+1024), c.header(), c.rec, nil)
 }
 
