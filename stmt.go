@@ -76,8 +76,18 @@ func (s *stmt) execCached(ctx context.Context, args []driver.NamedValue) (driver
 		return nil, false, nil
 	}
 	c := s.conn
-	ctx, cancel := c.connector.requestContext(ctx)
-	defer cancel()
+	c.mu.Lock()
+	inTx := c.tx != nil
+	c.mu.Unlock()
+	if !inTx {
+		// In a transaction the write is only buffered (Commit sends it, under the
+		// transaction's context); the catalog's and the partition check's requests get the
+		// client's request timeout on their own. A timer per buffered row cost ~15 % of a
+		// prepared INSERT's time.
+		var cancel context.CancelFunc
+		ctx, cancel = c.connector.requestContext(ctx)
+		defer cancel()
+	}
 	db := c.session().Database
 	s.mu.Lock()
 	w := s.write
