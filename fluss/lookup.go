@@ -2,6 +2,7 @@ package fluss
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -85,10 +86,24 @@ func (l *Lookuper) Lookup(ctx context.Context, key []any) (row []any, found bool
 }
 
 // lookupRouted looks one key up through the coalescer; a key it hands back
-// is looked up alone, with fanout's retries.
+// is looked up alone, with fanout's retries. Without a deadline in ctx, the
+// wait for the coalesced request is bounded by the client's request timeout.
 func (l *Lookuper) lookupRouted(ctx context.Context, rk routedKey) ([]any, error) {
-	row, retry, err := l.co.lookup(ctx, rk)
+	cctx, rt := ctx, l.t.c.cfg.RequestTimeout
+	if _, ok := ctx.Deadline(); !ok && rt > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, rt)
+		defer cancel()
+	}
+	row, retry, err := l.co.lookup(cctx, rk)
 	if !retry {
+		if err != nil && cctx.Err() != nil && errors.Is(err, cctx.Err()) {
+			where := fmt.Sprintf("bucket %d of %s", rk.bucket, physicalName(l.t.path, rk.partition))
+			if ctx.Err() == nil {
+				return nil, fmt.Errorf("fluss: looking up a key in %s: gave up after %s (the request timeout): %w", where, rt, err)
+			}
+			return nil, fmt.Errorf("fluss: looking up a key in %s: %w", where, err)
+		}
 		return row, err
 	}
 	rows, err := l.lookupRoutedMany(ctx, []routedKey{rk})

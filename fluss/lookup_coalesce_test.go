@@ -283,3 +283,27 @@ func TestCoalescerErrorsReachOnlyTheirCallers(t *testing.T) {
 		})
 	}
 }
+
+// A leader that never answers: a Lookup returns by its context's deadline, or without one
+// after the client's request timeout, with an error that names the bucket and matches
+// context.DeadlineExceeded.
+func TestLookupCoalescedFrozenLeader(t *testing.T) {
+	_, pk, _ := fanoutFixture(t, 300*time.Millisecond)
+	frozen := make(chan struct{})
+	t.Cleanup(func() { close(frozen) })
+	l := &Lookuper{t: pk}
+	l.co = newLookupCoalescer(pk, func(ctx context.Context, _ ServerNode, _ int64, _ []*kvBucketReq, _ []routedKey, _ [][]any) ([]kvBucketFailure, error) {
+		<-frozen
+		return nil, nil
+	})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := l.lookupRouted(ctx, key(1, 1))
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "looking up a key in bucket 1 of db.failover")
+
+	_, err = l.lookupRouted(context.Background(), key(2, 2))
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "bucket 2 of db.failover: gave up after 300ms (the request timeout)")
+}
