@@ -27,7 +27,7 @@ CLUSTER       := $(GO) run ./cmd/fluss-local-cluster
 # The OpenTelemetry adapter: a module of its own so that the driver does not depend on it.
 OTEL_DIR      = flussotel
 
-.PHONY: all build vet test unit integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down proto bench demo tidy
+.PHONY: all build vet test unit bench-compare bench-build integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down proto bench demo tidy
 
 all: build
 
@@ -45,7 +45,7 @@ vet:
 ## (reliability-short: package reliability on a 3-tablet-server cluster of its own, run alone
 ## so that its deadline checks do not compete with other packages for the CPU), then a short
 ## run of every fuzz target.
-test: vet
+test: vet bench-build
 	$(MAKE) integration
 	$(MAKE) integration-next
 	$(MAKE) reliability-short
@@ -124,6 +124,20 @@ proto:
 ## bench: Go benchmarks of the codecs and, against a local cluster, of the client.
 bench:
 	$(CLUSTER) run -- $(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-compare: one local cluster; point lookups through flussql (database/sql and the wire
+## Lookuper) and the official Java client side by side, 3 interleaved rounds
+## (testdata/bench/compare_lookups.sh; compare.sh and compare_sql.sh compare scans and writes
+## with pyfluss).
+bench-compare:
+	$(CLUSTER) run -- testdata/bench/compare_lookups.sh
+
+## bench-build: what CI checks of the comparison harness without a cluster: the benchmarks
+## compile, the scripts parse (the Java side compiles with the Java interop tests' program).
+bench-build:
+	$(GO) test -count=1 -run '^$$' -bench '^$$' . ./fluss/ > /dev/null
+	for f in testdata/bench/*.sh; do bash -n $$f || exit 1; done
+	python3 -c 'import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]' testdata/bench/*.py
 
 ## demo: the shell runs the seed's flow (testdata/demo/partitioned-tables.sql) on a local cluster.
 demo:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -115,8 +117,9 @@ func BenchmarkInsertArrow(b *testing.B) {
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 }
 
-// BenchmarkSelectScan reads a 200,000-row log table with Rows.Next + Scan. One op is one
-// full scan.
+// BenchmarkSelectScan reads a 200,000-row log table with Rows.Next + Scan, the INT column
+// into an int32 (database/sql converts through a string) and into an int64 (no
+// conversion). One op is one full scan; allocs/row counts every allocation of the process.
 func BenchmarkSelectScan(b *testing.B) {
 	db, name := benchDB(b)
 	const n = 200000
@@ -127,31 +130,50 @@ func BenchmarkSelectScan(b *testing.B) {
 	st, err := tx.Prepare(`INSERT INTO ` + name + `.t VALUES (?, ?, ?)`)
 	require.NoError(b, err)
 	for i := 0; i < n; i++ {
-		_, err := st.Exec(i, "name", int64(i))
+		_, err := st.Exec(i, fmt.Sprintf("name-%d", i), int64(i)*1000003)
 		require.NoError(b, err)
 	}
 	require.NoError(b, tx.Commit())
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		rows, err := db.Query(`SELECT id, name, value FROM ` + name + `.t`)
-		require.NoError(b, err)
-		var id int32
-		var s string
-		var v int64
-		count := 0
-		for rows.Next() {
-			if err := rows.Scan(&id, &s, &v); err != nil {
-				b.Fatal(err)
+	for _, into := range []string{"int32", "int64"} {
+		b.Run("into="+into, func(b *testing.B) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				rows, err := db.Query(`SELECT id, name, value FROM ` + name + `.t`)
+				require.NoError(b, err)
+				var id32 int32
+				var id64 int64
+				var s string
+				var v, sum int64
+				count := 0
+				for rows.Next() {
+					if into == "int32" {
+						err = rows.Scan(&id32, &s, &v)
+						id64 = int64(id32)
+					} else {
+						err = rows.Scan(&id64, &s, &v)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					sum += id64
+					count++
+				}
+				require.NoError(b, rows.Err())
+				require.Equal(b, n, count)
+				require.Equal(b, int64(n)*(n-1)/2, sum)
 			}
-			count++
-		}
-		require.NoError(b, rows.Err())
-		require.Equal(b, n, count)
+			b.StopTimer()
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(n*b.N), "allocs/row")
+		})
 	}
-	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
-// BenchmarkLookupQueryRow is point lookups through QueryRow from 16 goroutines.
+// BenchmarkLookupQueryRow is point lookups through QueryRow (prepared, and unprepared with
+// the same text each time) from 1, 16 and 64 goroutines, with as many connections.
 func BenchmarkLookupQueryRow(b *testing.B) {
 	db, name := benchDB(b)
 	const keys = 10000
@@ -166,22 +188,48 @@ func BenchmarkLookupQueryRow(b *testing.B) {
 		require.NoError(b, err)
 	}
 	require.NoError(b, tx.Commit())
-	db.SetMaxOpenConns(16)
-	q, err := db.Prepare(`SELECT score FROM ` + name + `.kv WHERE id = ?`)
+	text := `SELECT score FROM ` + name + `.kv WHERE id = ?`
+	q, err := db.Prepare(text)
 	require.NoError(b, err)
+	for _, prepared := range []bool{true, false} {
+		for _, callers := range []int{1, 16, 64} {
+			b.Run(fmt.Sprintf("prepared=%v/callers=%d", prepared, callers), func(b *testing.B) {
+				db.SetMaxOpenConns(callers)
+				db.SetMaxIdleConns(callers)
+				queryRow := func(id int64) *sql.Row { return db.QueryRow(text, id) }
+				if prepared {
+					queryRow = func(id int64) *sql.Row { return q.QueryRow(id) }
+				}
+				benchQueryRows(b, callers, keys, queryRow)
+			})
+		}
+	}
+}
+
+// benchQueryRows runs b.N lookups from callers goroutines and reports lookups/s and the
+// 50th and 99th percentile latencies.
+func benchQueryRows(b *testing.B, callers int, keys int64, queryRow func(id int64) *sql.Row) {
 	var next atomic.Int64
-	b.ResetTimer()
+	lat := make([][]time.Duration, callers)
 	var wg sync.WaitGroup
 	var failed atomic.Value
-	per := (b.N + 15) / 16
-	for g := 0; g < 16; g++ {
+	b.ResetTimer()
+	start := time.Now()
+	for g := 0; g < callers; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := 0; j < per; j++ {
-				id := next.Add(1) % keys
+			for {
+				n := next.Add(1)
+				if n > int64(b.N) {
+					return
+				}
+				id := (n * 7919) % keys
 				var score int64
-				if err := q.QueryRow(id).Scan(&score); err != nil || score != id*7 {
+				t0 := time.Now()
+				err := queryRow(id).Scan(&score)
+				lat[g] = append(lat[g], time.Since(t0))
+				if err != nil || score != id*7 {
 					failed.Store(fmt.Sprintf("id %d: score %d, err %v", id, score, err))
 					return
 				}
@@ -189,8 +237,14 @@ func BenchmarkLookupQueryRow(b *testing.B) {
 		}()
 	}
 	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
 	if f := failed.Load(); f != nil {
 		b.Fatal(f)
 	}
-	b.ReportMetric(float64(per*16)/b.Elapsed().Seconds(), "lookups/s")
+	all := slices.Concat(lat...)
+	slices.Sort(all)
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "lookups/s")
+	b.ReportMetric(all[len(all)/2].Seconds()*1e3, "p50-ms")
+	b.ReportMetric(all[min(len(all)-1, len(all)*99/100)].Seconds()*1e3, "p99-ms")
 }

@@ -27,8 +27,8 @@ type conn struct {
 	// writers are the connection's table writers, reused across statements.
 	writers     map[writerKey]closableWriter
 	writerPaths map[writerKey]fluss.TablePath
-	// lookupers are the connection's (prefix) lookupers, reused across queries.
-	lookupers map[lookupKey]any
+	// parsed caches the statements of unprepared queries by their text.
+	parsed stmtCache
 }
 
 var (
@@ -69,7 +69,6 @@ func (c *conn) Close() error {
 	c.mu.Lock()
 	c.closed = true
 	c.tx = nil
-	c.lookupers = nil
 	c.mu.Unlock()
 	c.closeWriters()
 	return nil
@@ -199,7 +198,7 @@ func (c *conn) execText(ctx context.Context, query string, args []driver.NamedVa
 	if err := c.txAborted(); err != nil {
 		return nil, err
 	}
-	st, err := parser.Parse(query)
+	st, err := c.parsed.parse(query)
 	if err != nil {
 		return nil, c.txFailed(err)
 	}
@@ -216,16 +215,16 @@ func (c *conn) queryText(ctx context.Context, query string, args []driver.NamedV
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
-	st, err := parser.Parse(query)
+	e, err := c.parsed.entry(query)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := c.query(ctx, st, args)
+	rows, err := c.queryWith(ctx, e.st, args, &e.plans)
 	if err != nil {
-		return nil, c.permissionError(st, err)
+		return nil, c.permissionError(e.st, err)
 	}
 	// Errors of later fetches get the same explanation.
-	return &tracedRows{Rows: rows, end: func(int64, error) {}, mapErr: func(err error) error { return c.permissionError(st, err) }}, nil
+	return &tracedRows{Rows: rows, end: func(int64, error) {}, mapErr: func(err error) error { return c.permissionError(e.st, err) }}, nil
 }
 
 // plannerArgs converts database/sql arguments for planner.Bind.

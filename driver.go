@@ -65,6 +65,9 @@ type Connector struct {
 	client  *fluss.Client
 	catalog *planner.AdminCatalog
 	closed  bool
+	// lookupers are shared by the connections, so that their concurrent lookups of a
+	// table are merged into requests per bucket leader (see fluss.Lookuper.Lookup).
+	lookupers lookuperCache
 }
 
 // catalogTTL is how long table metadata and partition lists are cached between
@@ -154,6 +157,7 @@ func (c *Connector) Close() error {
 	}
 	err := c.client.Close()
 	c.client, c.catalog = nil, nil
+	c.lookupers.clear()
 	return err
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/flussql/flussql/fluss"
@@ -16,8 +15,13 @@ import (
 // query runs a statement for Query. A statement that returns no rows is executed and
 // answers with an empty result, so tools that send everything through Query work.
 func (c *conn) query(ctx context.Context, st parser.Statement, args []driver.NamedValue) (driver.Rows, error) {
+	return c.queryWith(ctx, st, args, nil)
+}
+
+// queryWith is query reusing the lookup plan kept in pc (nil: none).
+func (c *conn) queryWith(ctx context.Context, st parser.Statement, args []driver.NamedValue, pc *lookupPlanCache) (driver.Rows, error) {
 	pctx, cancel := c.connector.requestContext(ctx)
-	p, err := c.plan(pctx, st, args)
+	p, err := c.planCached(pctx, st, args, pc)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -128,69 +132,6 @@ func (c *conn) lookup(ctx context.Context, info *fluss.TableInfo, ks *planner.Ke
 		}
 	}
 	return applyOutput(out, found)
-}
-
-// lookupKey identifies a cached lookuper: the table's id and schema, and for prefix
-// lookups the looked-up columns.
-type lookupKey struct {
-	tableID  int64
-	schemaID int32
-	prefix   string
-}
-
-// lookuper returns the connection's Lookuper for the table, made once per table schema
-// (a Lookuper holds the key encoders and is safe for concurrent use).
-func (c *conn) lookuper(info *fluss.TableInfo) (*fluss.Lookuper, error) {
-	key := lookupKey{tableID: info.TableID, schemaID: info.SchemaID}
-	c.mu.Lock()
-	lk, ok := c.lookupers[key].(*fluss.Lookuper)
-	c.mu.Unlock()
-	if ok {
-		return lk, nil
-	}
-	tbl, err := c.client.TableOf(info)
-	if err != nil {
-		return nil, err
-	}
-	if lk, err = tbl.NewLookuper(); err != nil {
-		return nil, err
-	}
-	c.storeLookuper(key, lk)
-	return lk, nil
-}
-
-// prefixLookuper returns the connection's PrefixLookuper for the table and columns.
-func (c *conn) prefixLookuper(info *fluss.TableInfo, cols []string) (*fluss.PrefixLookuper, error) {
-	key := lookupKey{tableID: info.TableID, schemaID: info.SchemaID, prefix: strings.Join(cols, "\x00")}
-	c.mu.Lock()
-	pl, ok := c.lookupers[key].(*fluss.PrefixLookuper)
-	c.mu.Unlock()
-	if ok {
-		return pl, nil
-	}
-	tbl, err := c.client.TableOf(info)
-	if err != nil {
-		return nil, err
-	}
-	if pl, err = tbl.NewPrefixLookuper(cols); err != nil {
-		return nil, err
-	}
-	c.storeLookuper(key, pl)
-	return pl, nil
-}
-
-func (c *conn) storeLookuper(key lookupKey, l any) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.lookupers == nil {
-		c.lookupers = map[lookupKey]any{}
-	}
-	for k := range c.lookupers {
-		if k.tableID == key.tableID && k.schemaID != key.schemaID {
-			delete(c.lookupers, k) // made for a schema the table has left (ALTER TABLE … ADD)
-		}
-	}
-	c.lookupers[key] = l
 }
 
 // limitScan reads up to the LIMIT from each bucket of each partition left after pruning.

@@ -249,7 +249,7 @@ func (r *scanRows) fetch() error {
 		if r.fast {
 			r.cells = r.cells[:0]
 			for _, col := range r.out.Columns {
-				cell, err := arrowCell(col.Type, b.Record.Column(col.Slot))
+				cell, err := batchCells(col.Type, b.Record.Column(col.Slot))
 				if err != nil {
 					return err
 				}

@@ -41,7 +41,7 @@ type AppendWriter struct {
 	schemaID int16
 	statCols []int            // columns with statistics (magic V1 batches); nil for none
 	colTypes []types.DataType // the table's column types, for statistics
-	encoders sync.Pool        // *logbatch.ArrowEncoder
+	encoders *arrowEncoderPool
 	rowEnc   row.Encoder
 	compress logbatch.Compression
 	keyBuf   sync.Pool // *[]byte
@@ -72,13 +72,9 @@ func (t *Table) NewAppendWriter(ctx context.Context, opts AppendWriterOptions) (
 			return nil, err
 		}
 		w.colTypes = row.FieldTypes(info.Schema().Columns)
-		w.encoders.New = func() any {
-			e, err := logbatch.NewArrowEncoder(t.schema, w.compress)
-			if err != nil {
-				return err
-			}
-			return e
-		}
+		w.encoders = newArrowEncoderPool(func() (*logbatch.ArrowEncoder, error) {
+			return logbatch.NewArrowEncoder(t.schema, w.compress)
+		})
 	case "INDEXED", "COMPACTED":
 		f, _ := row.ParseFormat(w.format)
 		if w.rowEnc, err = row.NewEncoder(f, row.FieldTypes(info.Schema().Columns)); err != nil {
@@ -328,12 +324,11 @@ func (c *logContent) seal() ([]byte, error) {
 	if c.rec == nil {
 		c.rec = c.rb.NewRecordBatch()
 	}
-	v := c.w.encoders.Get()
-	enc, ok := v.(*logbatch.ArrowEncoder)
-	if !ok {
-		return nil, v.(error)
+	enc, err := c.w.encoders.get()
+	if err != nil {
+		return nil, err
 	}
-	defer c.w.encoders.Put(enc)
+	defer c.w.encoders.put(enc)
 	h := c.header()
 	var stats []byte
 	if len(c.w.statCols) > 0 && c.rec.NumRows() > 0 {

@@ -50,11 +50,9 @@ func encodeFuzzBatch(t testing.TB, tbl *Table, rows [][]any) []byte {
 	w.codec, err = newRowCodec(fuzzSchema.Columns, tbl.schema)
 	require.NoError(t, err)
 	if format == "ARROW" {
-		w.encoders.New = func() any {
-			e, err := logbatch.NewArrowEncoder(tbl.schema, logbatch.CompressionZstd)
-			require.NoError(t, err)
-			return e
-		}
+		w.encoders = newArrowEncoderPool(func() (*logbatch.ArrowEncoder, error) {
+			return logbatch.NewArrowEncoder(tbl.schema, logbatch.CompressionZstd)
+		})
 	} else {
 		f, err := row.ParseFormat(format)
 		require.NoError(t, err)

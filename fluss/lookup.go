@@ -2,6 +2,7 @@ package fluss
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -31,6 +32,7 @@ type Lookuper struct {
 	t       *pkTable
 	router  *keyRouter
 	keyCols []string
+	co      *lookupCoalescer
 }
 
 // NewLookuper returns a Lookuper for the table, which must be a
@@ -49,7 +51,9 @@ func (tb *Table) NewLookuper() (*Lookuper, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Lookuper{t: t, router: r, keyCols: slices.Clone(pk)}, nil
+	l := &Lookuper{t: t, router: r, keyCols: slices.Clone(pk)}
+	l.co = newLookupCoalescer(t, l.send)
+	return l, nil
 }
 
 // Table returns the definition of the table looked up.
@@ -62,18 +66,58 @@ func (l *Lookuper) KeyColumns() []string { return slices.Clone(l.keyCols) }
 // Lookup returns the row with the given primary key, in the table's column
 // order, and whether it exists. A missing key (or a missing partition) is
 // found == false with a nil error.
+//
+// Concurrent Lookup calls whose keys have the same bucket leader are merged
+// into one request of up to DefaultLookupCoalesceKeys keys: a call is sent
+// at once while fewer than DefaultLookupPipelineDepth requests are in flight
+// to its leader, else with the calls that queued behind those requests.
+// There is no wait for a batch to fill. Each call gets its own answer, and
+// one whose ctx ends returns at once without failing the others.
 func (l *Lookuper) Lookup(ctx context.Context, key []any) (row []any, found bool, err error) {
-	rows, err := l.LookupMany(ctx, [][]any{key})
+	rk, err := l.router.route(key)
+	if err != nil {
+		return nil, false, fmt.Errorf("lookup key 0 of %s: %w", l.t.path, err)
+	}
+	row, err = l.lookupRouted(ctx, rk)
 	if err != nil {
 		return nil, false, err
 	}
-	return rows[0], rows[0] != nil, nil
+	return row, row != nil, nil
+}
+
+// lookupRouted looks one key up through the coalescer; a key it hands back
+// is looked up alone, with fanout's retries. Without a deadline in ctx, the
+// wait for the coalesced request is bounded by the client's request timeout.
+func (l *Lookuper) lookupRouted(ctx context.Context, rk routedKey) ([]any, error) {
+	cctx, rt := ctx, l.t.c.cfg.RequestTimeout
+	if _, ok := ctx.Deadline(); !ok && rt > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, rt)
+		defer cancel()
+	}
+	row, retry, err := l.co.lookup(cctx, rk)
+	if !retry {
+		if err != nil && cctx.Err() != nil && errors.Is(err, cctx.Err()) {
+			where := fmt.Sprintf("bucket %d of %s", rk.bucket, physicalName(l.t.path, rk.partition))
+			if ctx.Err() == nil {
+				return nil, fmt.Errorf("fluss: looking up a key in %s: gave up after %s (the request timeout): %w", where, rt, err)
+			}
+			return nil, fmt.Errorf("fluss: looking up a key in %s: %w", where, err)
+		}
+		return row, err
+	}
+	rows, err := l.lookupRoutedMany(ctx, []routedKey{rk})
+	if err != nil {
+		return nil, err
+	}
+	return rows[0], nil
 }
 
 // LookupMany looks up many keys at once: they are grouped per bucket
 // leader and sent in requests of up to DefaultLookupBatchSize keys, several
 // in flight. The result has one entry per key, in order; nil means not
 // found. Buckets whose leader moved are retried after a metadata refresh.
+// A single key is merged with concurrent lookups, as in Lookup.
 func (l *Lookuper) LookupMany(ctx context.Context, keys [][]any) ([][]any, error) {
 	routed := make([]routedKey, len(keys))
 	for i, k := range keys {
@@ -83,7 +127,20 @@ func (l *Lookuper) LookupMany(ctx context.Context, keys [][]any) ([][]any, error
 		}
 		routed[i] = rk
 	}
-	out := make([][]any, len(keys))
+	if len(routed) == 1 {
+		row, err := l.lookupRouted(ctx, routed[0])
+		if err != nil {
+			return nil, err
+		}
+		return [][]any{row}, nil
+	}
+	return l.lookupRoutedMany(ctx, routed)
+}
+
+// lookupRoutedMany looks routed keys up with fanout (grouped per leader,
+// retried after metadata refreshes).
+func (l *Lookuper) lookupRoutedMany(ctx context.Context, routed []routedKey) ([][]any, error) {
+	out := make([][]any, len(routed))
 	opts := fanoutOptions{
 		maxKeysPerRequest: DefaultLookupBatchSize,
 		maxInFlight:       DefaultLookupInFlight,

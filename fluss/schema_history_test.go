@@ -129,11 +129,9 @@ func encodeLogBatch(t testing.TB, tbl *Table, rows [][]any) []byte {
 	w.codec, err = newRowCodec(cols, tbl.schema)
 	require.NoError(t, err)
 	if w.format == "ARROW" {
-		w.encoders.New = func() any {
-			e, err := logbatch.NewArrowEncoder(tbl.schema, logbatch.CompressionZstd)
-			require.NoError(t, err)
-			return e
-		}
+		w.encoders = newArrowEncoderPool(func() (*logbatch.ArrowEncoder, error) {
+			return logbatch.NewArrowEncoder(tbl.schema, logbatch.CompressionZstd)
+		})
 	} else {
 		f, err := row.ParseFormat(w.format)
 		require.NoError(t, err)

@@ -13,7 +13,7 @@ trap 'rm -rf "$out"' EXIT
 
 echo "== flussql (database/sql)" >&2
 cd "$root"
-for spec in "InsertExec 500x" "InsertTx10k 50000x" "InsertArrow 200000x" "SelectScan 3x" "LookupQueryRow 20000x"; do
+for spec in "InsertExec 500x" "InsertTx10k 50000x" "InsertArrow 200000x" "SelectScan 3x" "LookupQueryRow 5000x"; do
 	set -- $spec
 	go test -run '^$' -bench "^Benchmark$1\$" -benchtime "$2" -benchmem -count=1 . | grep '^Benchmark' | tee -a "$out/go.txt" >&2
 done
@@ -24,15 +24,16 @@ python3 - "$out/go.txt" "$out/py.jsonl" <<'PY'
 import json, re, sys
 go = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"Benchmark(\w+)-\d+\s.*?([\d.]+) (rows/s|lookups/s)", line)
+    m = re.match(r"Benchmark([\w/=]+)-\d+\s.*?([\d.]+) (rows/s|lookups/s)", line)
     if m:
         go[m.group(1)] = float(m.group(2))
 py = {j["bench"]: j["rows_per_s"] for j in map(json.loads, open(sys.argv[2]))}
 pairs = [("InsertExec", "insert_exec", "INSERT, one row per Exec (acknowledged)"),
          ("InsertTx10k", "insert_batch", "prepared INSERT × 10,000 in a transaction"),
          ("InsertArrow", "insert_arrow", "Arrow batches of 10,000 via Raw"),
-         ("SelectScan", "select_scan", "SELECT of 200,000 rows, Next + Scan"),
-         ("LookupQueryRow", "lookup", "point lookups, 16 callers (QueryRow)")]
+         ("SelectScan/into=int32", "select_scan", "SELECT of 200,000 rows, Next + Scan (INT into int32)"),
+         ("SelectScan/into=int64", "select_scan", "SELECT of 200,000 rows, Next + Scan (INT into int64)"),
+         ("LookupQueryRow/prepared=true/callers=16", "lookup", "point lookups, 16 callers (prepared QueryRow)")]
 print(f"| workload | flussql rows/s | pyfluss rows/s | flussql / pyfluss |")
 print(f"| --- | ---: | ---: | ---: |")
 for g, p, what in pairs:
