@@ -25,7 +25,9 @@ type coalesceFake struct {
 
 	mu   sync.Mutex
 	sent map[int32][][]byte // node → keys of each request, in order
-	reqs map[int32][]int    // node → number of keys of each request
+	// tableID is the fake table's id (pipelines are per leader and table).
+	tableID int64
+	reqs    map[int32][]int // node → number of keys of each request
 }
 
 func newCoalesceFake(t *testing.T, depth int) *coalesceFake {
@@ -33,6 +35,7 @@ func newCoalesceFake(t *testing.T, depth int) *coalesceFake {
 	f := &coalesceFake{gate: make(chan struct{}), sent: map[int32][][]byte{}, reqs: map[int32][]int{}}
 	close(f.gate)
 	f.co = newLookupCoalescer(pk, f.send)
+	f.tableID = pk.info.TableID
 	f.co.maxDepth = depth
 	return f
 }
@@ -143,7 +146,7 @@ func TestCoalescerMergesQueuedLookups(t *testing.T) {
 	require.Eventually(t, func() bool {
 		f.co.mu.Lock()
 		defer f.co.mu.Unlock()
-		p := f.co.pipes[pipeKey{1, 91}]
+		p := f.co.pipes[pipeKey{1, f.tableID}]
 		return p != nil && p.inFlight == 1
 	}, 10*time.Second, time.Millisecond)
 
@@ -212,7 +215,7 @@ func TestCoalescerCancelledCallerLeavesOthers(t *testing.T) {
 	require.Eventually(t, func() bool {
 		f.co.mu.Lock()
 		defer f.co.mu.Unlock()
-		p := f.co.pipes[pipeKey{1, 91}]
+		p := f.co.pipes[pipeKey{1, f.tableID}]
 		return p != nil && p.inFlight == 1
 	}, 10*time.Second, time.Millisecond)
 
