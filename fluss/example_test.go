@@ -11,10 +11,15 @@ import (
 	"github.com/flussql/flussql/fluss/types"
 )
 
+// exampleBootstrap returns the bootstrap servers of the examples: in your program, the
+// addresses of your cluster's servers, e.g. []string{"127.0.0.1:9123"}. (Here: the cluster
+// make test starts, or the in-memory fake of fluss/flusstest without one.)
+func exampleBootstrap() []string { return fluss.ServersForExamples() }
+
 func ExampleConnect() {
 	ctx := context.Background()
 	client, err := fluss.Connect(ctx, fluss.Config{
-		BootstrapServers: []string{"127.0.0.1:9123"},
+		BootstrapServers: exampleBootstrap(), // e.g. []string{"127.0.0.1:9123"}
 		RequestTimeout:   10 * time.Second,
 		// Username: "admin", Password: "admin-secret", // for a SASL/PLAIN listener
 	})
@@ -28,13 +33,16 @@ func ExampleConnect() {
 		log.Fatal(err)
 	}
 	for _, n := range nodes {
-		fmt.Println(n)
+		fmt.Println(n.Type) // n.Addr() is where it listens
 	}
+	// Output:
+	// coordinator
+	// tablet server
 }
 
 func ExampleAdmin_CreateTable() {
 	ctx := context.Background()
-	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: []string{"127.0.0.1:9123"}})
+	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: exampleBootstrap()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -45,6 +53,9 @@ func ExampleAdmin_CreateTable() {
 		log.Fatal(err)
 	}
 	path := fluss.TablePath{Database: "shop", Table: "orders"}
+	if err := admin.DropTable(ctx, path, true); err != nil { // start afresh
+		log.Fatal(err)
+	}
 	err = admin.CreateTable(ctx, path, fluss.TableDescriptor{
 		Schema: types.Schema{
 			Columns: []types.Column{
@@ -67,38 +78,52 @@ func ExampleAdmin_CreateTable() {
 	if err := admin.CreatePartition(ctx, path, fluss.PartitionSpec{"region": "EU"}, true); err != nil {
 		log.Fatal(err)
 	}
+	parts, err := admin.ListPartitions(ctx, path, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range parts {
+		fmt.Println(p.Name)
+	}
+	// Output: EU
 }
 
 func ExampleAdmin_GetTableInfo() {
 	ctx := context.Background()
-	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: []string{"127.0.0.1:9123"}})
+	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: exampleBootstrap()})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer client.Close()
 
+	_, err = client.Admin().GetTableInfo(ctx, fluss.TablePath{Database: "shop", Table: "no_such_table"})
+	fmt.Println(errors.Is(err, fluss.ErrTableNotExist))
+
+	// shop.orders: see ExampleAdmin_CreateTable.
 	info, err := client.Admin().GetTableInfo(ctx, fluss.TablePath{Database: "shop", Table: "orders"})
-	if errors.Is(err, fluss.ErrTableNotExist) {
-		fmt.Println("no such table")
-		return
-	} else if err != nil {
+	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(info.Schema().ColumnNames(), info.PhysicalPrimaryKey(), info.NumBuckets())
+	// Output:
+	// true
+	// [region id amount ts] [id] 4
 }
 
 func ExampleAdmin_ListOffsets() {
 	ctx := context.Background()
-	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: []string{"127.0.0.1:9123"}})
+	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: exampleBootstrap()})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer client.Close()
 
-	// End offsets of every bucket of partition "EU".
+	// End offsets of every bucket of partition "EU" of shop.orders (see
+	// ExampleAdmin_CreateTable), which has no rows yet.
 	offsets, err := client.Admin().ListOffsets(ctx, fluss.TablePath{Database: "shop", Table: "orders"}, "EU", nil, fluss.OffsetLatest())
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(offsets)
+	// Output: map[0:0 1:0 2:0 3:0]
 }
