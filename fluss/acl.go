@@ -101,6 +101,7 @@ func parseName[K ~int8](names map[K]string, s, what string) (K, error) {
 
 // Resource is what an ACL is bound to.
 type Resource struct {
+	// Type is the kind of resource: the cluster, a database or a table.
 	Type ResourceType
 	// Name is ClusterResourceName, a database name, "db.table", or WildcardResource.
 	Name string
@@ -123,6 +124,7 @@ func (r Resource) String() string { return r.Type.String() + " " + r.Name }
 // Principal is an authenticated identity, e.g. {Type: "User", Name: "alice"} for the SASL
 // user alice. {"*", "*"} (WildcardPrincipal) in an ACL matches every principal.
 type Principal struct {
+	// Type is the principal's kind ("User" for SASL users); Name its name.
 	Type, Name string
 }
 
@@ -149,10 +151,15 @@ func ParsePrincipal(s string) (Principal, error) {
 
 // ACLBinding allows Principal the Operation on Resource from Host.
 type ACLBinding struct {
-	Resource   Resource
-	Principal  Principal
-	Host       string // WildcardHost for every client address
-	Operation  ACLOperation
+	// Resource is what the ACL is bound to.
+	Resource Resource
+	// Principal is who it allows.
+	Principal Principal
+	// Host is the client address it applies to; WildcardHost for every address.
+	Host string
+	// Operation is what it allows (READ, WRITE, CREATE, …; OpAll for every operation).
+	Operation ACLOperation
+	// Permission is PermissionAllow (Fluss has no DENY).
 	Permission ACLPermission
 }
 
@@ -188,12 +195,18 @@ func (b ACLBinding) check() error {
 // ResourceAny, an empty ResourceName, a nil Principal, an empty Host, Operation 0 or OpAny,
 // Permission 0 or PermissionAny.
 type ACLFilter struct {
+	// ResourceType selects bindings of one kind of resource (0 or ResourceAny: every kind).
 	ResourceType ResourceType
+	// ResourceName selects one resource by name ("": any).
 	ResourceName string
-	Principal    *Principal
-	Host         string
-	Operation    ACLOperation
-	Permission   ACLPermission
+	// Principal selects one principal (nil: any).
+	Principal *Principal
+	// Host selects one client address ("": any).
+	Host string
+	// Operation selects one operation (0 or OpAny: any).
+	Operation ACLOperation
+	// Permission selects one permission (0 or PermissionAny: any).
+	Permission ACLPermission
 }
 
 // Matches reports whether b is selected by f (the server's matching rules).

@@ -57,8 +57,9 @@ func (a *Admin) LatestKvSnapshots(ctx context.Context, path TablePath, partition
 type ClusterConfig struct {
 	// Key is the option's name, e.g. "datalake.format".
 	Key string
-	// Value is the option's value; HasValue is false for an option without one.
-	Value    string
+	// Value is the option's value.
+	Value string
+	// HasValue is false for an option without a value (Value is then "").
 	HasValue bool
 	// Source says where the value comes from, as the server names it
 	// (e.g. "DYNAMIC_SERVER_CONFIG", "INITIAL_SERVER_CONFIG").

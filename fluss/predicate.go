@@ -61,9 +61,13 @@ var leafFunction = map[PredicateOp]int32{
 // model of the column (int8/int16/int32/int64 — any Go integer in range is
 // accepted —, string, bool). An AND / OR node combines Children.
 type Predicate struct {
-	Op       PredicateOp
-	Column   int
-	Values   []any
+	// Op is the comparison of a leaf, or AND / OR of a node.
+	Op PredicateOp
+	// Column is a leaf's column index in the table's schema.
+	Column int
+	// Values are a leaf's literals.
+	Values []any
+	// Children are a node's predicates.
 	Children []Predicate
 }
 

@@ -15,6 +15,7 @@ import (
 // string, so it is detected from the APIs their ApiVersions answers list (see
 // Client.ServerVersion); {0, 8} stands for 0.8 or older.
 type ServerVersion struct {
+	// Major and Minor are the release line's numbers, e.g. 1 and 0 for Fluss 1.0.
 	Major, Minor int
 }
 

@@ -279,8 +279,9 @@ func (t ServerType) String() string {
 type ServerNode struct {
 	// ID is the server's id (tablet servers: their configured id).
 	ID int32
-	// Host and Port are where clients reach the server.
+	// Host is the address clients reach the server at.
 	Host string
+	// Port is the server's client port.
 	Port int
 	// Rack is the server's configured rack ("" if none).
 	Rack string

@@ -102,9 +102,9 @@ type Fault struct {
 	Action Action
 	// Delay is the wait of Action Delay.
 	Delay time.Duration
-	// Code and Message are the error of Fail and FailBuckets (Message defaults to "injected
-	// fault").
-	Code    int32
+	// Code is the error code of Fail and FailBuckets.
+	Code int32
+	// Message is their error message (default "injected fault").
 	Message string
 	// Apply makes Drop and Cut apply the request (store the rows) before losing its answer,
 	// as when the answer, not the request, is lost on the way.

@@ -49,7 +49,8 @@ type TableJSON struct {
 	PartitionKeys []string
 	// BucketKeys and BucketCount describe the distribution. BucketCount 0
 	// means "server default"; with no keys and no count no distribution is sent.
-	BucketKeys  []string
+	BucketKeys []string
+	// BucketCount is the number of buckets (0: the server's default).
 	BucketCount int
 	// Properties are Fluss's table options ("table.*", "client.*").
 	Properties map[string]string
