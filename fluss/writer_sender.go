@@ -277,13 +277,18 @@ func (w *writerCore) complete(b *writeBatch, err error) {
 	if isFluss && fe.Code == CodeDuplicateSequenceException {
 		err = nil // the server already has this batch
 	}
-	retriable := err != nil && !b.abandoned && w.retriable(err, b)
-	if retriable && isFluss && (fe.InvalidMetadata() || fe.Code == CodeNetworkException) {
-		w.c.invalidateTable(w.path)
-	}
+	var invalidate bool
+	defer func() {
+		if invalidate { // after the writer's lock is released
+			w.c.invalidateTable(w.path)
+		}
+	}()
 	w.mu.Lock()
 	defer w.signal()
 	defer w.mu.Unlock()
+	// abandoned is set by giveUp under the lock: read it (and decide) under it too.
+	retriable := err != nil && !b.abandoned && w.retriable(err, b)
+	invalidate = retriable && isFluss && (fe.InvalidMetadata() || fe.Code == CodeNetworkException)
 	q := w.buckets[b.target.key()]
 	w.inflightDoneLocked(b)
 	b.sending = false
