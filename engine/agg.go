@@ -87,21 +87,76 @@ type aggState interface {
 	result() (any, error)
 }
 
-func (a *Agg) newState() aggState {
+func (a *Agg) newState() aggState { return a.newStateIn(nil) }
+
+// newStateIn is newState with the COUNT, integer and float states taken from
+// ar's chunks (ar may be nil).
+func (a *Agg) newStateIn(ar *stateArena) aggState {
 	switch a.Func {
 	case "COUNT":
-		return &countState{}
+		if ar == nil {
+			return &countState{}
+		}
+		return ar.count()
 	case "MIN", "MAX":
 		return &minMaxState{max: a.Func == "MAX"}
 	}
 	at := a.Arg.Type()
 	switch {
 	case isFloat(at.Kind):
-		return &floatState{avg: a.Func == "AVG"}
+		s := ar.float()
+		s.avg = a.Func == "AVG"
+		return s
 	case isInt(at.Kind):
-		return &intState{avg: a.Func == "AVG", agg: a}
+		s := ar.int()
+		s.avg, s.agg = a.Func == "AVG", a
+		return s
 	}
 	return &decState{avg: a.Func == "AVG", in: at.Scale, out: a.T.Scale}
+}
+
+// stateArena hands out aggregate states from chunks, so that a million
+// groups cost a few thousand allocations instead of one per state. States
+// live as long as the arena's owner (the aggregation) keeps them.
+type stateArena struct {
+	counts []countState
+	ints   []intState
+	floats []floatState
+}
+
+const arenaChunk = 1024
+
+func (ar *stateArena) count() *countState {
+	if len(ar.counts) == 0 {
+		ar.counts = make([]countState, arenaChunk)
+	}
+	s := &ar.counts[0]
+	ar.counts = ar.counts[1:]
+	return s
+}
+
+func (ar *stateArena) int() *intState {
+	if ar == nil {
+		return &intState{}
+	}
+	if len(ar.ints) == 0 {
+		ar.ints = make([]intState, arenaChunk)
+	}
+	s := &ar.ints[0]
+	ar.ints = ar.ints[1:]
+	return s
+}
+
+func (ar *stateArena) float() *floatState {
+	if ar == nil {
+		return &floatState{}
+	}
+	if len(ar.floats) == 0 {
+		ar.floats = make([]floatState, arenaChunk)
+	}
+	s := &ar.floats[0]
+	ar.floats = ar.floats[1:]
+	return s
 }
 
 type countState struct{ n int64 }

@@ -25,14 +25,21 @@ type aggregateOp struct {
 	// scanning: the keys of group g are keys[g*nk:(g+1)*nk], its states
 	// states[g*na:(g+1)*na], its DISTINCT sets seen[g*na:(g+1)*na] (only
 	// when an aggregate is DISTINCT).
-	index    map[string]int32
-	groups   int
-	keys     []any
-	states   []aggState
-	seen     []map[string]struct{}
-	distinct bool
-	held     int64
-	done     bool
+	index map[string]int32
+	// intIndex and nullGroup replace index when the only key is an integer
+	// (the common GROUP BY): no key bytes to build and hash, and a map the
+	// garbage collector need not scan. nullGroup is the NULL key's group, -1
+	// until it appears.
+	intIndex  map[int64]int32
+	nullGroup int32
+	groups    int
+	keys      []any
+	states    []aggState
+	seen      []map[string]struct{}
+	distinct  bool
+	arena     stateArena
+	held      int64
+	done      bool
 }
 
 const groupOverhead = 96
@@ -43,7 +50,8 @@ func newAggregate(ec *evalCtx, budget *Budget, in Operator, n *Aggregate) (Opera
 		in.Close()
 		return nil, err
 	}
-	a := &aggregateOp{ec: ec, budget: budget, in: in, node: n, schema: schema, index: map[string]int32{}}
+	a := &aggregateOp{ec: ec, budget: budget, in: in, node: n, schema: schema, index: map[string]int32{},
+		intIndex: map[int64]int32{}, nullGroup: -1}
 	for _, agg := range n.Aggs {
 		a.distinct = a.distinct || agg.Distinct
 	}
@@ -85,7 +93,7 @@ func (a *aggregateOp) Next() (arrow.RecordBatch, error) {
 // returns its number.
 func (a *aggregateOp) newGroup() int {
 	for _, agg := range a.node.Aggs {
-		a.states = append(a.states, agg.newState())
+		a.states = append(a.states, agg.newStateIn(&a.arena))
 		if a.distinct {
 			var set map[string]struct{}
 			if agg.Distinct {
@@ -137,13 +145,28 @@ func (a *aggregateOp) consume(b arrow.RecordBatch) error {
 	for i, c := range argCols {
 		argInt[i] = intReader(c)
 	}
+	var intKey func(int) int64
+	if len(keyCols) == 1 {
+		intKey = intReader(keyCols[0]) // nil unless an integer column
+	}
 	var key []byte
 	for r := range n {
-		key = key[:0]
-		for i := range keyCols {
-			key = keyEnc[i](key, r)
+		var gi int32
+		var ok bool
+		var ik int64
+		switch {
+		case intKey != nil && keyCols[0].IsNull(r):
+			gi, ok = a.nullGroup, a.nullGroup >= 0
+		case intKey != nil:
+			ik = intKey(r)
+			gi, ok = a.intIndex[ik]
+		default:
+			key = key[:0]
+			for i := range keyCols {
+				key = keyEnc[i](key, r)
+			}
+			gi, ok = a.index[string(key)]
 		}
-		gi, ok := a.index[string(key)]
 		if !ok {
 			size := int64(groupOverhead + len(key) + 48*len(a.node.Aggs))
 			for i, c := range keyCols { // read the values only for a new group
@@ -158,7 +181,14 @@ func (a *aggregateOp) consume(b arrow.RecordBatch) error {
 				return err
 			}
 			gi = int32(a.newGroup())
-			a.index[string(key)] = gi
+			switch {
+			case intKey != nil && keyCols[0].IsNull(r):
+				a.nullGroup = gi
+			case intKey != nil:
+				a.intIndex[ik] = gi
+			default:
+				a.index[string(key)] = gi
+			}
 		}
 		na := len(a.node.Aggs)
 		states := a.states[int(gi)*na : int(gi+1)*na]
@@ -253,7 +283,8 @@ func (a *aggregateOp) emit() (arrow.RecordBatch, error) {
 }
 
 func (a *aggregateOp) release() {
-	a.index, a.keys, a.states, a.seen, a.groups = nil, nil, nil, nil, 0
+	a.index, a.intIndex, a.keys, a.states, a.seen, a.groups = nil, nil, nil, nil, nil, 0
+	a.arena = stateArena{}
 	a.budget.Shrink(a.held)
 	a.held = 0
 }

@@ -53,6 +53,18 @@ func TestAggregate(t *testing.T) {
 			{"z", int64(1), int64(1), int64(1), int64(2)},
 		}, rows)
 	})
+	t.Run("grouped by an integer key (its own index), NULL is a group, across batches", func(t *testing.T) {
+		// a: 3, NULL, 1, 3, 2 in batches of 2 rows; groups in order of first appearance.
+		rows, err := run(t, &Aggregate{Input: in, Keys: []Expr{ca}, Names: []string{"a"},
+			Aggs: aggs(t, [3]any{"COUNT", nil, false}, [3]any{"SUM", ca, false})}, testRows, 2, nil)
+		require.NoError(t, err)
+		assert.Equal(t, [][]any{
+			{int64(3), int64(2), int64(6)},
+			{nil, int64(1), nil},
+			{int64(1), int64(1), int64(1)},
+			{int64(2), int64(1), int64(2)},
+		}, rows)
+	})
 	t.Run("grouped over no rows is empty", func(t *testing.T) {
 		rows, err := run(t, &Aggregate{Input: in, Keys: []Expr{cs}, Names: []string{"s"}, Aggs: all[:1]}, nil, 2, nil)
 		require.NoError(t, err)
