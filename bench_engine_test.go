@@ -112,3 +112,85 @@ func loadEngineTable(b *testing.B, db *sql.DB, table string, rows int, parts []s
 		require.NoError(b, err)
 	}
 }
+
+// BenchmarkLookupJoin joins a log table of FLUSS_BENCH_ROWS rows (default 200,000) with a
+// primary-key table of as many keys (every log row finds its key) as a lookup join: one
+// batched lookup per batch of the log side. It reports joined rows/s (the issue's goal:
+// ≥ 200k rows/s for 1M × 1M).
+func BenchmarkLookupJoin(b *testing.B) {
+	db, name := benchDB(b)
+	rows := 200_000
+	if v := os.Getenv("FLUSS_BENCH_ROWS"); v != "" {
+		n, err := strconv.Atoi(v)
+		require.NoError(b, err)
+		rows = n
+	}
+	_, err := db.Exec(`CREATE TABLE ` + name + `.users (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '4')`)
+	require.NoError(b, err)
+	_, err = db.Exec(`CREATE TABLE ` + name + `.clicks (uid INT, page STRING) WITH ('bucket.num' = '4')`)
+	require.NoError(b, err)
+	tx, err := db.Begin()
+	require.NoError(b, err)
+	up, err := tx.Prepare(`INSERT INTO ` + name + `.users VALUES (?, ?)`)
+	require.NoError(b, err)
+	for i := range rows {
+		_, err := up.Exec(i, "user-"+strconv.Itoa(i))
+		require.NoError(b, err)
+	}
+	require.NoError(b, tx.Commit())
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "uid", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "page", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	require.NoError(b, err)
+	defer conn.Close()
+	for start := 0; start < rows; start += 65536 {
+		rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		for i := start; i < min(start+65536, rows); i++ {
+			rb.Field(0).(*array.Int32Builder).Append(int32(i * 7919 % rows))
+			rb.Field(1).(*array.StringBuilder).Append("/p")
+		}
+		rec := rb.NewRecordBatch()
+		err := conn.Raw(func(dc any) error { return dc.(flussql.ArrowConn).AppendArrow(ctx, name+".clicks", rec) })
+		rec.Release()
+		rb.Release()
+		require.NoError(b, err)
+	}
+	query := `SELECT l.uid, u.name FROM ` + name + `.clicks l JOIN ` + name + `.users u ON l.uid = u.id`
+	plan, err := db.Query(`EXPLAIN ` + query)
+	require.NoError(b, err)
+	var text string
+	for plan.Next() {
+		var line string
+		require.NoError(b, plan.Scan(&line))
+		text += line + "\n"
+	}
+	require.NoError(b, plan.Err())
+	require.Contains(b, text, "LookupJoin", "a lookup join: %s", text)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var got int64
+		err := conn.Raw(func(dc any) error {
+			rd, err := dc.(flussql.ArrowConn).QueryArrow(ctx, query)
+			if err != nil {
+				return err
+			}
+			defer rd.Close()
+			for {
+				rec, err := rd.Next(ctx)
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				got += rec.NumRows()
+			}
+		})
+		require.NoError(b, err)
+		require.Equal(b, int64(rows), got, "every click finds its user")
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
