@@ -17,6 +17,12 @@ import (
 // plan builds and binds the plan of one statement against the shared catalog.
 func (c *conn) plan(ctx context.Context, st parser.Statement, args []driver.NamedValue) (planner.Plan, error) {
 	p, err := planner.Build(ctx, st, c.catalog, c.session())
+	return c.finishPlan(ctx, st, args, p, err)
+}
+
+// finishPlan takes Build's answer for st (p, err) the rest of the way: a KV scan where a full
+// scan is needed and the server offers one, the full-scan error otherwise, then Bind.
+func (c *conn) finishPlan(ctx context.Context, st parser.Statement, args []driver.NamedValue, p planner.Plan, err error) (planner.Plan, error) {
 	p, err = c.planKv(ctx, p, err, func(s planner.Session) (planner.Plan, error) { return planner.Build(ctx, st, c.catalog, s) })
 	if errors.Is(err, planner.ErrNeedsFullScan) {
 		return nil, c.fullScanError(ctx, err)

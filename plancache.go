@@ -39,10 +39,10 @@ func (pc *lookupPlanCache) get(ctx context.Context, c *conn, db string) planner.
 	return p
 }
 
-// put keeps p when it is a lookup plan.
-func (pc *lookupPlanCache) put(p planner.Plan, db string) {
+// put keeps p when it is a lookup plan, and reports whether it did.
+func (pc *lookupPlanCache) put(p planner.Plan, db string) bool {
 	if pc == nil {
-		return
+		return false
 	}
 	var table *fluss.TableInfo
 	switch x := p.(type) {
@@ -51,11 +51,12 @@ func (pc *lookupPlanCache) put(p planner.Plan, db string) {
 	case *planner.PrefixLookup:
 		table = x.Table
 	default:
-		return
+		return false
 	}
 	pc.mu.Lock()
 	pc.plan, pc.table, pc.db = p, table, db
 	pc.mu.Unlock()
+	return true
 }
 
 // planCached plans st like plan, reusing the unbound lookup plan kept in pc (nil: none).
@@ -67,10 +68,11 @@ func (c *conn) planCached(ctx context.Context, st parser.Statement, args []drive
 	p := pc.get(ctx, c, sess.Database)
 	if p == nil {
 		built, err := planner.Build(ctx, st, c.catalog, sess)
-		if err != nil {
-			return c.plan(ctx, st, args) // the error as plan words it
+		if err != nil || !pc.put(built, sess.Database) {
+			// Not a lookup: finishPlan decides the rest (a KV scan where the server offers
+			// one, the error as it words it).
+			return c.finishPlan(ctx, st, args, built, err)
 		}
-		pc.put(built, sess.Database)
 		p = built
 	}
 	notePlan(ctx, p)
