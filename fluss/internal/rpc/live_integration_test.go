@@ -46,10 +46,19 @@ func TestLiveHandshake(t *testing.T) {
 	for _, api := range []protocol.APIKey{protocol.ProduceLog, protocol.FetchLog, protocol.ListOffsets, protocol.InitWriter, protocol.LimitScan} {
 		assert.True(t, tablet.Supports(api), api.String())
 	}
-	for _, api := range []protocol.APIKey{protocol.PutKv, protocol.Lookup, protocol.PrefixLookup} {
+	// The Fluss key encoder (v1) for lookups; PUT_KV v2 where the server speaks it (1.0:
+	// the client understands STORAGE_BACKPRESSURE), v1 on 0.9.
+	for _, api := range []protocol.APIKey{protocol.Lookup, protocol.PrefixLookup} {
 		v, err := tablet.Version(api)
 		require.NoError(t, err)
 		assert.Equal(t, int16(1), v, api.String())
+	}
+	putKv, err := tablet.Version(protocol.PutKv)
+	require.NoError(t, err)
+	if tablet.Supports(protocol.ScanKv) { // a 1.0 server
+		assert.Equal(t, int16(2), putKv, "PUT_KV v2 with a 1.0 server")
+	} else {
+		assert.Equal(t, int16(1), putKv, "PUT_KV v1 with a 0.9 server")
 	}
 	// Read-only admin APIs are served by both.
 	for _, conn := range []*Conn{coord, tablet} {
