@@ -124,7 +124,15 @@ type Proc struct {
 // servers on free loopback ports, then waits until the coordinator has seen every tablet
 // server register. On failure it stops what it started and returns an error that carries
 // the tail of the servers' logs.
-func Start(ctx context.Context, opts Options) (*Cluster, error) {
+func Start(ctx context.Context, opts Options) (*Cluster, error) { return startAttempt(ctx, opts, 1) }
+
+// maxStartAttempts bounds the starts of one Start: the ports are chosen free, but another
+// process (another cluster starting beside this one) may bind one of them before the server
+// does, which then exits with "Address already in use"; the cluster is started again on new
+// ports.
+const maxStartAttempts = 3
+
+func startAttempt(ctx context.Context, opts Options, attempt int) (*Cluster, error) {
 	version := opts.Version
 	if version == "" {
 		version = Version()
@@ -181,6 +189,10 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err := c.start(ctx, java, classpath, opts); err != nil {
 		logs := c.logTails(60)
 		_ = c.Stop()
+		if attempt < maxStartAttempts && c.ownDir && ctx.Err() == nil && strings.Contains(logs, "Address already in use") {
+			logf("localcluster: a port chosen for the cluster was taken by another process before its server bound it; starting again on new ports (attempt %d of %d)", attempt+1, maxStartAttempts)
+			return startAttempt(ctx, opts, attempt+1)
+		}
 		return nil, fmt.Errorf("%w\n%s", err, logs)
 	}
 	return c, nil
@@ -197,7 +209,7 @@ func (c *Cluster) start(ctx context.Context, java, cp string, opts Options) erro
 			return fmt.Errorf("localcluster: %w", err)
 		}
 	}
-	ports, err := freePorts(3 + 2*n)
+	ports, err := pickPorts(3 + 2*n)
 	if err != nil {
 		return err
 	}
@@ -422,6 +434,9 @@ func ours(pid int, dir string) bool {
 	}
 	return alive(pid) && strings.Contains(string(b), dir)
 }
+
+// pickPorts chooses a cluster's ports (freePorts; tests replace it).
+var pickPorts = freePorts
 
 // freePorts asks the kernel for n distinct free loopback ports.
 func freePorts(n int) ([]int, error) {
