@@ -479,7 +479,9 @@ func TestPoolCallerStopsWaitingForSharedDial(t *testing.T) {
 	var te *TimeoutError
 	require.ErrorAs(t, err, &te)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Regexp(t, "context deadline exceeded after 1[0-9]0ms connecting to "+regexp.QuoteMeta(s.addr()), err.Error())
+	// The time in the message is from this Get's start, a little after the context's: any
+	// duration (98ms was seen on a loaded machine for the 100 ms deadline).
+	assert.Regexp(t, `context deadline exceeded after [0-9.]+(µs|ms|s) connecting to `+regexp.QuoteMeta(s.addr()), err.Error())
 
 	err = <-patient
 	assert.ErrorIs(t, err, ErrConnectTimeout, "the other caller gets the dial's own verdict")
