@@ -51,24 +51,7 @@ func BenchmarkQueryEngine(b *testing.B) {
 		resetPeakRSS()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			var got int64
-			err := conn.Raw(func(dc any) error {
-				rd, err := dc.(flussql.ArrowConn).QueryArrow(ctx, query)
-				if err != nil {
-					return err
-				}
-				defer rd.Close()
-				for {
-					rec, err := rd.Next(ctx)
-					if errors.Is(err, io.EOF) {
-						return nil
-					}
-					if err != nil {
-						return err
-					}
-					got += rec.NumRows()
-				}
-			})
+			got, err := countArrowRows(ctx, conn, query)
 			require.NoError(b, err)
 			if wantRows >= 0 {
 				require.Equal(b, wantRows, got, query)
@@ -179,24 +162,7 @@ func BenchmarkLookupJoin(b *testing.B) {
 	resetPeakRSS()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		var got int64
-		err := conn.Raw(func(dc any) error {
-			rd, err := dc.(flussql.ArrowConn).QueryArrow(ctx, query)
-			if err != nil {
-				return err
-			}
-			defer rd.Close()
-			for {
-				rec, err := rd.Next(ctx)
-				if errors.Is(err, io.EOF) {
-					return nil
-				}
-				if err != nil {
-					return err
-				}
-				got += rec.NumRows()
-			}
-		})
+		got, err := countArrowRows(ctx, conn, query)
 		require.NoError(b, err)
 		require.Equal(b, int64(rows), got, "every click finds its user")
 	}
@@ -222,4 +188,27 @@ func peakRSS() float64 {
 		}
 	}
 	return 0
+}
+
+// countArrowRows runs query through QueryArrow on conn and counts the rows of its batches.
+func countArrowRows(ctx context.Context, conn *sql.Conn, query string) (int64, error) {
+	var got int64
+	err := conn.Raw(func(dc any) error {
+		rd, err := dc.(flussql.ArrowConn).QueryArrow(ctx, query)
+		if err != nil {
+			return err
+		}
+		defer rd.Close()
+		for {
+			rec, err := rd.Next(ctx)
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			got += rec.NumRows()
+		}
+	})
+	return got, err
 }

@@ -84,25 +84,7 @@ func run(t testing.TB, n Node, rows [][]any, per int, budget *Budget) ([][]any, 
 	if err != nil {
 		return nil, err
 	}
-	var out [][]any
-	err = Drain(op, func(b arrow.RecordBatch) error {
-		cols := make([][]any, b.NumCols())
-		for i, c := range b.Columns() {
-			v, err := values(c)
-			if err != nil {
-				return err
-			}
-			cols[i] = v
-		}
-		for r := range int(b.NumRows()) {
-			row := make([]any, b.NumCols())
-			for i := range row {
-				row[i] = cols[i][r]
-			}
-			out = append(out, row)
-		}
-		return nil
-	})
+	out, err := drainRows(op)
 	if in != nil {
 		in.Close()
 	}
@@ -143,4 +125,28 @@ var testRows = [][]any{
 	{int64(1), nil, nil},
 	{int64(3), "x", -0.5},
 	{int64(2), "z", 4.25},
+}
+
+// drainRows runs op to its end and returns its batches as rows of Go values.
+func drainRows(op Operator) ([][]any, error) {
+	var out [][]any
+	err := Drain(op, func(b arrow.RecordBatch) error {
+		cols := make([][]any, b.NumCols())
+		for i, c := range b.Columns() {
+			v, err := values(c)
+			if err != nil {
+				return err
+			}
+			cols[i] = v
+		}
+		for r := range int(b.NumRows()) {
+			row := make([]any, b.NumCols())
+			for i := range row {
+				row[i] = cols[i][r]
+			}
+			out = append(out, row)
+		}
+		return nil
+	})
+	return out, err
 }

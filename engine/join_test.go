@@ -44,25 +44,7 @@ func runMany(t *testing.T, n Node, data [][][]any, per int, lookers []Looker, bu
 	if err != nil {
 		return nil, err
 	}
-	var out [][]any
-	err = Drain(op, func(b arrow.RecordBatch) error {
-		cols := make([][]any, b.NumCols())
-		for i, c := range b.Columns() {
-			v, err := values(c)
-			if err != nil {
-				return err
-			}
-			cols[i] = v
-		}
-		for r := range int(b.NumRows()) {
-			row := make([]any, b.NumCols())
-			for i := range row {
-				row[i] = cols[i][r]
-			}
-			out = append(out, row)
-		}
-		return nil
-	})
+	out, err := drainRows(op)
 	for _, in := range ins {
 		in.Close()
 	}
