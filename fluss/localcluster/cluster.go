@@ -335,7 +335,9 @@ func (c *Cluster) startProc(name string) (int, string, error) {
 	spec := c.specs[name]
 	java, args, detach := spec.java, spec.args, c.detach
 	logPath := filepath.Join(c.Dir, "log", name+".log")
-	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	// O_APPEND: the JVM's writes go to the end even when someone else appends too (the
+	// watchdog test does); without it the JVM's own offset overwrites those lines.
+	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o644)
 	if err != nil {
 		return 0, "", fmt.Errorf("localcluster: %w", err)
 	}
