@@ -8,10 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"github.com/flussql/flussql/fluss"
-	"github.com/flussql/flussql/fluss/types"
 )
 
 // ARRAY, MAP and ROW values in database/sql.
@@ -22,62 +19,6 @@ import (
 // matched by `db` tag or name) for a ROW column. Results: []any, []fluss.MapEntry and
 // []any whose elements are what Rows.Next returns for their type. Array, Map and Row
 // scan those into typed Go values.
-
-// nestedArrowCell converts an ARRAY, MAP or ROW column of a scan batch.
-func nestedArrowCell(t types.DataType, arr arrow.Array) (cellFunc, error) {
-	read, err := fluss.ArrowValueReader(t)
-	if err != nil {
-		return nil, fmt.Errorf("flussql: column type %s (Arrow %s): %w", t, arr.DataType(), err)
-	}
-	return func(i int) driver.Value {
-		v, _ := nestedValue(t, read(arr, i))
-		return v
-	}, nil
-}
-
-// nestedValue converts a value-model ARRAY, MAP or ROW value of type t into the
-// driver's representation, element by element.
-func nestedValue(t types.DataType, v any) (driver.Value, error) {
-	switch x := v.(type) {
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			var et types.DataType
-			switch {
-			case t.Kind == types.Array && t.Elem != nil:
-				et = *t.Elem
-			case t.Kind == types.Row && i < len(t.Fields):
-				et = t.Fields[i].Type
-			default:
-				return nil, fmt.Errorf("flussql: a list value for column type %s is %w", t, ErrNotSupported)
-			}
-			c, err := valueCell(et, e)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = c
-		}
-		return out, nil
-	case []fluss.MapEntry:
-		if t.Kind != types.Map || t.Key == nil || t.Value == nil {
-			return nil, fmt.Errorf("flussql: map entries for column type %s are %w", t, ErrNotSupported)
-		}
-		out := make([]fluss.MapEntry, len(x))
-		for i, e := range x {
-			k, err := valueCell(*t.Key, e.Key)
-			if err != nil {
-				return nil, err
-			}
-			val, err := valueCell(*t.Value, e.Value)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = fluss.MapEntry{Key: k, Value: val}
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("flussql: value %T of column type %s is %w", v, t, ErrNotSupported)
-}
 
 // isNestedArg reports whether CheckNamedValue should pass x on to the planner as
 // an ARRAY, MAP or ROW value: slices, arrays, maps and structs that are not

@@ -3,12 +3,12 @@ package flussql
 import (
 	"context"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/internal/executor"
 	"github.com/flussql/flussql/parser"
 	"github.com/flussql/flussql/planner"
 )
@@ -18,17 +18,10 @@ import (
 type conn struct {
 	connector *Connector
 	client    *fluss.Client
-	catalog   *planner.AdminCatalog
+	sess      *executor.Session
 
-	mu       sync.Mutex
-	database string
-	tx       *tx
-	closed   bool
-	// writers are the connection's table writers, reused across statements.
-	writers     map[writerKey]closableWriter
-	writerPaths map[writerKey]fluss.TablePath
-	// parsed caches the statements of unprepared queries by their text.
-	parsed stmtCache
+	mu     sync.Mutex
+	closed bool
 }
 
 var (
@@ -43,8 +36,8 @@ var (
 	_ driver.NamedValueChecker  = (*conn)(nil)
 )
 
-func newConn(c *Connector, client *fluss.Client) *conn {
-	return &conn{connector: c, client: client, catalog: c.sharedCatalog(client), database: c.cfg.Database}
+func newConn(c *Connector, ex *executor.Executor) *conn {
+	return &conn{connector: c, client: ex.Client(), sess: ex.NewSession(c.cfg.Database)}
 }
 
 // Prepare parses the statement; planning happens at execution, against fresh metadata.
@@ -57,20 +50,19 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
-	st, err := parser.Parse(query)
+	p, err := c.sess.Prepare(query)
 	if err != nil {
 		return nil, err
 	}
-	return &stmt{conn: c, query: query, parsed: st, params: parser.Placeholders(st)}, nil
+	return &stmt{conn: c, query: query, p: p}, nil
 }
 
 // Close ends the session; an open transaction is rolled back (its writes were never sent).
 func (c *conn) Close() error {
 	c.mu.Lock()
 	c.closed = true
-	c.tx = nil
 	c.mu.Unlock()
-	c.closeWriters()
+	c.sess.Close()
 	return nil
 }
 
@@ -96,13 +88,11 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 	if opts.ReadOnly {
 		return nil, fmt.Errorf("flussql: read-only transactions are %w: a transaction is a client-side write batch", ErrNotSupported)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.tx != nil {
-		return nil, errors.New("flussql: a transaction is already open on this connection")
+	t, err := c.sess.Begin(ctx)
+	if err != nil {
+		return nil, err
 	}
-	c.tx = &tx{conn: c, ctx: ctx}
-	return c.tx, nil
+	return &tx{conn: c, tx: t}, nil
 }
 
 // Ping checks that the cluster answers a metadata request and that the DSN's database
@@ -132,13 +122,10 @@ func (c *conn) Ping(ctx context.Context) error {
 // ResetSession is called before a pooled connection is reused: it restores the DSN's
 // database and drops a transaction left open.
 func (c *conn) ResetSession(ctx context.Context) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return driver.ErrBadConn
+	if err := c.usable(); err != nil {
+		return err
 	}
-	c.database = c.connector.cfg.Database
-	c.tx = nil
+	c.sess.Reset(c.connector.cfg.Database)
 	return nil
 }
 
@@ -174,12 +161,6 @@ func (c *conn) usable() error {
 	return nil
 }
 
-func (c *conn) session() planner.Session {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return planner.Session{Database: c.database}
-}
-
 // A connection never reports driver.ErrBadConn for a failed statement: it is a session
 // over the Connector's shared wire client, which reconnects to each server by itself, so a
 // dead or unreachable server does not make the session unusable — and database/sql would
@@ -195,36 +176,28 @@ func (c *conn) execText(ctx context.Context, query string, args []driver.NamedVa
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
-	if err := c.txAborted(); err != nil {
+	return driverResult(c.sess.ExecText(ctx, query, plannerArgs(args)))
+}
+
+// driverResult is the database/sql form of an executor result.
+func driverResult(res executor.Result, err error) (driver.Result, error) {
+	if err != nil {
 		return nil, err
 	}
-	st, err := c.parsed.parse(query)
-	if err != nil {
-		return nil, c.txFailed(err)
+	if !res.Counted {
+		return driver.ResultNoRows, nil
 	}
-	res, err := c.exec(ctx, st, args)
-	return res, c.txFailed(c.permissionError(st, err))
+	return driver.RowsAffected(res.RowsAffected), nil
 }
 
 // QueryContext runs a statement that returns rows.
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	return c.traceQuery(ctx, query, len(args), func(ctx context.Context) (driver.Rows, error) { return c.queryText(ctx, query, args) })
-}
-
-func (c *conn) queryText(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	if err := c.usable(); err != nil {
-		return nil, err
-	}
-	e, err := c.parsed.entry(query)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := c.queryWith(ctx, e.st, args, &e.plans)
-	if err != nil {
-		return nil, c.permissionError(e.st, err)
-	}
-	// Errors of later fetches get the same explanation.
-	return &tracedRows{Rows: rows, end: func(int64, error) {}, mapErr: func(err error) error { return c.permissionError(e.st, err) }}, nil
+	return c.traceQuery(ctx, query, len(args), func(ctx context.Context) (executor.Rows, error) {
+		if err := c.usable(); err != nil {
+			return nil, err
+		}
+		return c.sess.QueryText(ctx, query, plannerArgs(args))
+	})
 }
 
 // plannerArgs converts database/sql arguments for planner.Bind.

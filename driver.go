@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/internal/executor"
+	"github.com/flussql/flussql/parser"
 	"github.com/flussql/flussql/planner"
 )
 
@@ -61,28 +63,18 @@ func (Driver) OpenConnector(dsn string) (driver.Connector, error) {
 type Connector struct {
 	cfg Config
 
-	mu      sync.Mutex
-	client  *fluss.Client
-	catalog *planner.AdminCatalog
-	closed  bool
-	// lookupers are shared by the connections, so that their concurrent lookups of a
-	// table are merged into requests per bucket leader (see fluss.Lookuper.Lookup).
-	lookupers lookuperCache
+	mu     sync.Mutex
+	client *fluss.Client
+	// ex runs the statements of every connection: it holds the catalog cache and the
+	// lookupers, shared so that concurrent lookups of a table are merged into requests per
+	// bucket leader (see fluss.Lookuper.Lookup).
+	ex     *executor.Executor
+	closed bool
 }
 
 // catalogTTL is how long table metadata and partition lists are cached between
 // statements; DDL through this connector invalidates them at once.
 const catalogTTL = 5 * time.Second
-
-// sharedCatalog returns the catalog cache shared by the connector's connections.
-func (c *Connector) sharedCatalog(client *fluss.Client) *planner.AdminCatalog {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.catalog == nil {
-		c.catalog = planner.NewAdminCatalog(client.Admin(), catalogTTL)
-	}
-	return c.catalog
-}
 
 // NewConnector returns a Connector for cfg (copied). It does not contact the cluster: the
 // first connection does.
@@ -113,22 +105,22 @@ func (c *Connector) Driver() driver.Driver { return Driver{} }
 // reach the cluster returns driver.ErrBadConn wrapped with the cause only when database/sql
 // may retry (nothing reached the server).
 func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
-	client, err := c.wireClient(ctx)
+	ex, err := c.executor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return newConn(c, client), nil
+	return newConn(c, ex), nil
 }
 
-// wireClient returns the shared fluss.Client, connecting it on first use.
-func (c *Connector) wireClient(ctx context.Context) (*fluss.Client, error) {
+// executor returns the shared executor, connecting its wire client on first use.
+func (c *Connector) executor(ctx context.Context) (*executor.Executor, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		return nil, fmt.Errorf("flussql: the connector is closed")
 	}
-	if c.client != nil {
-		return c.client, nil
+	if c.ex != nil {
+		return c.ex, nil
 	}
 	client, err := fluss.Connect(ctx, fluss.Config{
 		BootstrapServers: c.cfg.Addrs,
@@ -144,7 +136,28 @@ func (c *Connector) wireClient(ctx context.Context) (*fluss.Client, error) {
 		return nil, fmt.Errorf("flussql: connecting to %s: %w", strings.Join(c.cfg.Addrs, ","), err)
 	}
 	c.client = client
-	return client, nil
+	c.ex = executor.New(client, planner.NewAdminCatalog(client.Admin(), catalogTTL), executor.Options{
+		RequestTimeout:      c.cfg.RequestTimeout,
+		QueryMemory:         c.cfg.QueryMemory,
+		Writer:              writerOptionsOf(c.cfg),
+		PartitionAutoCreate: c.cfg.PartitionAutoCreate,
+		NotePlan:            notePlan,
+		DecorateError: func(st parser.Statement, database string, err error) error {
+			return permissionError(c.cfg.User, st, database, err)
+		},
+	})
+	return c.ex, nil
+}
+
+// writerOptionsOf maps a normalized Config onto the wire client's writer options (NoWait is
+// negative there too: no linger, no wait for a partition).
+func writerOptionsOf(cfg Config) fluss.WriterOptions {
+	return fluss.WriterOptions{
+		BatchSize:               cfg.WriteBatchSize,
+		Linger:                  cfg.WriteLinger,
+		MissingPartitionTimeout: cfg.PartitionWait,
+		AutoCreatePartitions:    cfg.PartitionAutoCreate,
+	}
 }
 
 // Close closes the shared wire client; connections still open fail afterwards.
@@ -155,9 +168,9 @@ func (c *Connector) Close() error {
 	if c.client == nil {
 		return nil
 	}
+	c.ex.Close()
 	err := c.client.Close()
-	c.client, c.catalog = nil, nil
-	c.lookupers.clear()
+	c.client, c.ex = nil, nil
 	return err
 }
 

@@ -50,23 +50,23 @@ var (
 // *PermissionError; other errors pass unchanged. The operation and resource come from the
 // server's message; a refused DESCRIBE (the metadata every statement reads first) is
 // reported as the operation the statement needs, which also allows DESCRIBE.
-func (c *conn) permissionError(st parser.Statement, err error) error {
+func permissionError(user string, st parser.Statement, database string, err error) error {
 	if err == nil || !errors.Is(err, ErrPermissionDenied) {
 		return err
 	}
-	return c.denied(statementKind(st), neededOperation(st), func() string { return c.statementTable(st) }, err)
+	return denied(user, parser.StatementKind(st), neededOperation(st), func() string { return statementTable(st, database) }, err)
 }
 
 // denied builds the *PermissionError of a refused statement of this kind (e.g. "INSERT",
 // "COMMIT") that needs operation want ("" when the server's message says it better) on the
 // resource fallback returns when the message names none.
-func (c *conn) denied(kind, want string, fallback func() string, err error) error {
+func denied(user, kind, want string, fallback func() string, err error) error {
 	var pe *PermissionError
 	if errors.As(err, &pe) {
 		return err
 	}
 	pe = &PermissionError{Principal: "User:ANONYMOUS", Statement: kind, err: err}
-	if u := c.connector.cfg.User; u != "" {
+	if u := user; u != "" {
 		pe.Principal = "User:" + u
 	}
 	msg := err.Error()
@@ -91,7 +91,7 @@ func (c *conn) denied(kind, want string, fallback func() string, err error) erro
 
 // statementTable is the table a DML statement works on, in ACL resource form ('db.t'), or
 // 'cluster' when the statement names none.
-func (c *conn) statementTable(st parser.Statement) string {
+func statementTable(st parser.Statement, database string) string {
 	var t parser.TableName
 	switch st := st.(type) {
 	case *parser.Insert:
@@ -107,9 +107,7 @@ func (c *conn) statementTable(st parser.Statement) string {
 		return "cluster"
 	}
 	if t.Database == "" {
-		c.mu.Lock()
-		t.Database = c.database
-		c.mu.Unlock()
+		t.Database = database
 	}
 	if t.Database == "" {
 		return "cluster"

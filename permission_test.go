@@ -81,8 +81,7 @@ func TestPermissionError(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st, err := parser.Parse(tt.sql)
 			require.NoError(t, err)
-			c := &conn{connector: &Connector{cfg: Config{User: tt.user, Password: "s3cret-pw"}}}
-			got := c.permissionError(st, tt.err)
+			got := permissionError(tt.user, st, "", tt.err)
 			var pe *PermissionError
 			require.ErrorAs(t, got, &pe)
 			assert.Equal(t, tt.op, pe.Operation)
@@ -91,7 +90,7 @@ func TestPermissionError(t *testing.T) {
 			assert.ErrorIs(t, got, tt.err, "the server's error stays in the chain")
 			assert.Contains(t, got.Error(), tt.want)
 			assert.NotContains(t, got.Error(), "s3cret-pw")
-			assert.Same(t, got, c.permissionError(st, got), "wrapping twice changes nothing")
+			assert.Same(t, got, permissionError(tt.user, st, "", got), "wrapping twice changes nothing")
 		})
 	}
 }
@@ -99,13 +98,13 @@ func TestPermissionError(t *testing.T) {
 func TestPermissionErrorKeepsOtherErrorsAndOutcomes(t *testing.T) {
 	st, err := parser.Parse("INSERT INTO shop.orders VALUES (1)")
 	require.NoError(t, err)
-	c := &conn{connector: &Connector{cfg: Config{User: "alice"}}}
 	other := errors.New("boom")
-	assert.Same(t, other, c.permissionError(st, other))
-	assert.NoError(t, c.permissionError(st, nil))
+	assert.Same(t, other, permissionError("alice", st, "", other))
+	assert.NoError(t, permissionError("alice", st, "", nil))
 
-	denied := writeOutcome(serverDenial("No WRITE permission among all the tables: [shop.orders]"))
-	got := c.permissionError(st, denied)
+	// A refused write as the executor reports it: the server's error, marked not written.
+	denied := fmt.Errorf("%w (%w)", serverDenial("No WRITE permission among all the tables: [shop.orders]"), ErrNotWritten)
+	got := permissionError("alice", st, "", denied)
 	assert.ErrorIs(t, got, ErrNotWritten, "a refused write stored nothing")
 	assert.NotErrorIs(t, got, ErrOutcomeUnknown)
 	var fe *fluss.Error

@@ -1,37 +1,41 @@
 package flussql
 
 import (
-	"context"
 	"database/sql/driver"
-	"errors"
-	"fmt"
 	"io"
 	"reflect"
-	"sync"
-	"time"
 
-	"github.com/flussql/flussql/fluss"
-	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/executor"
 	"github.com/flussql/flussql/planner"
 )
 
-// baseRows holds the result columns and answers the ColumnType* questions.
-type baseRows struct {
+// rows adapts a statement's executor.Rows to database/sql: the column-type interfaces
+// from the Fluss schema (coltypes.go), and, for a traced query, the count of rows and the
+// trace's end once — at io.EOF, an error of Next, or Close.
+type rows struct {
+	rows executor.Rows
 	cols []planner.ResultColumn
+	// scratch receives a row from the executor (driver.Value and any are distinct slice
+	// element types; copying a few interface words per row costs nothing measurable).
+	scratch []any
+
+	end  func(int64, error) // nil: not traced
+	n    int64
+	err  error
+	done bool
 }
 
 var (
-	_ driver.Rows                           = (*sliceRows)(nil)
-	_ driver.RowsColumnTypeScanType         = (*sliceRows)(nil)
-	_ driver.RowsColumnTypeDatabaseTypeName = (*sliceRows)(nil)
-	_ driver.RowsColumnTypeNullable         = (*sliceRows)(nil)
-	_ driver.RowsColumnTypeLength           = (*sliceRows)(nil)
-	_ driver.RowsColumnTypePrecisionScale   = (*sliceRows)(nil)
-	_ driver.RowsColumnTypeScanType         = (*scanRows)(nil)
+	_ driver.Rows                           = (*rows)(nil)
+	_ driver.RowsColumnTypeScanType         = (*rows)(nil)
+	_ driver.RowsColumnTypeDatabaseTypeName = (*rows)(nil)
+	_ driver.RowsColumnTypeNullable         = (*rows)(nil)
+	_ driver.RowsColumnTypeLength           = (*rows)(nil)
+	_ driver.RowsColumnTypePrecisionScale   = (*rows)(nil)
 )
 
 // Columns returns the column names exactly as the select list wrote them.
-func (r *baseRows) Columns() []string {
+func (r *rows) Columns() []string {
 	names := make([]string, len(r.cols))
 	for i, c := range r.cols {
 		names[i] = c.Name
@@ -39,253 +43,57 @@ func (r *baseRows) Columns() []string {
 	return names
 }
 
-// ColumnTypeScanType is the Go type the column scans into without loss.
-func (r *baseRows) ColumnTypeScanType(i int) reflect.Type { return scanType(r.cols[i].Type) }
-
-// ColumnTypeDatabaseTypeName is the Fluss type name, upper case, without parameters.
-func (r *baseRows) ColumnTypeDatabaseTypeName(i int) string { return databaseTypeName(r.cols[i].Type) }
-
-// ColumnTypeNullable reports the column's nullability from the Fluss schema.
-func (r *baseRows) ColumnTypeNullable(i int) (bool, bool) { return r.cols[i].Type.Nullable(), true }
-
-// ColumnTypeLength reports CHAR(n)/BINARY(n) lengths; STRING and BYTES are unbounded.
-func (r *baseRows) ColumnTypeLength(i int) (int64, bool) { return typeLength(r.cols[i].Type) }
-
-// ColumnTypePrecisionScale reports DECIMAL(p,s) and the precision of temporal types.
-func (r *baseRows) ColumnTypePrecisionScale(i int) (int64, int64, bool) {
-	return typePrecisionScale(r.cols[i].Type)
-}
-
-// sliceRows are rows already in memory in the fluss value model (SHOW, DESCRIBE, lookups,
-// limit scans).
-type sliceRows struct {
-	baseRows
-	rows [][]any
-	next int
-}
-
-func newSliceRows(cols []planner.ResultColumn, rows [][]any) *sliceRows {
-	return &sliceRows{baseRows: baseRows{cols: cols}, rows: rows}
-}
-
 // Next fills dest with the next row.
-func (r *sliceRows) Next(dest []driver.Value) error {
-	if r.next >= len(r.rows) {
-		return io.EOF
+func (r *rows) Next(dest []driver.Value) error {
+	if cap(r.scratch) < len(dest) {
+		r.scratch = make([]any, len(dest))
 	}
-	row := r.rows[r.next]
-	r.next++
-	for i := range dest {
-		v, err := valueCell(r.cols[i].Type, row[i])
-		if err != nil {
-			return err
+	row := r.scratch[:len(dest)]
+	err := r.rows.Next(row)
+	if err == nil {
+		for i, v := range row {
+			dest[i] = v
 		}
-		dest[i] = v
-	}
-	return nil
-}
-
-// Close drops the rows.
-func (r *sliceRows) Close() error { r.rows = nil; return nil }
-
-// scanRows stream a log scan: batches are polled as Next needs them and converted with
-// per-column converters built once per batch. Close stops the scan and releases its memory.
-type scanRows struct {
-	baseRows
-	ctx     context.Context
-	scanner *fluss.LogScanner
-	out     *planner.Output
-	res     *planner.Results
-	inTypes []types.DataType
-	// timeout bounds each fetch of a bounded scan (0: the context alone, for unbounded scans).
-	timeout time.Duration
-
-	// fast is set when there is no filter and no COUNT: values go straight from Arrow.
-	fast    bool
-	emitted int64
-
-	batch *fluss.ScanBatch
-	row   int
-	cells []cellFunc
-	tail  [][]any // rows left to emit after the scan ended (COUNT(*))
-	ended bool
-
-	closeOnce sync.Once
-}
-
-func newScanRows(ctx context.Context, cols []planner.ResultColumn, s *fluss.LogScanner, out *planner.Output, inTypes []types.DataType, timeout time.Duration) *scanRows {
-	return &scanRows{
-		baseRows: baseRows{cols: cols}, ctx: ctx, scanner: s, out: out, res: out.Begin(),
-		inTypes: inTypes, timeout: timeout, fast: out.Filter == nil && !out.Count,
-	}
-}
-
-// Next fills dest with the next row, fetching from the cluster when the current batch is
-// used up. It returns by the query's deadline whatever the servers do, with an error that
-// matches the context's error and names the buckets the scan was waiting for.
-func (r *scanRows) Next(dest []driver.Value) error {
-	for {
-		if r.ended {
-			if len(r.tail) == 0 {
-				return io.EOF
-			}
-			row := r.tail[0]
-			r.tail = r.tail[1:]
-			return r.fillValues(dest, row)
-		}
-		if r.limitReached() {
-			r.finish()
-			continue
-		}
-		if r.batch == nil || r.row >= r.batch.NumRows() {
-			if err := r.fetch(); err != nil {
-				if errors.Is(err, io.EOF) {
-					r.finish()
-					continue
-				}
-				return err
-			}
-			continue
-		}
-		i := r.row
-		r.row++
-		if r.fast {
-			for c, col := range r.out.Columns {
-				arr := r.batch.Record.Column(col.Slot)
-				if arr.IsNull(i) {
-					dest[c] = nil
-				} else {
-					dest[c] = r.cells[c](i)
-				}
-			}
-			r.emitted++
-			return nil
-		}
-		in, err := fluss.RowValues(r.batch.Record, r.inTypes, i)
-		if err != nil {
-			return err
-		}
-		row, err := r.res.Add(in)
-		if err != nil {
-			return err
-		}
-		if row != nil {
-			return r.fillValues(dest, row)
-		}
-	}
-}
-
-func (r *scanRows) limitReached() bool {
-	if r.fast {
-		return r.out.Limit >= 0 && r.emitted >= r.out.Limit
-	}
-	return r.res.Done()
-}
-
-func (r *scanRows) fillValues(dest []driver.Value, row []any) error {
-	for i := range dest {
-		v, err := valueCell(r.cols[i].Type, row[i])
-		if err != nil {
-			return err
-		}
-		dest[i] = v
-	}
-	return nil
-}
-
-// deadlineMargin is how much earlier than the query's deadline a scan stops waiting for
-// the cluster: database/sql answers Rows.Err with the bare context error once the deadline
-// has passed, so the scan's own error — which names the buckets that were failing or
-// silent, their offsets and the last failure — must reach Next before that.
-const deadlineMargin = 50 * time.Millisecond
-
-// pollContext is the context of one Poll: the query's, ending a little before its
-// deadline (deadlineMargin, at most a tenth of the time left), and for bounded scans
-// ending after the fetch timeout without rows.
-func (r *scanRows) pollContext() (context.Context, context.CancelFunc) {
-	ctx, cancels := r.ctx, []context.CancelFunc(nil)
-	if dl, ok := ctx.Deadline(); ok {
-		margin := min(time.Until(dl)/10, deadlineMargin)
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, dl.Add(-max(margin, 0)))
-		cancels = append(cancels, cancel)
-	}
-	if r.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, r.timeout,
-			fmt.Errorf("no rows for %s, the DSN's timeout: %w", r.timeout, context.DeadlineExceeded))
-		cancels = append(cancels, cancel)
-	}
-	return ctx, func() {
-		for _, c := range cancels {
-			c()
-		}
-	}
-}
-
-// fetch replaces the current batch with the next non-empty one. A scan whose bucket
-// leader fails resumes on the new leader (fluss.LogScanner.Poll); when the query's
-// context ends first, or a bounded scan gets no rows for the fetch timeout, the error
-// matches the context's error and says which buckets were failing or waiting, at which
-// offsets, and the last failure.
-func (r *scanRows) fetch() error {
-	if r.batch != nil {
-		r.batch.Release()
-		r.batch = nil
-	}
-	for {
-		ctx, cancel := r.pollContext()
-		b, err := r.scanner.Poll(ctx)
-		cancel()
-		if err != nil {
-			return err
-		}
-		if b.NumRows() == 0 {
-			b.Release()
-			continue
-		}
-		r.batch, r.row = b, 0
-		countScanned(r.ctx, b.NumRows())
-		if r.fast {
-			r.cells = r.cells[:0]
-			for _, col := range r.out.Columns {
-				cell, err := batchCells(col.Type, b.Record.Column(col.Slot))
-				if err != nil {
-					return err
-				}
-				r.cells = append(r.cells, cell)
-			}
-		}
+		r.n++
 		return nil
 	}
-}
-
-// finish ends the scan and queues the rows to emit after the input (COUNT(*)).
-func (r *scanRows) finish() {
-	if r.ended {
-		return
+	if err != io.EOF {
+		r.err = err
 	}
-	r.ended = true
-	if !r.fast {
-		r.tail = r.res.Finish()
+	r.finish()
+	return err
+}
+
+// Close stops the statement and releases its resources.
+func (r *rows) Close() error {
+	err := r.rows.Close()
+	if r.err == nil {
+		r.err = err
 	}
-	r.release()
+	r.finish()
+	return err
 }
 
-func (r *scanRows) release() {
-	r.closeOnce.Do(func() {
-		if r.batch != nil {
-			r.batch.Release()
-			r.batch = nil
-		}
-		_ = r.scanner.Close()
-	})
+func (r *rows) finish() {
+	if !r.done && r.end != nil {
+		r.done = true
+		r.end(r.n, r.err)
+	}
 }
 
-// Close stops the scan at once and releases every buffered batch.
-func (r *scanRows) Close() error {
-	r.ended = true
-	r.tail = nil
-	r.release()
-	return nil
+// ColumnTypeScanType is the Go type the column scans into without loss.
+func (r *rows) ColumnTypeScanType(i int) reflect.Type { return scanType(r.cols[i].Type) }
+
+// ColumnTypeDatabaseTypeName is the Fluss type name, upper case, without parameters.
+func (r *rows) ColumnTypeDatabaseTypeName(i int) string { return databaseTypeName(r.cols[i].Type) }
+
+// ColumnTypeNullable reports the column's nullability from the Fluss schema.
+func (r *rows) ColumnTypeNullable(i int) (bool, bool) { return r.cols[i].Type.Nullable(), true }
+
+// ColumnTypeLength reports CHAR(n)/BINARY(n) lengths; STRING and BYTES are unbounded.
+func (r *rows) ColumnTypeLength(i int) (int64, bool) { return typeLength(r.cols[i].Type) }
+
+// ColumnTypePrecisionScale reports DECIMAL(p,s) and the precision of temporal types.
+func (r *rows) ColumnTypePrecisionScale(i int) (int64, int64, bool) {
+	return typePrecisionScale(r.cols[i].Type)
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
-	"io"
 	"reflect"
 	"strings"
 	"time"
 
+	"github.com/flussql/flussql/internal/executor"
 	"github.com/flussql/flussql/planner"
 )
 
@@ -84,107 +84,26 @@ func (c *conn) traceExec(ctx context.Context, query string, nargs int, run func(
 
 // traceQuery runs a Query through the connector's tracer, if any; its end is traced when
 // the rows are closed.
-func (c *conn) traceQuery(ctx context.Context, query string, nargs int, run func(context.Context) (driver.Rows, error)) (driver.Rows, error) {
+func (c *conn) traceQuery(ctx context.Context, query string, nargs int, run func(context.Context) (executor.Rows, error)) (driver.Rows, error) {
 	tr := c.connector.cfg.Tracer
 	if tr == nil {
-		return run(ctx)
+		r, err := run(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &rows{rows: r, cols: r.Columns()}, nil
 	}
 	start := time.Now()
 	st := &traceState{}
 	ctx = context.WithValue(tr.TraceStatementStart(ctx, TraceStart{SQL: query, Args: nargs, Query: true}), traceKey{}, st)
-	rows, err := run(ctx)
+	r, err := run(ctx)
 	if err != nil {
 		tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Duration: time.Since(start), Err: err})
 		return nil, err
 	}
-	return &tracedRows{Rows: rows, end: func(n int64, err error) {
+	return &rows{rows: r, cols: r.Columns(), end: func(n int64, err error) {
 		tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Rows: n, Duration: time.Since(start), Err: err})
 	}}, nil
-}
-
-// tracedRows counts the rows of a traced query and reports its end once: at io.EOF, an
-// error of Next, or Close. It passes the column-type interfaces of the rows through.
-type tracedRows struct {
-	driver.Rows
-	n    int64
-	err  error
-	end  func(int64, error)
-	done bool
-	// mapErr, when set, rewrites the errors of Next (not io.EOF).
-	mapErr func(error) error
-}
-
-func (r *tracedRows) Next(dest []driver.Value) error {
-	err := r.Rows.Next(dest)
-	if err != nil && err != io.EOF && r.mapErr != nil {
-		err = r.mapErr(err)
-	}
-	switch {
-	case err == nil:
-		r.n++
-	case err == io.EOF:
-		r.finish()
-	default:
-		r.err = err
-		r.finish()
-	}
-	return err
-}
-
-func (r *tracedRows) Close() error {
-	err := r.Rows.Close()
-	if r.err == nil {
-		r.err = err
-	}
-	r.finish()
-	return err
-}
-
-func (r *tracedRows) finish() {
-	if !r.done {
-		r.done = true
-		r.end(r.n, r.err)
-	}
-}
-
-// ColumnTypeScanType passes through driver.RowsColumnTypeScanType.
-func (r *tracedRows) ColumnTypeScanType(i int) reflect.Type {
-	if t, ok := r.Rows.(driver.RowsColumnTypeScanType); ok {
-		return t.ColumnTypeScanType(i)
-	}
-	return reflect.TypeFor[any]()
-}
-
-// ColumnTypeDatabaseTypeName passes through driver.RowsColumnTypeDatabaseTypeName.
-func (r *tracedRows) ColumnTypeDatabaseTypeName(i int) string {
-	if t, ok := r.Rows.(driver.RowsColumnTypeDatabaseTypeName); ok {
-		return t.ColumnTypeDatabaseTypeName(i)
-	}
-	return ""
-}
-
-// ColumnTypeNullable passes through driver.RowsColumnTypeNullable.
-func (r *tracedRows) ColumnTypeNullable(i int) (nullable, ok bool) {
-	if t, ok := r.Rows.(driver.RowsColumnTypeNullable); ok {
-		return t.ColumnTypeNullable(i)
-	}
-	return false, false
-}
-
-// ColumnTypeLength passes through driver.RowsColumnTypeLength.
-func (r *tracedRows) ColumnTypeLength(i int) (int64, bool) {
-	if t, ok := r.Rows.(driver.RowsColumnTypeLength); ok {
-		return t.ColumnTypeLength(i)
-	}
-	return 0, false
-}
-
-// ColumnTypePrecisionScale passes through driver.RowsColumnTypePrecisionScale.
-func (r *tracedRows) ColumnTypePrecisionScale(i int) (int64, int64, bool) {
-	if t, ok := r.Rows.(driver.RowsColumnTypePrecisionScale); ok {
-		return t.ColumnTypePrecisionScale(i)
-	}
-	return 0, 0, false
 }
 
 // String names the trace points for debugging.

@@ -1,5 +1,7 @@
 package parser
 
+import "strings"
+
 // The cluster-inspection statements of the Fluss CLI: SHOW SERVERS,
 // SHOW OFFSETS, SHOW KV SNAPSHOTS and SHOW CLUSTER CONFIGS.
 
@@ -119,4 +121,14 @@ func ReturnsRows(st Statement) bool {
 		return true
 	}
 	return false
+}
+
+// StatementKind names a statement for messages by its first keyword, e.g. "SELECT",
+// "INSERT", "ALTER".
+func StatementKind(st Statement) string {
+	s := st.String()
+	if i := strings.IndexAny(s, " \n"); i > 0 {
+		return strings.ToUpper(s[:i])
+	}
+	return "the statement"
 }

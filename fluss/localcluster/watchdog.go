@@ -50,15 +50,21 @@ func (c *Cluster) WatchCoordinator(ctx context.Context, every time.Duration) int
 		// Stopped gracefully, the coordinator gives up its ZooKeeper session at once; killed,
 		// its leadership node would stay until the session times out (60 s by default) and
 		// the new coordinator would wait for it.
+		began := time.Now()
 		_ = stopPID(proc.PID, c.Dir, 15*time.Second)
+		stopped := time.Since(began)
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		err = c.Restart(rctx, "coordinator") // the restart starts a new log
 		cancel()
 		if err != nil {
-			c.logf("localcluster: restarting the stuck coordinator: %v", err)
+			// Kept for the next reader: how long the stop took tells whether the old
+			// coordinator's ZooKeeper session (and leadership) could outlive it.
+			c.logf("localcluster: restarting the stuck coordinator (stopped in %s, then %s waiting): %v",
+				stopped.Round(time.Millisecond), (time.Since(began) - stopped).Round(time.Millisecond), err)
 			seen = n
 			continue
 		}
+		c.logf("localcluster: the coordinator restarted in %s (stop %s)", time.Since(began).Round(time.Millisecond), stopped.Round(time.Millisecond))
 		restarts++
 		seen = 0
 	}

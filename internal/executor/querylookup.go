@@ -1,4 +1,4 @@
-package flussql
+package executor
 
 import (
 	"context"
@@ -16,12 +16,12 @@ import (
 // PrefixLookuper): the keys of one left batch go out as one LookupMany,
 // which the wire client batches per bucket leader.
 type joinLooker struct {
-	c       *conn
+	c       *Session
 	lt      *planner.LookupTable
 	readers []func(a arrow.Array, i int) any
 }
 
-func (c *conn) lookers(q *planner.Query) ([]engine.Looker, error) {
+func (c *Session) lookers(q *planner.Query) ([]engine.Looker, error) {
 	out := make([]engine.Looker, len(q.Lookups))
 	for i, lt := range q.Lookups {
 		l := &joinLooker{c: c, lt: lt}
@@ -48,7 +48,7 @@ func (l *joinLooker) Lookup(ctx context.Context, keys []arrow.Array) (arrow.Reco
 			vals[r][k] = l.readers[k](a, r)
 		}
 	}
-	rctx, cancel := l.c.connector.requestContext(ctx)
+	rctx, cancel := l.c.ex.requestContext(ctx)
 	defer cancel()
 	var groups [][][]any
 	if l.lt.Prefix {

@@ -1,8 +1,7 @@
-package flussql
+package executor
 
 import (
 	"context"
-	"database/sql/driver"
 	"sync"
 
 	"github.com/flussql/flussql/fluss"
@@ -23,7 +22,7 @@ type lookupPlanCache struct {
 }
 
 // get returns the cached plan when it is still valid, else nil.
-func (pc *lookupPlanCache) get(ctx context.Context, c *conn, db string) planner.Plan {
+func (pc *lookupPlanCache) get(ctx context.Context, c *Session, db string) planner.Plan {
 	if pc == nil {
 		return nil
 	}
@@ -60,7 +59,7 @@ func (pc *lookupPlanCache) put(p planner.Plan, db string) bool {
 }
 
 // planCached plans st like plan, reusing the unbound lookup plan kept in pc (nil: none).
-func (c *conn) planCached(ctx context.Context, st parser.Statement, args []driver.NamedValue, pc *lookupPlanCache) (planner.Plan, error) {
+func (c *Session) planCached(ctx context.Context, st parser.Statement, args []planner.Arg, pc *lookupPlanCache) (planner.Plan, error) {
 	if pc == nil {
 		return c.plan(ctx, st, args)
 	}
@@ -75,6 +74,6 @@ func (c *conn) planCached(ctx context.Context, st parser.Statement, args []drive
 		}
 		p = built
 	}
-	notePlan(ctx, p)
-	return planner.Bind(p, plannerArgs(args))
+	c.ex.notePlan(ctx, p)
+	return planner.Bind(p, args)
 }

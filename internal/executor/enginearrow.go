@@ -1,8 +1,7 @@
-package flussql
+package executor
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
 	"io"
 
@@ -16,17 +15,17 @@ import (
 )
 
 // planQuery plans a SELECT for the engine (planner.BuildQuery) and binds its arguments.
-func (c *conn) planQuery(ctx context.Context, st parser.Statement, args []driver.NamedValue) (planner.Plan, error) {
+func (c *Session) planQuery(ctx context.Context, st parser.Statement, args []planner.Arg) (planner.Plan, error) {
 	p, err := planner.BuildQuery(ctx, st, c.catalog, c.session())
 	p, err = c.planKv(ctx, p, err, func(s planner.Session) (planner.Plan, error) { return planner.BuildQuery(ctx, st, c.catalog, s) })
 	if err != nil {
 		return nil, err
 	}
-	return planner.Bind(p, plannerArgs(args))
+	return planner.Bind(p, args)
 }
 
 // queryArrow runs a planner.Query for QueryArrow: its reader returns the engine's batches.
-func (c *conn) queryArrow(ctx context.Context, q *planner.Query) (ArrowReader, error) {
+func (c *Session) queryArrow(ctx context.Context, q *planner.Query) (ArrowReader, error) {
 	cols := q.ResultColumns()
 	fields := make([]arrow.Field, len(cols))
 	for i, col := range cols {

@@ -1,4 +1,4 @@
-package flussql
+package executor
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // readAdmin runs the cluster-inspection plans (SHOW SERVERS, OFFSETS, KV
 // SNAPSHOTS, CLUSTER CONFIGS); ok is false for any other plan.
-func (c *conn) readAdmin(ctx context.Context, p planner.QueryPlan) (rows [][]any, ok bool, err error) {
+func (c *Session) readAdmin(ctx context.Context, p planner.QueryPlan) (rows [][]any, ok bool, err error) {
 	admin := c.client.Admin()
 	switch p := p.(type) {
 	case *planner.ShowServers:
@@ -78,7 +78,7 @@ func (c *conn) readAdmin(ctx context.Context, p planner.QueryPlan) (rows [][]any
 
 // showPartitionsOf returns the names of the partitions a SHOW … FOR
 // statement covers, or [""] for a non-partitioned table.
-func (c *conn) showPartitionsOf(ctx context.Context, info *fluss.TableInfo, f *planner.SpecFilter) ([]string, error) {
+func (c *Session) showPartitionsOf(ctx context.Context, info *fluss.TableInfo, f *planner.SpecFilter) ([]string, error) {
 	if !info.IsPartitioned() {
 		return []string{""}, nil
 	}

@@ -1,4 +1,4 @@
-package flussql
+package executor
 
 import (
 	"testing"

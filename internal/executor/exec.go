@@ -1,8 +1,7 @@
-package flussql
+package executor
 
 import (
 	"context"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"maps"
@@ -15,14 +14,14 @@ import (
 )
 
 // plan builds and binds the plan of one statement against the shared catalog.
-func (c *conn) plan(ctx context.Context, st parser.Statement, args []driver.NamedValue) (planner.Plan, error) {
+func (c *Session) plan(ctx context.Context, st parser.Statement, args []planner.Arg) (planner.Plan, error) {
 	p, err := planner.Build(ctx, st, c.catalog, c.session())
 	return c.finishPlan(ctx, st, args, p, err)
 }
 
 // finishPlan takes Build's answer for st (p, err) the rest of the way: a KV scan where a full
 // scan is needed and the server offers one, the full-scan error otherwise, then Bind.
-func (c *conn) finishPlan(ctx context.Context, st parser.Statement, args []driver.NamedValue, p planner.Plan, err error) (planner.Plan, error) {
+func (c *Session) finishPlan(ctx context.Context, st parser.Statement, args []planner.Arg, p planner.Plan, err error) (planner.Plan, error) {
 	p, err = c.planKv(ctx, p, err, func(s planner.Session) (planner.Plan, error) { return planner.Build(ctx, st, c.catalog, s) })
 	if errors.Is(err, planner.ErrNeedsFullScan) {
 		return nil, c.fullScanError(ctx, err)
@@ -30,8 +29,8 @@ func (c *conn) finishPlan(ctx context.Context, st parser.Statement, args []drive
 	if err != nil {
 		return nil, err
 	}
-	notePlan(ctx, p)
-	return planner.Bind(p, plannerArgs(args))
+	c.ex.notePlan(ctx, p)
+	return planner.Bind(p, args)
 }
 
 // fullScanError says, for a query that needs a full scan of a primary-key table on a server
@@ -39,7 +38,7 @@ func (c *conn) finishPlan(ctx context.Context, st parser.Statement, args []drive
 // connected server offers: a server older than Fluss 1.0 has no SCAN_KV
 // (fluss.ErrUnsupportedByServer); a 1.0 server whose tablet servers did not list it gives
 // ErrNotSupported. If the server's version cannot be found out, err stays as it is.
-func (c *conn) fullScanError(ctx context.Context, err error) error {
+func (c *Session) fullScanError(ctx context.Context, err error) error {
 	v, verr := c.client.ServerVersion(ctx)
 	if verr != nil {
 		return err
@@ -53,7 +52,7 @@ func (c *conn) fullScanError(ctx context.Context, err error) error {
 // exec runs a statement for Exec. Statements that return rows are refused: use Query.
 // The error of a write statement matches exactly one of ErrNotWritten,
 // ErrPartiallyWritten and ErrOutcomeUnknown.
-func (c *conn) exec(ctx context.Context, st parser.Statement, args []driver.NamedValue) (driver.Result, error) {
+func (c *Session) exec(ctx context.Context, st parser.Statement, args []planner.Arg) (Result, error) {
 	res, err := c.execStatement(ctx, st, args)
 	if isWrite(st) {
 		err = writeOutcome(err)
@@ -70,30 +69,21 @@ func isWrite(st parser.Statement) bool {
 	return false
 }
 
-func (c *conn) execStatement(ctx context.Context, st parser.Statement, args []driver.NamedValue) (driver.Result, error) {
-	ctx, cancel := c.connector.requestContext(ctx)
+func (c *Session) execStatement(ctx context.Context, st parser.Statement, args []planner.Arg) (Result, error) {
+	ctx, cancel := c.ex.requestContext(ctx)
 	defer cancel()
 	p, err := c.plan(ctx, st, args)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	if _, ok := p.(planner.QueryPlan); ok {
-		return nil, fmt.Errorf("flussql: %s returns rows; run it with Query", statementKind(st))
+		return Result{}, fmt.Errorf("flussql: %s returns rows; run it with Query", parser.StatementKind(st))
 	}
 	return c.execPlan(ctx, p)
 }
 
-// statementKind names a statement for messages, e.g. "SELECT".
-func statementKind(st parser.Statement) string {
-	s := st.String()
-	if i := strings.IndexAny(s, " \n"); i > 0 {
-		return strings.ToUpper(s[:i])
-	}
-	return "the statement"
-}
-
 // execPlan runs a plan that returns no rows.
-func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, error) {
+func (c *Session) execPlan(ctx context.Context, p planner.Plan) (Result, error) {
 	if res, ok, err := c.execACL(ctx, p); ok {
 		return res, err
 	}
@@ -108,15 +98,15 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 	case *planner.Use:
 		ok, err := admin.DatabaseExists(ctx, p.Database)
 		if err != nil {
-			return nil, err
+			return Result{}, err
 		}
 		if !ok {
-			return nil, fmt.Errorf("flussql: database %q does not exist: %w", p.Database, fluss.ErrDatabaseNotExist)
+			return Result{}, fmt.Errorf("flussql: database %q does not exist: %w", p.Database, fluss.ErrDatabaseNotExist)
 		}
 		c.mu.Lock()
 		c.database = p.Database
 		c.mu.Unlock()
-		return driver.ResultNoRows, nil
+		return Result{}, nil
 	case *planner.CreateTable:
 		err := ddlOutcome(admin.CreateTable(ctx, p.Path, p.Descriptor, p.IgnoreIfExists))
 		c.catalog.Invalidate(p.Path)
@@ -124,7 +114,7 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 	case *planner.DropTable:
 		err := ddlOutcome(admin.DropTable(ctx, p.Path, p.IgnoreIfNotExists))
 		c.catalog.Invalidate(p.Path)
-		c.dropWriters(p.Path)
+		c.writers.dropTable(p.Path)
 		return noRows(err)
 	case *planner.AlterDatabase:
 		return noRows(ddlOutcome(admin.AlterDatabase(ctx, p.Name, p.IgnoreIfNotExists, p.Changes()...)))
@@ -133,7 +123,7 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 		// The schema id changes with ADD: plans, writers and lookupers are keyed by it and
 		// are made again from the new table metadata.
 		c.catalog.Invalidate(p.Path)
-		c.dropWriters(p.Path)
+		c.writers.dropTable(p.Path)
 		return noRows(err)
 	case *planner.AddPartition:
 		err := ddlOutcome(admin.CreatePartition(ctx, p.Path, p.Spec, p.IgnoreIfExists))
@@ -145,7 +135,7 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 		return noRows(err)
 	case *planner.Write:
 		if err := c.checkPartitions(ctx, p); err != nil {
-			return nil, writeOutcome(err)
+			return Result{}, writeOutcome(err)
 		}
 		c.mu.Lock()
 		t := c.tx
@@ -155,26 +145,26 @@ func (c *conn) execPlan(ctx context.Context, p planner.Plan) (driver.Result, err
 		}
 		n, err := c.write(ctx, []*planner.Write{p})
 		if err != nil {
-			return nil, partitionHint(err)
+			return Result{}, partitionHint(err)
 		}
-		return driver.RowsAffected(n), nil
+		return counted(int64(n)), nil
 	}
-	return nil, fmt.Errorf("flussql: executing %T is %w", p, ErrNotSupported)
+	return Result{}, fmt.Errorf("flussql: executing %T is %w", p, ErrNotSupported)
 }
 
-func noRows(err error) (driver.Result, error) {
+func noRows(err error) (Result, error) {
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
-	return driver.ResultNoRows, nil
+	return Result{}, nil
 }
 
 // checkPartitions fails a write to a partition that does not exist before anything is
 // sent, with the ALTER TABLE statement that creates it — unless the DSN enables
 // partition auto-creation. A partition the catalog cache does not know yet is looked up
 // once more on the server before the write fails.
-func (c *conn) checkPartitions(ctx context.Context, w *planner.Write) error {
-	if !w.Table.IsPartitioned() || c.connector.cfg.PartitionAutoCreate {
+func (c *Session) checkPartitions(ctx context.Context, w *planner.Write) error {
+	if !w.Table.IsPartitioned() || c.ex.opts.PartitionAutoCreate {
 		return nil
 	}
 	parts, err := c.catalog.Partitions(ctx, w.Table.Path)
@@ -231,7 +221,7 @@ func (e *partitionHintError) Unwrap() []error { return []error{e.mp, e.err} }
 // ErrNotWritten, ErrPartiallyWritten and ErrOutcomeUnknown. When ctx ends first, rows not
 // yet sent are withdrawn and rows in flight abandoned: nothing of the statement is sent
 // after write returned.
-func (c *conn) write(ctx context.Context, writes []*planner.Write) (int64, error) {
+func (c *Session) write(ctx context.Context, writes []*planner.Write) (int64, error) {
 	r := fluss.NewReceipt()
 	n, err := c.enqueue(ctx, r, writes)
 	if err != nil {
@@ -254,7 +244,7 @@ func (c *conn) write(ctx context.Context, writes []*planner.Write) (int64, error
 }
 
 // enqueue hands the rows of the write plans to the connection's writers under receipt r.
-func (c *conn) enqueue(ctx context.Context, r *fluss.Receipt, writes []*planner.Write) (int64, error) {
+func (c *Session) enqueue(ctx context.Context, r *fluss.Receipt, writes []*planner.Write) (int64, error) {
 	var n int64
 	for _, w := range writes {
 		switch w.Mode {
@@ -312,12 +302,8 @@ func (c *conn) enqueue(ctx context.Context, r *fluss.Receipt, writes []*planner.
 }
 
 // existingRows keeps the rows of an UPDATE or DELETE whose key exists, once per key.
-func (c *conn) existingRows(ctx context.Context, w *planner.Write) ([]planner.WriteRow, error) {
-	tbl, err := c.client.TableOf(w.Table)
-	if err != nil {
-		return nil, err
-	}
-	lk, err := tbl.NewLookuper()
+func (c *Session) existingRows(ctx context.Context, w *planner.Write) ([]planner.WriteRow, error) {
+	lk, err := c.lookuper(w.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -346,50 +332,25 @@ func (c *conn) existingRows(ctx context.Context, w *planner.Write) ([]planner.Wr
 	return out, nil
 }
 
-// writerKey identifies a cached writer: the table's id and schema, and the write shape.
-type writerKey struct {
-	tableID  int64
-	schemaID int32
-	upsert   bool
-	targets  string
-}
-
-func (c *conn) writerOptions() fluss.WriterOptions { return writerOptionsOf(c.connector.cfg) }
-
-// writerOptionsOf maps a normalized Config onto the wire client's writer options (NoWait is
-// negative there too: no linger, no wait for a partition).
-func writerOptionsOf(cfg Config) fluss.WriterOptions {
-	return fluss.WriterOptions{
-		BatchSize:               cfg.WriteBatchSize,
-		Linger:                  cfg.WriteLinger,
-		MissingPartitionTimeout: cfg.PartitionWait,
-		AutoCreatePartitions:    cfg.PartitionAutoCreate,
-	}
-}
-
-// appendWriter returns the connection's append writer for a log table.
-func (c *conn) appendWriter(ctx context.Context, info *fluss.TableInfo) (*fluss.AppendWriter, error) {
-	key := writerKey{tableID: info.TableID, schemaID: info.SchemaID}
-	c.mu.Lock()
-	w, ok := c.writers[key]
-	c.mu.Unlock()
-	if ok {
+// appendWriter returns the session's append writer for a log table.
+func (c *Session) appendWriter(ctx context.Context, info *fluss.TableInfo) (*fluss.AppendWriter, error) {
+	key := keyOf(info, "")
+	if w, ok := c.writers.get(key); ok {
 		return w.(*fluss.AppendWriter), nil
 	}
 	tbl, err := c.client.TableOf(info)
 	if err != nil {
 		return nil, err
 	}
-	aw, err := tbl.NewAppendWriter(ctx, fluss.AppendWriterOptions{WriterOptions: c.writerOptions()})
+	aw, err := tbl.NewAppendWriter(ctx, fluss.AppendWriterOptions{WriterOptions: c.ex.opts.Writer})
 	if err != nil {
 		return nil, err
 	}
-	c.storeWriter(key, info.Path, aw)
-	return aw, nil
+	return c.writers.store(key, info.Path, aw).(*fluss.AppendWriter), nil
 }
 
-// upsertWriter returns the connection's upsert writer for the shape of w.
-func (c *conn) upsertWriter(ctx context.Context, w *planner.Write) (*fluss.UpsertWriter, error) {
+// upsertWriter returns the session's upsert writer for the shape of w.
+func (c *Session) upsertWriter(ctx context.Context, w *planner.Write) (*fluss.UpsertWriter, error) {
 	var targets []string
 	// An UPDATE of every column writes whole rows: no partial update (which would need
 	// every column outside the key to be nullable).
@@ -398,44 +359,27 @@ func (c *conn) upsertWriter(ctx context.Context, w *planner.Write) (*fluss.Upser
 			targets = append(targets, cols[i].Name)
 		}
 	}
-	key := writerKey{tableID: w.Table.TableID, schemaID: w.Table.SchemaID, upsert: true, targets: strings.Join(targets, "\x00")}
-	c.mu.Lock()
-	cached, ok := c.writers[key]
-	c.mu.Unlock()
-	if ok {
+	// "\x01" keeps the upsert writers apart from the append writer of the same table.
+	key := keyOf(w.Table, "\x01"+strings.Join(targets, "\x00"))
+	if cached, ok := c.writers.get(key); ok {
 		return cached.(*fluss.UpsertWriter), nil
 	}
 	tbl, err := c.client.TableOf(w.Table)
 	if err != nil {
 		return nil, err
 	}
-	uw, err := tbl.NewUpsertWriter(ctx, fluss.UpsertWriterOptions{WriterOptions: c.writerOptions(), TargetColumns: slices.Clone(targets)})
+	uw, err := tbl.NewUpsertWriter(ctx, fluss.UpsertWriterOptions{WriterOptions: c.ex.opts.Writer, TargetColumns: slices.Clone(targets)})
 	if err != nil {
 		return nil, err
 	}
-	c.storeWriter(key, w.Table.Path, uw)
-	return uw, nil
+	return c.writers.store(key, w.Table.Path, uw).(*fluss.UpsertWriter), nil
 }
 
+// closableWriter is what the session's writer cache holds: an append or upsert writer.
 type closableWriter interface {
 	Close(context.Context) error
 }
 
-func (c *conn) storeWriter(key writerKey, path fluss.TablePath, w closableWriter) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.writers == nil {
-		c.writers = map[writerKey]closableWriter{}
-		c.writerPaths = map[writerKey]fluss.TablePath{}
-	}
-	if old, ok := c.writers[key]; ok {
-		go closeWriter(old)
-	}
-	c.writers[key] = w
-	c.writerPaths[key] = path
-}
-
-// dropWriters closes the writers of a dropped table.
 // alterChanges lists the changes of an ALTER TABLE plan, properties in key order.
 func alterChanges(p *planner.AlterTable) []fluss.TableChange {
 	var out []fluss.TableChange
@@ -449,33 +393,6 @@ func alterChanges(p *planner.AlterTable) []fluss.TableChange {
 		out = append(out, fluss.AddColumn(col))
 	}
 	return out
-}
-
-func (c *conn) dropWriters(path fluss.TablePath) {
-	c.mu.Lock()
-	var closing []closableWriter
-	for k, p := range c.writerPaths {
-		if p == path {
-			closing = append(closing, c.writers[k])
-			delete(c.writers, k)
-			delete(c.writerPaths, k)
-		}
-	}
-	c.mu.Unlock()
-	for _, w := range closing {
-		closeWriter(w)
-	}
-}
-
-// closeWriters closes every writer of the connection.
-func (c *conn) closeWriters() {
-	c.mu.Lock()
-	ws := c.writers
-	c.writers, c.writerPaths = nil, nil
-	c.mu.Unlock()
-	for _, w := range ws {
-		closeWriter(w)
-	}
 }
 
 // closeWriter closes a writer without waiting. Every statement has waited for its own rows

@@ -1,8 +1,7 @@
-package flussql
+package executor
 
 import (
 	"context"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +16,7 @@ import (
 // startQuery runs a planner.Query: its source (a scan streamed batch by batch, or the rows
 // of a lookup or limit scan as one batch) feeds the engine's operators, whose batches the
 // rows convert column by column.
-func (c *conn) startQuery(ctx context.Context, q *planner.Query) (driver.Rows, error) {
+func (c *Session) startQuery(ctx context.Context, q *planner.Query) (Rows, error) {
 	op, _, err := c.buildQuery(ctx, ctx, q)
 	if err != nil {
 		return nil, err
@@ -28,7 +27,7 @@ func (c *conn) startQuery(ctx context.Context, q *planner.Query) (driver.Rows, e
 // buildQuery opens the query's inputs (under ctx) and builds its operators
 // (under octx); it returns the inputs too, whose context a reader may set
 // per call.
-func (c *conn) buildQuery(ctx, octx context.Context, q *planner.Query) (engine.Operator, []engine.Operator, error) {
+func (c *Session) buildQuery(ctx, octx context.Context, q *planner.Query) (engine.Operator, []engine.Operator, error) {
 	srcs := q.Inputs
 	if q.Source != nil {
 		srcs = []planner.QueryPlan{q.Source}
@@ -56,7 +55,7 @@ func (c *conn) buildQuery(ctx, octx context.Context, q *planner.Query) (engine.O
 	if len(inputs) > 0 {
 		first, more = inputs[0], inputs[1:]
 	}
-	budget := &engine.Budget{Limit: c.connector.cfg.QueryMemory, Setting: "the DSN key query_memory"}
+	budget := &engine.Budget{Limit: c.ex.opts.QueryMemory, Setting: "the DSN key query_memory"}
 	op, err := engine.Build(octx, q.Root, first, engine.Options{Budget: budget, Inputs: more, Lookers: lookers})
 	if err != nil {
 		return fail(err)
@@ -65,7 +64,7 @@ func (c *conn) buildQuery(ctx, octx context.Context, q *planner.Query) (engine.O
 }
 
 // queryInput opens one source of a query as an engine input.
-func (c *conn) queryInput(ctx context.Context, source planner.QueryPlan) (engine.Operator, error) {
+func (c *Session) queryInput(ctx context.Context, source planner.QueryPlan) (engine.Operator, error) {
 	var err error
 	switch src := source.(type) {
 	case *planner.Scan:
@@ -85,7 +84,7 @@ func (c *conn) queryInput(ctx context.Context, source planner.QueryPlan) (engine
 	case *planner.KvScan:
 		return c.openKvScan(ctx, src)
 	}
-	pctx, cancel := c.connector.requestContext(ctx)
+	pctx, cancel := c.ex.requestContext(ctx)
 	defer cancel()
 	var info *fluss.TableInfo
 	var rows [][]any
@@ -120,7 +119,7 @@ func (c *conn) queryInput(ctx context.Context, source planner.QueryPlan) (engine
 
 // limitScanAll reads up to p.Limit rows (LIMIT + OFFSET) from every bucket of every
 // partition left after pruning, unfiltered: the engine filters and limits them.
-func (c *conn) limitScanAll(ctx context.Context, p *planner.LimitScan) ([][]any, error) {
+func (c *Session) limitScanAll(ctx context.Context, p *planner.LimitScan) ([][]any, error) {
 	tbl, err := c.client.TableOf(p.Table)
 	if err != nil {
 		return nil, err
@@ -222,10 +221,8 @@ type engineRows struct {
 	closed bool
 }
 
-var _ driver.RowsColumnTypeScanType = (*engineRows)(nil)
-
 // Next fills dest with the next row.
-func (r *engineRows) Next(dest []driver.Value) error {
+func (r *engineRows) Next(dest []any) error {
 	for r.batch == nil || r.row >= int(r.batch.NumRows()) {
 		if r.closed {
 			return io.EOF

@@ -1,4 +1,4 @@
-package flussql
+package executor
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // error err) without it needs a full scan of a primary-key table — refused with
 // ErrNeedsFullScan, or read with LimitScan, which sees only the first rows of each bucket —
 // and the connected server offers SCAN_KV. It returns p and err unchanged otherwise.
-func (c *conn) planKv(ctx context.Context, p planner.Plan, err error,
+func (c *Session) planKv(ctx context.Context, p planner.Plan, err error,
 	build func(planner.Session) (planner.Plan, error)) (planner.Plan, error) {
 	if !errors.Is(err, planner.ErrNeedsFullScan) && !readsLimitScan(p) {
 		return p, err
@@ -46,7 +46,7 @@ func readsLimitScan(p planner.Plan) bool {
 
 // openKvScan starts the KV scan of a query's source as an engine input: batches of the
 // projected columns as the server sends them.
-func (c *conn) openKvScan(ctx context.Context, p *planner.KvScan) (engine.Operator, error) {
+func (c *Session) openKvScan(ctx context.Context, p *planner.KvScan) (engine.Operator, error) {
 	if p.Partitioned && len(p.Partitions) == 0 {
 		return &batchInput{}, nil // every partition pruned
 	}
@@ -64,7 +64,7 @@ func (c *conn) openKvScan(ctx context.Context, p *planner.KvScan) (engine.Operat
 	for _, part := range p.Partitions {
 		opts.Partitions = append(opts.Partitions, part.Name)
 	}
-	sctx, cancel := c.connector.requestContext(ctx)
+	sctx, cancel := c.ex.requestContext(ctx)
 	defer cancel()
 	s, err := tbl.NewKvScanner(sctx, opts)
 	if err != nil {

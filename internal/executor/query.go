@@ -1,8 +1,7 @@
-package flussql
+package executor
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
 	"time"
 
@@ -12,15 +11,11 @@ import (
 	"github.com/flussql/flussql/planner"
 )
 
-// query runs a statement for Query. A statement that returns no rows is executed and
-// answers with an empty result, so tools that send everything through Query work.
-func (c *conn) query(ctx context.Context, st parser.Statement, args []driver.NamedValue) (driver.Rows, error) {
-	return c.queryWith(ctx, st, args, nil)
-}
-
-// queryWith is query reusing the lookup plan kept in pc (nil: none).
-func (c *conn) queryWith(ctx context.Context, st parser.Statement, args []driver.NamedValue, pc *lookupPlanCache) (driver.Rows, error) {
-	pctx, cancel := c.connector.requestContext(ctx)
+// queryWith runs a statement for Query, reusing the lookup plan kept in pc (nil: none). A
+// statement that returns no rows is executed and answers with an empty result, so tools
+// that send everything through Query work.
+func (c *Session) queryWith(ctx context.Context, st parser.Statement, args []planner.Arg, pc *lookupPlanCache) (Rows, error) {
+	pctx, cancel := c.ex.requestContext(ctx)
 	p, err := c.planCached(pctx, st, args, pc)
 	if err != nil {
 		cancel()
@@ -52,7 +47,7 @@ func (c *conn) queryWith(ctx context.Context, st parser.Statement, args []driver
 
 // readAll runs the read plans whose result is small and bounded (SHOW, DESCRIBE, EXPLAIN,
 // lookups, limit scans) and returns their rows in the fluss value model.
-func (c *conn) readAll(ctx context.Context, p planner.QueryPlan) ([][]any, error) {
+func (c *Session) readAll(ctx context.Context, p planner.QueryPlan) ([][]any, error) {
 	admin := c.client.Admin()
 	switch p := p.(type) {
 	case *planner.ShowDatabases:
@@ -96,7 +91,7 @@ func (c *conn) readAll(ctx context.Context, p planner.QueryPlan) ([][]any, error
 
 // lookup looks every key of ks up (batched per bucket leader by the Lookuper) and applies
 // the plan's output (filter, projection, LIMIT, COUNT).
-func (c *conn) lookup(ctx context.Context, info *fluss.TableInfo, ks *planner.KeySet, out *planner.Output, prefix bool) ([][]any, error) {
+func (c *Session) lookup(ctx context.Context, info *fluss.TableInfo, ks *planner.KeySet, out *planner.Output, prefix bool) ([][]any, error) {
 	// Key values come in KeyColumns order: the primary key (lookup), or the bucket key and
 	// the partition keys (prefix lookup) — the order the fluss lookupers take.
 	keys := make([][]any, len(ks.Keys))
@@ -135,7 +130,7 @@ func (c *conn) lookup(ctx context.Context, info *fluss.TableInfo, ks *planner.Ke
 }
 
 // limitScan reads up to the LIMIT from each bucket of each partition left after pruning.
-func (c *conn) limitScan(ctx context.Context, p *planner.LimitScan) ([][]any, error) {
+func (c *Session) limitScan(ctx context.Context, p *planner.LimitScan) ([][]any, error) {
 	tbl, err := c.client.TableOf(p.Table)
 	if err != nil {
 		return nil, err
@@ -195,7 +190,7 @@ func applyOutput(o *planner.Output, in [][]any) ([][]any, error) {
 // startScan subscribes every bucket of the partitions left after pruning and returns rows
 // that stream the scan. Subscribing (which asks the leaders for offsets) happens here, so
 // errors such as a missing table come from Query, not from the first Next.
-func (c *conn) startScan(ctx context.Context, p *planner.Scan) (driver.Rows, error) {
+func (c *Session) startScan(ctx context.Context, p *planner.Scan) (Rows, error) {
 	cols := p.ResultColumns()
 	if p.Partitioned && len(p.Partitions) == 0 {
 		rows, err := applyOutput(&p.Output, nil) // every partition pruned: no rows (COUNT(*) = 0)
@@ -209,7 +204,7 @@ func (c *conn) startScan(ctx context.Context, p *planner.Scan) (driver.Rows, err
 
 // openScan subscribes the scan's buckets and returns its rows (not for a scan whose
 // partitions were all pruned).
-func (c *conn) openScan(ctx context.Context, p *planner.Scan) (*scanRows, error) {
+func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, error) {
 	cols := p.ResultColumns()
 	tbl, err := c.client.TableOf(p.Table)
 	if err != nil {
@@ -236,7 +231,7 @@ func (c *conn) openScan(ctx context.Context, p *planner.Scan) (*scanRows, error)
 			buckets = append(buckets, fluss.TableBucket{PartitionID: id, Bucket: int32(b)})
 		}
 	}
-	sctx, cancel := c.connector.requestContext(ctx)
+	sctx, cancel := c.ex.requestContext(ctx)
 	defer cancel()
 	switch p.Start {
 	case planner.StartTimestamp:
@@ -258,7 +253,7 @@ func (c *conn) openScan(ctx context.Context, p *planner.Scan) (*scanRows, error)
 	}
 	var timeout time.Duration
 	if p.Bounded {
-		timeout = c.connector.cfg.RequestTimeout
+		timeout = c.ex.opts.RequestTimeout
 	}
 	inTypes := make([]types.DataType, len(projection))
 	schema := p.Table.Schema()

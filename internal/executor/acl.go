@@ -1,8 +1,7 @@
-package flussql
+package executor
 
 import (
 	"context"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 
@@ -11,23 +10,23 @@ import (
 )
 
 // execACL runs CREATE ACL and DROP ACL; ok is false for other plans.
-func (c *conn) execACL(ctx context.Context, p planner.Plan) (res driver.Result, ok bool, err error) {
+func (c *Session) execACL(ctx context.Context, p planner.Plan) (res Result, ok bool, err error) {
 	admin := c.client.Admin()
 	switch p := p.(type) {
 	case *planner.CreateACL:
-		return driver.ResultNoRows, true, aclError(ddlOutcome(admin.CreateACLs(ctx, []fluss.ACLBinding{p.Binding})))
+		return Result{}, true, aclError(ddlOutcome(admin.CreateACLs(ctx, []fluss.ACLBinding{p.Binding})))
 	case *planner.DropACL:
 		dropped, err := admin.DropACLs(ctx, []fluss.ACLFilter{p.Filter})
 		if err != nil {
-			return nil, true, aclError(ddlOutcome(err))
+			return Result{}, true, aclError(ddlOutcome(err))
 		}
-		return driver.RowsAffected(len(dropped)), true, nil
+		return counted(int64(len(dropped))), true, nil
 	}
-	return nil, false, nil
+	return Result{}, false, nil
 }
 
 // showACLs runs SHOW ACLS.
-func (c *conn) showACLs(ctx context.Context, p *planner.ShowACLs) ([][]any, error) {
+func (c *Session) showACLs(ctx context.Context, p *planner.ShowACLs) ([][]any, error) {
 	acls, err := c.client.Admin().ListACLs(ctx, p.Filter)
 	if err != nil {
 		return nil, aclError(err)

@@ -1,7 +1,6 @@
-package flussql
+package executor
 
 import (
-	"database/sql/driver"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -33,7 +32,7 @@ func typeWord(v any) unsafe.Pointer { return (*eface)(unsafe.Pointer(&v)).typ }
 
 // boxAt returns the interface of type typ whose value is the one at p; p must point to a
 // value of that type that is never written again.
-func boxAt(typ, p unsafe.Pointer) driver.Value {
+func boxAt(typ, p unsafe.Pointer) any {
 	var v any
 	e := (*eface)(unsafe.Pointer(&v))
 	e.typ, e.data = typ, p
@@ -80,7 +79,7 @@ func int64Slab(n int, at func(i int) int64) cellFunc {
 	for i := range slab {
 		slab[i] = at(i) // a null's slot holds whatever the buffer has; the caller checks nulls
 	}
-	return func(i int) driver.Value { return boxAt(int64Type, unsafe.Pointer(&slab[i])) }
+	return func(i int) any { return boxAt(int64Type, unsafe.Pointer(&slab[i])) }
 }
 
 func float64Slab(n int, at func(i int) float64) cellFunc {
@@ -88,7 +87,7 @@ func float64Slab(n int, at func(i int) float64) cellFunc {
 	for i := range slab {
 		slab[i] = at(i)
 	}
-	return func(i int) driver.Value { return boxAt(float64Type, unsafe.Pointer(&slab[i])) }
+	return func(i int) any { return boxAt(float64Type, unsafe.Pointer(&slab[i])) }
 }
 
 // stringSlab copies the column's bytes into one string and slices the values out of it.
@@ -104,5 +103,5 @@ func stringSlab(a *array.String) (cellFunc, error) {
 	for i := range slab {
 		slab[i] = all[offs[i]-base : offs[i+1]-base]
 	}
-	return func(i int) driver.Value { return boxAt(stringType, unsafe.Pointer(&slab[i])) }, nil
+	return func(i int) any { return boxAt(stringType, unsafe.Pointer(&slab[i])) }, nil
 }

@@ -1,0 +1,202 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/parser"
+	"github.com/flussql/flussql/planner"
+)
+
+// ArrowReader streams record batches (flussql.ArrowReader documents it).
+type ArrowReader interface {
+	// Schema is the schema of every batch.
+	Schema() *arrow.Schema
+	// Next returns the next batch, or io.EOF after the last one of a bounded scan.
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	// Close stops the scan and releases its memory.
+	Close() error
+}
+
+// QueryArrow runs a SELECT and returns its result as Arrow record batches: a plain scan
+// of a log table returns the server's batches, everything else the engine's.
+func (c *Session) QueryArrow(ctx context.Context, query string, args ...any) (ArrowReader, error) {
+	st, err := parser.Parse(query)
+	if err != nil {
+		return nil, err
+	}
+	named := make([]planner.Arg, len(args))
+	for i, a := range args {
+		named[i] = planner.Arg{Ordinal: i + 1, Value: a}
+	}
+	p, err := c.plan(ctx, st, named)
+	if err != nil {
+		return nil, err
+	}
+	if scan, ok := p.(*planner.Scan); ok && (scan.Count || scan.Filter != nil && !onlyPartitionColumns(st, scan.Table.PartitionKeys())) {
+		// The server's batches need filtering or counting: let the engine do it.
+		if p, err = c.planQuery(ctx, st, named); err != nil {
+			return nil, err
+		}
+	}
+	switch p.(type) {
+	case *planner.Lookup, *planner.PrefixLookup, *planner.LimitScan:
+		// Their rows come back as engine batches, as the interface documents.
+		if p, err = c.planQuery(ctx, st, named); err != nil {
+			return nil, err
+		}
+	}
+	if q, ok := p.(*planner.Query); ok {
+		return c.queryArrow(ctx, q)
+	}
+	scan, ok := p.(*planner.Scan)
+	if !ok {
+		return nil, fmt.Errorf("flussql: QueryArrow reads SELECTs; %s plans as %T, run it with Query: %w", parser.StatementKind(st), p, ErrNotSupported)
+	}
+	rows, err := c.startScan(ctx, scan)
+	if err != nil {
+		return nil, err
+	}
+	fields := make([]arrow.Field, len(scan.Columns))
+	for i, col := range scan.Columns {
+		f, err := types.ArrowField(col.Name, col.Type)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		fields[i] = f
+	}
+	r := &arrowReader{schema: arrow.NewSchema(fields, nil), out: &scan.Output}
+	switch rows := rows.(type) {
+	case *scanRows:
+		r.rows = rows
+	default: // every partition pruned
+		rows.Close()
+		r.done = true
+	}
+	return r, nil
+}
+
+// AppendArrow appends a record batch to a log table ("table" or "db.table") and waits
+// for the acknowledgement.
+func (c *Session) AppendArrow(ctx context.Context, table string, rec arrow.RecordBatch) error {
+	path := fluss.TablePath{Database: c.session().Database, Table: table}
+	if db, t, ok := strings.Cut(table, "."); ok {
+		path = fluss.TablePath{Database: db, Table: t}
+	}
+	ctx, cancel := c.ex.requestContext(ctx)
+	defer cancel()
+	info, err := c.catalog.Table(ctx, path)
+	if err != nil {
+		return err
+	}
+	if info.HasPrimaryKey() {
+		return fmt.Errorf("flussql: AppendArrow writes log tables; %s has a primary key: %w", path, ErrNotSupported)
+	}
+	w, err := c.appendWriter(ctx, info)
+	if err != nil {
+		return err
+	}
+	if err := w.AppendRecordBatch(ctx, rec); err != nil {
+		return err
+	}
+	return w.Flush(ctx)
+}
+
+// onlyPartitionColumns reports whether the statement's WHERE names partition columns only:
+// such a filter has one value per partition, so it keeps or drops whole batches.
+func onlyPartitionColumns(st parser.Statement, partitionKeys []string) bool {
+	sel, ok := st.(*parser.Select)
+	if !ok || sel.Where == nil {
+		return true
+	}
+	only := true
+	parser.Walk(sel.Where, func(e parser.Expr) bool {
+		if ref, ok := e.(*parser.ColumnRef); ok && !slices.Contains(partitionKeys, ref.Name) {
+			only = false
+		}
+		return only
+	})
+	return only
+}
+
+type arrowReader struct {
+	schema  *arrow.Schema
+	out     *planner.Output
+	rows    *scanRows
+	cur     arrow.RecordBatch
+	emitted int64
+	done    bool
+}
+
+func (r *arrowReader) Schema() *arrow.Schema { return r.schema }
+
+func (r *arrowReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.done || (r.out.Limit >= 0 && r.emitted >= r.out.Limit) {
+		r.done = true
+		return nil, io.EOF
+	}
+	r.rows.ctx = ctx
+	var b *fluss.ScanBatch
+	for b == nil {
+		if err := r.rows.fetch(); err != nil {
+			if errors.Is(err, io.EOF) {
+				r.done = true
+			}
+			return nil, err
+		}
+		b = r.rows.batch
+		if r.out.Filter != nil {
+			// The filter names partition columns only: its answer for the first row is
+			// its answer for the whole batch, which holds rows of one partition.
+			first, err := fluss.RowValues(b.Record, r.rows.inTypes, 0)
+			if err != nil {
+				return nil, err
+			}
+			if keep, err := r.out.Filter.Eval(first); err != nil {
+				return nil, err
+			} else if !keep {
+				b = nil
+			}
+		}
+	}
+	n := int64(b.NumRows())
+	if r.out.Limit >= 0 && r.emitted+n > r.out.Limit {
+		n = r.out.Limit - r.emitted
+	}
+	cols := make([]arrow.Array, len(r.out.Columns))
+	for i, col := range r.out.Columns {
+		cols[i] = array.NewSlice(b.Record.Column(col.Slot), 0, n)
+	}
+	r.cur = array.NewRecordBatch(r.schema, cols, n)
+	for _, a := range cols {
+		a.Release()
+	}
+	r.emitted += n
+	return r.cur, nil
+}
+
+func (r *arrowReader) Close() error {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	r.done = true
+	if r.rows != nil {
+		return r.rows.Close()
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package executor
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// cellFunc returns the driver value of row i of a column; nulls are handled by the caller.
+type cellFunc func(i int) any
+
+// arrowCell builds, once per batch and column, the converter from an Arrow column of
+// Fluss type t to driver values. Strings and bytes are copied out of the Arrow buffers.
+func arrowCell(t types.DataType, arr arrow.Array) (cellFunc, error) {
+	if t.Kind.Nested() {
+		return nestedArrowCell(t, arr)
+	}
+	switch a := arr.(type) {
+	case *array.Boolean:
+		return func(i int) any { return a.Value(i) }, nil
+	case *array.Int8:
+		return func(i int) any { return int64(a.Value(i)) }, nil
+	case *array.Int16:
+		return func(i int) any { return int64(a.Value(i)) }, nil
+	case *array.Int32:
+		return func(i int) any { return int64(a.Value(i)) }, nil
+	case *array.Int64:
+		return func(i int) any { return a.Value(i) }, nil
+	case *array.Float32:
+		return func(i int) any { return float64(a.Value(i)) }, nil
+	case *array.Float64:
+		return func(i int) any { return a.Value(i) }, nil
+	case *array.String:
+		return func(i int) any { return strings.Clone(a.Value(i)) }, nil
+	case *array.Binary:
+		return func(i int) any { return bytes.Clone(a.Value(i)) }, nil
+	case *array.FixedSizeBinary:
+		return func(i int) any { return bytes.Clone(a.Value(i)) }, nil
+	case *array.Decimal128:
+		scale := a.DataType().(*arrow.Decimal128Type).Scale
+		return func(i int) any { return a.Value(i).ToString(scale) }, nil
+	case *array.Date32:
+		return func(i int) any { return a.Value(i).ToTime() }, nil
+	case *array.Time32:
+		unit := a.DataType().(*arrow.Time32Type).Unit
+		return func(i int) any { return formatTimeOfDay(a.Value(i).ToTime(unit), t.Precision) }, nil
+	case *array.Time64:
+		unit := a.DataType().(*arrow.Time64Type).Unit
+		return func(i int) any { return formatTimeOfDay(a.Value(i).ToTime(unit), t.Precision) }, nil
+	case *array.Timestamp:
+		toTime, err := a.DataType().(*arrow.TimestampType).GetToTimeFunc()
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) any { return toTime(a.Value(i)).UTC() }, nil
+	}
+	return nil, fmt.Errorf("flussql: column type %s (Arrow %s) is %w", t, arr.DataType(), ErrNotSupported)
+}
+
+// formatTimeOfDay renders a TIME value with as many fractional digits as its precision
+// (at most 3: Fluss stores milliseconds).
+func formatTimeOfDay(t time.Time, precision int) string {
+	layout := "15:04:05"
+	if p := min(precision, 3); p > 0 {
+		layout += "." + strings.Repeat("0", p)
+	}
+	return t.UTC().Format(layout)
+}
+
+// valueCell converts one value of the fluss value model (lookups, limit scans) of type t
+// to a driver value.
+func valueCell(t types.DataType, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	switch x := v.(type) {
+	case bool, int64, float64:
+		return x, nil
+	case int8:
+		return int64(x), nil
+	case int16:
+		return int64(x), nil
+	case int32:
+		return int64(x), nil
+	case float32:
+		return float64(x), nil
+	case string:
+		return strings.Clone(x), nil
+	case []byte:
+		return bytes.Clone(x), nil
+	case fluss.Decimal:
+		return x.String(), nil
+	case fluss.Date:
+		return x.Time(), nil
+	case fluss.Time:
+		return formatTimeOfDay(time.UnixMilli(int64(x)), t.Precision), nil
+	case fluss.TimestampNTZ:
+		return x.Time(), nil
+	case fluss.TimestampLTZ:
+		return x.Time(), nil
+	case []any, []fluss.MapEntry:
+		return nestedValue(t, x)
+	}
+	return nil, fmt.Errorf("flussql: value %T of column type %s is %w", v, t, ErrNotSupported)
+}
