@@ -80,8 +80,14 @@ func TestFakeArrow(t *testing.T) {
 	require.NoError(t, c.Raw(func(dc any) error { return dc.(flussql.ArrowConn).AppendArrow(ctx, "fluss.ev", rec) }))
 	err = c.Raw(func(dc any) error { return dc.(flussql.ArrowConn).AppendArrow(ctx, "kv", rec) })
 	assert.ErrorIs(t, err, flussql.ErrNotSupported, "AppendArrow to a primary-key table")
+	assert.ErrorIs(t, err, flussql.ErrNotWritten, "an AppendArrow error has an outcome like a statement's")
 	err = c.Raw(func(dc any) error { return dc.(flussql.ArrowConn).AppendArrow(ctx, "missing", rec) })
-	assert.Error(t, err)
+	assert.ErrorIs(t, err, flussql.ErrNotWritten)
+	err = c.Raw(func(dc any) error { return dc.(flussql.ArrowConn).AppendArrow(ctx, "fluss.ev.x", rec) })
+	assert.ErrorIs(t, err, flussql.ErrNotWritten)
+	assert.ErrorContains(t, err, `AppendArrow's table "fluss.ev.x"`)
+	require.NoError(t, c.Raw(func(dc any) error { return dc.(flussql.ArrowConn).AppendArrow(ctx, "`fluss`.`ev`", rec) }),
+		"the table is named as in SQL: backticks quote")
 
 	for _, tt := range []struct {
 		query string
@@ -89,12 +95,12 @@ func TestFakeArrow(t *testing.T) {
 		names []string
 		ids   []int64 // sorted
 	}{
-		{"SELECT id, v FROM ev", nil, []string{"id", "v"}, []int64{1, 1, 2, 2, 3, 3, 4, 4}},
-		{"SELECT id FROM ev WHERE region = ?", []any{"US"}, []string{"id"}, []int64{2, 2}},
+		{"SELECT id, v FROM ev", nil, []string{"id", "v"}, []int64{1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4}},
+		{"SELECT id FROM ev WHERE region = ?", []any{"US"}, []string{"id"}, []int64{2, 2, 2}},
 		{"SELECT id FROM ev WHERE region = 'APAC'", nil, []string{"id"}, nil},
-		{"SELECT id AS k FROM ev WHERE v > 0.6", nil, []string{"k"}, []int64{3, 3, 4, 4}},
-		{"SELECT COUNT(*) AS n FROM ev", nil, []string{"n"}, []int64{8}},
-		{"SELECT id FROM ev ORDER BY id LIMIT 3", nil, []string{"id"}, []int64{1, 1, 2}},
+		{"SELECT id AS k FROM ev WHERE v > 0.6", nil, []string{"k"}, []int64{3, 3, 3, 4, 4, 4}},
+		{"SELECT COUNT(*) AS n FROM ev", nil, []string{"n"}, []int64{12}},
+		{"SELECT id FROM ev ORDER BY id LIMIT 3", nil, []string{"id"}, []int64{1, 1, 1}},
 		{"SELECT id, v FROM kv WHERE id = 7", nil, []string{"id", "v"}, []int64{7}},
 		{"SELECT id FROM kv LIMIT 5", nil, []string{"id"}, []int64{7}},
 	} {

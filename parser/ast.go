@@ -224,3 +224,21 @@ func (*Delete) statement()                  {}
 func (*Update) statement()                  {}
 func (*Select) statement()                  {}
 func (*Explain) statement()                 {}
+
+// ParseTableName parses "[db.]table" as a statement names a table: identifiers as in SQL
+// (backticks quote, case kept), e.g. "orders", "shop.orders", "`my db`.`t-1`".
+func ParseTableName(s string) (TableName, error) {
+	l, err := lex(s)
+	if err != nil {
+		return TableName{}, err
+	}
+	p := &ddlParser{l: l}
+	t, err := p.tableName()
+	if err != nil {
+		return TableName{}, err
+	}
+	if err := p.end(); err != nil {
+		return TableName{}, err
+	}
+	return t, nil
+}

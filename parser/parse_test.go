@@ -130,3 +130,27 @@ func TestHintKeepsCommentTerminatorOut(t *testing.T) {
 	require.NoError(t, err, st.String())
 	assert.Equal(t, st, again)
 }
+
+func TestParseTableName(t *testing.T) {
+	tests := []struct {
+		in   string
+		want TableName
+		err  string
+	}{
+		{"orders", TableName{Name: "orders"}, ""},
+		{"shop.orders", TableName{Database: "shop", Name: "orders"}, ""},
+		{"`my db`.`t-1`", TableName{Database: "my db", Name: "t-1"}, ""},
+		{"shop.orders.x", TableName{}, "end of statement"},
+		{"", TableName{}, "table name"},
+	}
+	for _, tt := range tests {
+		got, err := ParseTableName(tt.in)
+		if tt.err != "" {
+			require.Error(t, err, tt.in)
+			assert.Contains(t, err.Error(), tt.err, tt.in)
+			continue
+		}
+		require.NoError(t, err, tt.in)
+		assert.Equal(t, tt.want, got, tt.in)
+	}
+}

@@ -81,8 +81,26 @@ type Scan struct {
 	// Pushdown is the WHERE over table column positions, for the server
 	// filter (pushdown.go); nil when the table has no statistics columns.
 	Pushdown *Filter
+	// FilterKeepsBatches is set when the WHERE names partition columns only: it has one
+	// answer per partition, so it keeps or drops the server's batches whole.
+	FilterKeepsBatches bool
 	Output
 	Placeholders
+}
+
+// onlyPartitionColumns reports whether where (nil: none) names partition columns only.
+func onlyPartitionColumns(where parser.Expr, partitionKeys []string) bool {
+	if where == nil {
+		return true
+	}
+	only := true
+	parser.Walk(where, func(e parser.Expr) bool {
+		if ref, ok := e.(*parser.ColumnRef); ok && !slices.Contains(partitionKeys, ref.Name) {
+			only = false
+		}
+		return only
+	})
+	return only
 }
 
 // selItem is one resolved select-list entry.
@@ -327,7 +345,8 @@ func (sb *selectBuilder) scan(star bool, whereCols []int) (Plan, error) {
 	}
 	return &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
 		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Output: out, Placeholders: sb.ph,
-		Pushdown: pushdownFilter(info, sb.stmt.Where, sb.b.sess.Location)}, nil
+		Pushdown:           pushdownFilter(info, sb.stmt.Where, sb.b.sess.Location),
+		FilterKeepsBatches: onlyPartitionColumns(sb.stmt.Where, info.PartitionKeys())}, nil
 }
 
 // equalities returns, per table column, the values of the first top-level

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -42,7 +40,7 @@ func (c *Session) QueryArrow(ctx context.Context, query string, args ...any) (Ar
 	if err != nil {
 		return nil, err
 	}
-	if scan, ok := p.(*planner.Scan); ok && (scan.Count || scan.Filter != nil && !onlyPartitionColumns(st, scan.Table.PartitionKeys())) {
+	if scan, ok := p.(*planner.Scan); ok && (scan.Count || scan.Filter != nil && !scan.FilterKeepsBatches) {
 		// The server's batches need filtering or counting: let the engine do it.
 		if p, err = c.planQuery(ctx, st, named); err != nil {
 			return nil, err
@@ -89,9 +87,17 @@ func (c *Session) QueryArrow(ctx context.Context, query string, args ...any) (Ar
 // AppendArrow appends a record batch to a log table ("table" or "db.table") and waits
 // for the acknowledgement.
 func (c *Session) AppendArrow(ctx context.Context, table string, rec arrow.RecordBatch) error {
-	path := fluss.TablePath{Database: c.session().Database, Table: table}
-	if db, t, ok := strings.Cut(table, "."); ok {
-		path = fluss.TablePath{Database: db, Table: t}
+	return writeOutcome(c.appendArrow(ctx, table, rec))
+}
+
+func (c *Session) appendArrow(ctx context.Context, table string, rec arrow.RecordBatch) error {
+	name, err := parser.ParseTableName(table)
+	if err != nil {
+		return fmt.Errorf("flussql: AppendArrow's table %q: %w", table, err)
+	}
+	path := fluss.TablePath{Database: name.Database, Table: name.Name}
+	if path.Database == "" {
+		path.Database = c.Database()
 	}
 	ctx, cancel := c.ex.requestContext(ctx)
 	defer cancel()
@@ -106,27 +112,9 @@ func (c *Session) AppendArrow(ctx context.Context, table string, rec arrow.Recor
 	if err != nil {
 		return err
 	}
-	if err := w.AppendRecordBatch(ctx, rec); err != nil {
-		return err
-	}
-	return w.Flush(ctx)
-}
-
-// onlyPartitionColumns reports whether the statement's WHERE names partition columns only:
-// such a filter has one value per partition, so it keeps or drops whole batches.
-func onlyPartitionColumns(st parser.Statement, partitionKeys []string) bool {
-	sel, ok := st.(*parser.Select)
-	if !ok || sel.Where == nil {
-		return true
-	}
-	only := true
-	parser.Walk(sel.Where, func(e parser.Expr) bool {
-		if ref, ok := e.(*parser.ColumnRef); ok && !slices.Contains(partitionKeys, ref.Name) {
-			only = false
-		}
-		return only
-	})
-	return only
+	// The batch's rows are tracked by a receipt of their own, as a statement's are.
+	r := fluss.NewReceipt()
+	return settle(ctx, r, w.AppendRecordBatchWith(ctx, r, rec))
 }
 
 type arrowReader struct {

@@ -224,23 +224,30 @@ func (e *partitionHintError) Unwrap() []error { return []error{e.mp, e.err} }
 func (c *Session) write(ctx context.Context, writes []*planner.Write) (int64, error) {
 	r := fluss.NewReceipt()
 	n, err := c.enqueue(ctx, r, writes)
-	if err != nil {
-		// Rows already handed to a writer must not be sent after this statement failed.
-		done, cancel := context.WithCancel(ctx)
-		cancel()
-		werr := r.Wait(done)
-		switch {
-		case errors.Is(werr, ErrOutcomeUnknown):
-			return 0, fmt.Errorf("%w; of the statement's rows handed to the writer before that: %w", err, werr)
-		case r.Written() > 0:
-			return 0, fmt.Errorf("%w; %d rows of the statement were written before that: %w", err, r.Written(), ErrPartiallyWritten)
-		}
-		return 0, writeOutcome(err)
-	}
-	if err := r.Wait(ctx); err != nil {
+	if err := settle(ctx, r, err); err != nil {
 		return 0, err
 	}
 	return n, nil
+}
+
+// settle waits for the rows handed to writers under receipt r and returns the statement's
+// outcome. enqueueErr is the error that stopped handing rows over (nil: all were): rows
+// already handed over must not be sent after the statement failed, so they are withdrawn
+// (unsent) or abandoned (in flight), and the error says which outcome that leaves.
+func settle(ctx context.Context, r *fluss.Receipt, enqueueErr error) error {
+	if enqueueErr == nil {
+		return r.Wait(ctx)
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	werr := r.Wait(done)
+	switch {
+	case errors.Is(werr, ErrOutcomeUnknown):
+		return fmt.Errorf("%w; of the statement's rows handed to the writer before that: %w", enqueueErr, werr)
+	case r.Written() > 0:
+		return fmt.Errorf("%w; %d rows of the statement were written before that: %w", enqueueErr, r.Written(), ErrPartiallyWritten)
+	}
+	return writeOutcome(enqueueErr)
 }
 
 // enqueue hands the rows of the write plans to the connection's writers under receipt r.
