@@ -83,9 +83,10 @@ const NoWait time.Duration = -1
 // Defaults for the DSN keys, the one table of them: ParseDSN starts from them, NewConnector
 // fills them into a Config's zero fields, and the wire client gets the result (its own
 // defaults, e.g. a 100 ms linger, never apply to a driver connection).
+// The timeouts are the wire client's own (declared once, in package fluss).
 const (
-	DefaultRequestTimeout = 30 * time.Second
-	DefaultConnectTimeout = 10 * time.Second
+	DefaultRequestTimeout = fluss.DefaultRequestTimeout
+	DefaultConnectTimeout = fluss.DefaultConnectTimeout
 	DefaultWriteBatchSize = 1 << 20
 	DefaultWriteLinger    = 5 * time.Millisecond
 	DefaultPartitionWait  = 5 * time.Second

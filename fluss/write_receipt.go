@@ -251,7 +251,14 @@ func maybeStored(err error) bool {
 		return false
 	}
 	switch fe.Code {
-	case CodeNotLeaderOrFollower, CodeUnknownTableOrBucketException, CodeRecordTooLargeException,
+	case CodeNotLeaderOrFollower:
+		// Not a proof: with acks=all the leader appends first and waits for its followers
+		// (DelayedWrite); when it loses the leadership meanwhile the wait ends with
+		// NOT_LEADER_OR_FOLLOWER (Replica.checkEnoughReplicasReachOffset in Fluss 0.9.1), and
+		// the follower that took over may hold the rows. A retry under the same writer id and
+		// sequence is safe (the server answers DUPLICATE_SEQUENCE); giving up is "unknown".
+		return true
+	case CodeUnknownTableOrBucketException, CodeRecordTooLargeException,
 		CodeCorruptMessage, CodeCorruptRecordException, CodeInvalidTableException, CodeInvalidRequiredAcks,
 		CodeNotEnoughReplicasException, CodeOutOfOrderSequenceException, CodeUnknownWriterIDException,
 		CodePartitionNotExists, CodeAuthorizationException, CodeTableNotExist, CodeSchemaNotExist,

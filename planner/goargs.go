@@ -25,6 +25,11 @@ func convertArg(col string, t types.DataType, x any, loc *time.Location) (any, e
 	case nil:
 		return nil, nil
 	case string:
+		// The common case first: a string for a STRING column is stored as it is (x already
+		// holds it: no new boxing), and the error text below is built only when needed.
+		if t.Kind == types.String {
+			return x, nil
+		}
 		return fromString(col, t, v, loc, "string "+parser.QuoteString(v))
 	case []byte:
 		switch t.Kind {

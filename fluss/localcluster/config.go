@@ -33,6 +33,11 @@ const (
 	// that has not fetched, or not caught up with the leader's log end, for this long is removed
 	// from the ISR by the leader.
 	KeyReplicaMaxLagTime = "log.replica.max-lag-time"
+	// KeyMinInSyncReplicas is ConfigOptions.LOG_REPLICA_MIN_IN_SYNC_REPLICAS_NUMBER (default
+	// 1): an acks=all write is acknowledged only while at least this many replicas are in
+	// sync, else refused with NOT_ENOUGH_REPLICAS. At 1, a write acknowledged while the ISR
+	// had shrunk to the leader alone is lost if that leader dies before a follower caught up.
+	KeyMinInSyncReplicas = "log.replica.min-in-sync-replicas-number"
 )
 
 // writeConfigs writes zookeeper.properties, server.yaml (shared by the coordinator and the
