@@ -3,6 +3,8 @@ package fluss
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -39,6 +41,7 @@ type TableChange struct {
 	key   string
 	value string
 	col   types.Column
+	agg   *types.AggFunction
 }
 
 // SetTableProperty sets a table property ('table.…' options and custom properties).
@@ -72,6 +75,14 @@ func AddColumn(col types.Column) TableChange {
 	return TableChange{kind: changeAddColumn, col: col}
 }
 
+// AddAggColumn appends a column with its aggregate function to the schema of a table with
+// the aggregation merge engine (the column's rows merge with agg: sum, listagg, …). Fluss 1.0
+// added this to ALTER TABLE; AlterTable refuses it on an older server (which would add the
+// column without the function) with an error matching ErrUnsupportedByServer.
+func AddAggColumn(col types.Column, agg types.AggFunction) TableChange {
+	return TableChange{kind: changeAddColumn, col: col, agg: &agg}
+}
+
 // String describes the change, e.g. "SET 'k' = 'v'" or "ADD COLUMN c INT".
 func (tc TableChange) String() string {
 	switch tc.kind {
@@ -80,6 +91,9 @@ func (tc TableChange) String() string {
 	case changeResetProperty:
 		return fmt.Sprintf("RESET '%s'", tc.key)
 	case changeAddColumn:
+		if tc.agg != nil {
+			return fmt.Sprintf("ADD COLUMN %s %s (aggregated with %s)", tc.col.Name, tc.col.Type, tc.agg.Type)
+		}
 		return fmt.Sprintf("ADD COLUMN %s %s", tc.col.Name, tc.col.Type)
 	}
 	return "empty TableChange"
@@ -101,6 +115,9 @@ func (a *Admin) AlterTable(ctx context.Context, path TablePath, ignoreIfNotExist
 	}
 	req, err := alterTableRequest(path, ignoreIfNotExists, changes)
 	if err != nil {
+		return err
+	}
+	if err := a.checkAggColumns(ctx, path, changes); err != nil {
 		return err
 	}
 	defer a.c.invalidateTable(path)
@@ -138,6 +155,15 @@ func alterTableRequest(path TablePath, ignoreIfNotExists bool, changes []TableCh
 			pb, err := addColumnPb(path, ch.col)
 			if err != nil {
 				return nil, err
+			}
+			if ch.agg != nil {
+				if ch.agg.Type == "" {
+					return nil, invalidAlter("alter table %s: added column %q: the aggregate function has no name", path, ch.col.Name)
+				}
+				pb.AggFunctionType = proto.String(ch.agg.Type)
+				for _, k := range slices.Sorted(maps.Keys(ch.agg.Parameters)) {
+					pb.AggFunctionParams = append(pb.AggFunctionParams, &protocol.PbKeyValue{Key: proto.String(k), Value: proto.String(ch.agg.Parameters[k])})
+				}
 			}
 			if names[ch.col.Name] {
 				return nil, invalidAlter("alter table %s: column %q is added twice", path, ch.col.Name)
@@ -224,4 +250,29 @@ func explainAlterError(path TablePath, v ServerVersion, err error) error {
 		}
 	}
 	return err
+}
+
+// checkAggColumns refuses added columns with an aggregate function on a server older than
+// Fluss 1.0: its ALTER_TABLE has no field for the function and would add the column
+// without it, silently.
+func (a *Admin) checkAggColumns(ctx context.Context, path TablePath, changes []TableChange) error {
+	var first *TableChange
+	for i := range changes {
+		if changes[i].agg != nil {
+			first = &changes[i]
+			break
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	v, err := a.c.ServerVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if v.AtLeast(1, 0) {
+		return nil
+	}
+	return &unsupportedError{msg: fmt.Sprintf("fluss: alter table %s: adding column %q with aggregate function %s: %s: Fluss 1.0 added aggregate functions to ALTER TABLE's added columns, and the coordinator speaks Fluss %s, which would add the column without it; create the table with the column instead",
+		path, first.col.Name, first.agg.Type, strings.TrimPrefix(ErrUnsupportedByServer.Error(), "fluss: "), v)}
 }

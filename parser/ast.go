@@ -121,11 +121,14 @@ type AlterTableReset struct {
 }
 
 // AlterTableAddColumns is ALTER TABLE [IF EXISTS] t ADD [COLUMN] col TYPE [COMMENT '…'], or
-// ADD (col TYPE …, …). Fluss appends the columns last.
+// ADD (col TYPE …, …), optionally followed by WITH ('fields.<col>.agg' = '<function>', …):
+// the added columns' aggregate functions, in the options CREATE TABLE takes. Fluss appends
+// the columns last.
 type AlterTableAddColumns struct {
-	Table    TableName
-	IfExists bool
-	Columns  []types.Column
+	Table      TableName
+	IfExists   bool
+	Columns    []types.Column
+	Properties map[string]string
 }
 
 // ShowPartitions is SHOW PARTITIONS t [PARTITION (k = 'v', …)]; the spec,

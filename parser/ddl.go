@@ -328,7 +328,14 @@ func (p *ddlParser) alterTable() (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &AlterTableAddColumns{Table: name, IfExists: ifExists, Columns: cols}, p.end()
+		st := &AlterTableAddColumns{Table: name, IfExists: ifExists, Columns: cols}
+		if !p.word("with") {
+			return st, p.end("WITH")
+		}
+		if st.Properties, err = p.properties(); err != nil {
+			return nil, err
+		}
+		return st, p.end()
 	}
 	if ifExists {
 		return nil, p.errAt(ifTok, "IF EXISTS before the table name goes with SET, RESET and ADD columns; for partitions write ADD IF NOT EXISTS PARTITION or DROP IF EXISTS PARTITION")

@@ -228,7 +228,11 @@ func (s *AlterTableAddColumns) String() string {
 	for i, c := range s.Columns {
 		cols[i] = QuoteIdent(c.Name) + " " + FormatType(c.Type) + commentClause(c.Comment)
 	}
-	return "ALTER TABLE " + ifClause(s.IfExists, "IF EXISTS ") + s.Table.String() + " ADD (" + strings.Join(cols, ", ") + ")"
+	out := "ALTER TABLE " + ifClause(s.IfExists, "IF EXISTS ") + s.Table.String() + " ADD (" + strings.Join(cols, ", ") + ")"
+	if len(s.Properties) > 0 {
+		out += " WITH " + properties(s.Properties)
+	}
+	return out
 }
 
 // String renders the statement as canonical SQL.

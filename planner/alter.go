@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/flussql/flussql/fluss"
@@ -22,6 +23,9 @@ type AlterTable struct {
 	Set               map[string]string
 	Reset             []string
 	AddColumns        []types.Column
+	// AddAggFunctions are the added columns' aggregate functions, by column (ADD … WITH
+	// ('fields.<col>.agg' = …) on a table with the aggregation merge engine; Fluss 1.0).
+	AddAggFunctions map[string]types.AggFunction
 }
 
 func (b *builder) alterTable(t parser.TableName, ifExists bool) (*AlterTable, *fluss.TableInfo, error) {
@@ -73,7 +77,40 @@ func (b *builder) alterTableAdd(s *parser.AlterTableAddColumns) (Plan, error) {
 		}
 	}
 	p.AddColumns = append([]types.Column(nil), s.Columns...)
+	if len(s.Properties) > 0 {
+		if p.AddAggFunctions, err = addedAggFunctions(info, s); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// addedAggFunctions reads the aggregate functions of ALTER TABLE … ADD (…) WITH (…): the
+// options of CREATE TABLE ('fields.<col>.agg', 'fields.<col>.<function>.<param>'), for the
+// added columns only, checked against the table's merge engine and the columns' types.
+func addedAggFunctions(info *fluss.TableInfo, s *parser.AlterTableAddColumns) (map[string]types.AggFunction, error) {
+	for k := range s.Properties {
+		if !isAggKey(k) {
+			return nil, fmt.Errorf("ALTER TABLE … ADD … WITH takes the added columns' aggregate functions ('fields.<column>.agg' = '<function>'); '%s' is not one (set table options with ALTER TABLE %s SET (…))", k, s.Table)
+		}
+	}
+	if info == nil {
+		return nil, fmt.Errorf("ALTER TABLE IF EXISTS %s … WITH: the table does not exist, so its merge engine cannot be checked; drop IF EXISTS", s.Table)
+	}
+	schema := info.Schema()
+	schema.Columns = append(slices.Clone(schema.Columns), s.Columns...)
+	props := maps.Clone(s.Properties)
+	props[propMergeEngine] = info.Descriptor.Properties[propMergeEngine]
+	funcs, err := extractAggFunctions(schema, props)
+	if err != nil {
+		return nil, err
+	}
+	for col := range funcs {
+		if info.Schema().Index(col) >= 0 {
+			return nil, fmt.Errorf("'fields.%s.agg': %q is not an added column; a column's aggregate function is set when it is created", col, col)
+		}
+	}
+	return funcs, nil
 }
 
 // columnNames lists the table's columns in order.
@@ -94,7 +131,11 @@ func (p *AlterTable) String() string {
 		lineIf(len(p.Set) > 0, "set", "%s", props(p.Set)).
 		lineIf(len(p.Reset) > 0, "reset", "%s", strings.Join(p.Reset, ", "))
 	for _, c := range p.AddColumns {
-		d.line("add column", "%s %s%s", parser.QuoteIdent(c.Name), parser.FormatType(c.Type), commentText(c.Comment))
+		agg := ""
+		if f, ok := p.AddAggFunctions[c.Name]; ok {
+			agg = " aggregated with " + aggFunctionText(f, true)
+		}
+		d.line("add column", "%s %s%s%s", parser.QuoteIdent(c.Name), parser.FormatType(c.Type), commentText(c.Comment), agg)
 	}
 	return d.lineIf(p.IgnoreIfNotExists, "if exists", "true").String()
 }

@@ -397,6 +397,10 @@ func alterChanges(p *planner.AlterTable) []fluss.TableChange {
 		out = append(out, fluss.ResetTableProperty(k))
 	}
 	for _, col := range p.AddColumns {
+		if agg, ok := p.AddAggFunctions[col.Name]; ok {
+			out = append(out, fluss.AddAggColumn(col, agg))
+			continue
+		}
 		out = append(out, fluss.AddColumn(col))
 	}
 	return out

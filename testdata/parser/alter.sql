@@ -8,6 +8,12 @@ ALTER TABLE users ADD COLUMN tags ARRAY<STRING>
 ====
 ALTER TABLE IF EXISTS users ADD (email STRING, age INT COMMENT 'years', `key` MAP<STRING, INT>)
 ====
+ALTER TABLE totals ADD (visits BIGINT, tags STRING) WITH ('fields.visits.agg' = 'sum', 'fields.tags.agg' = 'listagg', 'fields.tags.listagg.delimiter' = ';')
+====
+ALTER TABLE totals ADD visits BIGINT WITH 'fields.visits.agg' = 'sum'
+====
+ALTER TABLE totals ADD visits BIGINT WITH ('fields.visits.agg' = 'sum') COMMENT 'x'
+====
 ALTER TABLE users ADD email STRING FIRST
 ====
 ALTER TABLE users ADD email STRING AFTER id

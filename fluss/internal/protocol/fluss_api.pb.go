@@ -2452,8 +2452,11 @@ type PbAddColumn struct {
 	DataTypeJson       []byte                 `protobuf:"bytes,2,req,name=data_type_json,json=dataTypeJson" json:"data_type_json,omitempty"`
 	Comment            *string                `protobuf:"bytes,3,opt,name=comment" json:"comment,omitempty"`
 	ColumnPositionType *int32                 `protobuf:"varint,4,req,name=column_position_type,json=columnPositionType" json:"column_position_type,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// Fluss 1.0: the added column's aggregate function (aggregation merge engine).
+	AggFunctionType   *string       `protobuf:"bytes,5,opt,name=agg_function_type,json=aggFunctionType" json:"agg_function_type,omitempty"`
+	AggFunctionParams []*PbKeyValue `protobuf:"bytes,6,rep,name=agg_function_params,json=aggFunctionParams" json:"agg_function_params,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *PbAddColumn) Reset() {
@@ -2512,6 +2515,20 @@ func (x *PbAddColumn) GetColumnPositionType() int32 {
 		return *x.ColumnPositionType
 	}
 	return 0
+}
+
+func (x *PbAddColumn) GetAggFunctionType() string {
+	if x != nil && x.AggFunctionType != nil {
+		return *x.AggFunctionType
+	}
+	return ""
+}
+
+func (x *PbAddColumn) GetAggFunctionParams() []*PbKeyValue {
+	if x != nil {
+		return x.AggFunctionParams
+	}
+	return nil
 }
 
 type PbDropColumn struct {
@@ -6974,13 +6991,15 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\n" +
 	"config_key\x18\x01 \x02(\tR\tconfigKey\x12!\n" +
 	"\fconfig_value\x18\x02 \x01(\tR\vconfigValue\x12\x17\n" +
-	"\aop_type\x18\x03 \x02(\x05R\x06opType\"\xa0\x01\n" +
+	"\aop_type\x18\x03 \x02(\x05R\x06opType\"\x94\x02\n" +
 	"\vPbAddColumn\x12\x1f\n" +
 	"\vcolumn_name\x18\x01 \x02(\tR\n" +
 	"columnName\x12$\n" +
 	"\x0edata_type_json\x18\x02 \x02(\fR\fdataTypeJson\x12\x18\n" +
 	"\acomment\x18\x03 \x01(\tR\acomment\x120\n" +
-	"\x14column_position_type\x18\x04 \x02(\x05R\x12columnPositionType\"/\n" +
+	"\x14column_position_type\x18\x04 \x02(\x05R\x12columnPositionType\x12*\n" +
+	"\x11agg_function_type\x18\x05 \x01(\tR\x0faggFunctionType\x12F\n" +
+	"\x13agg_function_params\x18\x06 \x03(\v2\x16.fluss.wire.PbKeyValueR\x11aggFunctionParams\"/\n" +
 	"\fPbDropColumn\x12\x1f\n" +
 	"\vcolumn_name\x18\x01 \x02(\tR\n" +
 	"columnName\"`\n" +
@@ -7464,55 +7483,56 @@ var file_fluss_api_proto_depIdxs = []int32{
 	45,  // 21: fluss.wire.AlterTableRequest.drop_columns:type_name -> fluss.wire.PbDropColumn
 	46,  // 22: fluss.wire.AlterTableRequest.rename_columns:type_name -> fluss.wire.PbRenameColumn
 	47,  // 23: fluss.wire.AlterTableRequest.modify_columns:type_name -> fluss.wire.PbModifyColumn
-	6,   // 24: fluss.wire.CreatePartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,   // 25: fluss.wire.CreatePartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	6,   // 26: fluss.wire.DropPartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,   // 27: fluss.wire.DropPartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	6,   // 28: fluss.wire.ListPartitionInfosRequest.table_path:type_name -> fluss.wire.PbTablePath
-	9,   // 29: fluss.wire.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.wire.PbPartitionSpec
-	10,  // 30: fluss.wire.ListPartitionInfosResponse.partitions_info:type_name -> fluss.wire.PbPartitionInfo
-	56,  // 31: fluss.wire.ListOffsetsResponse.buckets_resp:type_name -> fluss.wire.PbListOffsetsRespForBucket
-	6,   // 32: fluss.wire.InitWriterRequest.table_path:type_name -> fluss.wire.PbTablePath
-	60,  // 33: fluss.wire.ProduceLogRequest.buckets_req:type_name -> fluss.wire.PbProduceLogReqForBucket
-	62,  // 34: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
-	64,  // 35: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
-	65,  // 36: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
-	108, // 37: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
-	67,  // 38: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
-	68,  // 39: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
-	69,  // 40: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
-	70,  // 41: fluss.wire.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.wire.PbRemoteLogSegment
-	74,  // 42: fluss.wire.PutKvRequest.buckets_req:type_name -> fluss.wire.PbPutKvReqForBucket
-	76,  // 43: fluss.wire.PutKvResponse.buckets_resp:type_name -> fluss.wire.PbPutKvRespForBucket
-	78,  // 44: fluss.wire.LookupRequest.buckets_req:type_name -> fluss.wire.PbLookupReqForBucket
-	80,  // 45: fluss.wire.LookupResponse.buckets_resp:type_name -> fluss.wire.PbLookupRespForBucket
-	81,  // 46: fluss.wire.PbLookupRespForBucket.values:type_name -> fluss.wire.PbValue
-	83,  // 47: fluss.wire.PrefixLookupRequest.buckets_req:type_name -> fluss.wire.PbPrefixLookupReqForBucket
-	85,  // 48: fluss.wire.PrefixLookupResponse.buckets_resp:type_name -> fluss.wire.PbPrefixLookupRespForBucket
-	86,  // 49: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
-	6,   // 50: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
-	89,  // 51: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
-	98,  // 52: fluss.wire.ListAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
-	97,  // 53: fluss.wire.ListAclsResponse.acl:type_name -> fluss.wire.PbAclInfo
-	97,  // 54: fluss.wire.CreateAclsRequest.acl:type_name -> fluss.wire.PbAclInfo
-	96,  // 55: fluss.wire.CreateAclsResponse.aclRes:type_name -> fluss.wire.PbCreateAclRespInfo
-	98,  // 56: fluss.wire.DropAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
-	99,  // 57: fluss.wire.DropAclsResponse.filter_results:type_name -> fluss.wire.PbDropAclsFilterResult
-	97,  // 58: fluss.wire.PbCreateAclRespInfo.acl:type_name -> fluss.wire.PbAclInfo
-	100, // 59: fluss.wire.PbDropAclsFilterResult.matching_acls:type_name -> fluss.wire.PbDropAclsMatchingAcl
-	97,  // 60: fluss.wire.PbDropAclsMatchingAcl.acl:type_name -> fluss.wire.PbAclInfo
-	103, // 61: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
-	43,  // 62: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
-	109, // 63: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
-	110, // 64: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
-	111, // 65: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
-	108, // 66: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
-	112, // 67: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
-	68,  // [68:68] is the sub-list for method output_type
-	68,  // [68:68] is the sub-list for method input_type
-	68,  // [68:68] is the sub-list for extension type_name
-	68,  // [68:68] is the sub-list for extension extendee
-	0,   // [0:68] is the sub-list for field type_name
+	8,   // 24: fluss.wire.PbAddColumn.agg_function_params:type_name -> fluss.wire.PbKeyValue
+	6,   // 25: fluss.wire.CreatePartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,   // 26: fluss.wire.CreatePartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	6,   // 27: fluss.wire.DropPartitionRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,   // 28: fluss.wire.DropPartitionRequest.partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	6,   // 29: fluss.wire.ListPartitionInfosRequest.table_path:type_name -> fluss.wire.PbTablePath
+	9,   // 30: fluss.wire.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.wire.PbPartitionSpec
+	10,  // 31: fluss.wire.ListPartitionInfosResponse.partitions_info:type_name -> fluss.wire.PbPartitionInfo
+	56,  // 32: fluss.wire.ListOffsetsResponse.buckets_resp:type_name -> fluss.wire.PbListOffsetsRespForBucket
+	6,   // 33: fluss.wire.InitWriterRequest.table_path:type_name -> fluss.wire.PbTablePath
+	60,  // 34: fluss.wire.ProduceLogRequest.buckets_req:type_name -> fluss.wire.PbProduceLogReqForBucket
+	62,  // 35: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
+	64,  // 36: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
+	65,  // 37: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
+	108, // 38: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
+	67,  // 39: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
+	68,  // 40: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
+	69,  // 41: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
+	70,  // 42: fluss.wire.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.wire.PbRemoteLogSegment
+	74,  // 43: fluss.wire.PutKvRequest.buckets_req:type_name -> fluss.wire.PbPutKvReqForBucket
+	76,  // 44: fluss.wire.PutKvResponse.buckets_resp:type_name -> fluss.wire.PbPutKvRespForBucket
+	78,  // 45: fluss.wire.LookupRequest.buckets_req:type_name -> fluss.wire.PbLookupReqForBucket
+	80,  // 46: fluss.wire.LookupResponse.buckets_resp:type_name -> fluss.wire.PbLookupRespForBucket
+	81,  // 47: fluss.wire.PbLookupRespForBucket.values:type_name -> fluss.wire.PbValue
+	83,  // 48: fluss.wire.PrefixLookupRequest.buckets_req:type_name -> fluss.wire.PbPrefixLookupReqForBucket
+	85,  // 49: fluss.wire.PrefixLookupResponse.buckets_resp:type_name -> fluss.wire.PbPrefixLookupRespForBucket
+	86,  // 50: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
+	6,   // 51: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
+	89,  // 52: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
+	98,  // 53: fluss.wire.ListAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
+	97,  // 54: fluss.wire.ListAclsResponse.acl:type_name -> fluss.wire.PbAclInfo
+	97,  // 55: fluss.wire.CreateAclsRequest.acl:type_name -> fluss.wire.PbAclInfo
+	96,  // 56: fluss.wire.CreateAclsResponse.aclRes:type_name -> fluss.wire.PbCreateAclRespInfo
+	98,  // 57: fluss.wire.DropAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
+	99,  // 58: fluss.wire.DropAclsResponse.filter_results:type_name -> fluss.wire.PbDropAclsFilterResult
+	97,  // 59: fluss.wire.PbCreateAclRespInfo.acl:type_name -> fluss.wire.PbAclInfo
+	100, // 60: fluss.wire.PbDropAclsFilterResult.matching_acls:type_name -> fluss.wire.PbDropAclsMatchingAcl
+	97,  // 61: fluss.wire.PbDropAclsMatchingAcl.acl:type_name -> fluss.wire.PbAclInfo
+	103, // 62: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
+	43,  // 63: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
+	109, // 64: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
+	110, // 65: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
+	111, // 66: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
+	108, // 67: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
+	112, // 68: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
+	69,  // [69:69] is the sub-list for method output_type
+	69,  // [69:69] is the sub-list for method input_type
+	69,  // [69:69] is the sub-list for extension type_name
+	69,  // [69:69] is the sub-list for extension extendee
+	0,   // [0:69] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
