@@ -45,7 +45,7 @@ func TestAlterTableAddAggColumn(t *testing.T) {
 		return
 	}
 	require.NoError(t, err)
-	_, err = db.Exec(`INSERT INTO `+full+` VALUES (1, 5, 2, 'a'), (1, 1, 3, 'b')`)
+	_, err = db.Exec(`INSERT INTO ` + full + ` VALUES (1, 5, 2, 'a'), (1, 1, 3, 'b')`)
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{{"1", "16", "5", "a;b"}}, queryStrings(t, db, `SELECT * FROM `+full+` WHERE id = 1`),
 		"the added columns merge with their functions: sum 2+3, listagg with ';'")
