@@ -31,11 +31,12 @@
 // with a *PartitionNotExistError (matching ErrPartitionNotExists) that names the table and
 // the partition's values, or creates the partition with WriterOptions.AutoCreatePartitions.
 //
-// Errors reported by the server are *Error values; test them with errors.Is against the
-// sentinels (ErrTableNotExist, ErrDatabaseNotExist, ErrPartitionAlreadyExists,
-// ErrAuthentication, …). The server's message is kept in the error text.
+// Errors reported by the server are *Error values carrying the server's code and message;
+// test them with errors.Is against the code, a flusserr.Code: the few sentinels kept here
+// (ErrTableNotExist, ErrDatabaseNotExist, ErrPartitionAlreadyExists, ErrAuthentication, …)
+// or any code of package flusserr (flusserr.InvalidTableException, …).
 //
 // The client targets Fluss 0.9.1 and negotiates API versions with each server; a server that
-// does not serve an API the client needs is refused with ErrUnsupportedVersion rather than
-// sent a request it would ignore.
+// does not serve an API the client needs is refused with flusserr.UnsupportedVersion rather
+// than sent a request it would ignore.
 package fluss

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -142,9 +143,9 @@ func TestKvScannerLatestValues(t *testing.T) {
 	assert.Equal(t, want, all)
 
 	_, err = tb.NewKvScanner(ctx, fluss.KvScanOptions{Projection: []int{3}})
-	require.ErrorIs(t, err, fluss.ErrInvalidColumnProjection)
+	require.ErrorIs(t, err, flusserr.InvalidColumnProjection)
 	_, err = tb.NewKvScanner(ctx, fluss.KvScanOptions{Partitions: []string{"p"}})
-	require.ErrorIs(t, err, fluss.ErrTableNotPartitioned)
+	require.ErrorIs(t, err, flusserr.TableNotPartitionedException)
 }
 
 // TestKvScannerManyBatches: a table larger than a batch comes in many batches, every row

@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/kvbatch"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
@@ -42,10 +43,10 @@ func (tb *Table) LimitScan(ctx context.Context, partition string, bucket int32, 
 	case partition == "" && t.info.IsPartitioned():
 		return nil, invalidSpec("limit scan: table %s is partitioned: name a partition", t.path)
 	case partition != "" && !t.info.IsPartitioned():
-		return nil, &Error{Code: CodeTableNotPartitionedException, NotSent: true,
+		return nil, &Error{Code: flusserr.TableNotPartitionedException, NotSent: true,
 			Message: fmt.Sprintf("limit scan: table %s is not partitioned", t.path)}
 	case bucket < 0 || int(bucket) >= t.info.NumBuckets():
-		return nil, &Error{Code: CodeUnknownTableOrBucketException, NotSent: true,
+		return nil, &Error{Code: flusserr.UnknownTableOrBucketException, NotSent: true,
 			Message: fmt.Sprintf("limit scan: %s has no bucket %d (it has %d)", physicalName(t.path, partition), bucket, t.info.NumBuckets())}
 	}
 	r := t.c.newKVRetry(ctx, fmt.Sprintf("limit scan of bucket %d of %s", bucket, physicalName(t.path, partition)))
@@ -86,7 +87,7 @@ func (t *pkTable) limitScanOnce(ctx context.Context, partition string, bucket in
 		return nil, err
 	}
 	if resp.GetIsLogTable() {
-		return nil, &Error{Code: CodeNonPrimaryKeyTableException, Message: "the server scanned a log table"}
+		return nil, &Error{Code: flusserr.NonPrimaryKeyTableException, Message: "the server scanned a log table"}
 	}
 	return t.decodeValueBatches(resp.GetRecords(), limit)
 }
@@ -97,7 +98,7 @@ func (t *pkTable) decodeValueBatches(b []byte, limit int) ([][]any, error) {
 	for len(b) > 0 {
 		recs, n, err := kvbatch.DecodeValueBatch(b)
 		if err != nil {
-			return nil, &Error{Code: CodeCorruptMessage, Message: err.Error(), cause: err}
+			return nil, &Error{Code: flusserr.CorruptMessage, Message: err.Error(), cause: err}
 		}
 		for _, r := range recs {
 			row, err := t.values.decodeRow(r.SchemaID, r.Row)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -65,11 +66,11 @@ func TestLimitScanAndFullScan(t *testing.T) {
 	}
 
 	_, err := tb.LimitScan(ctx, "", 3, 10)
-	require.ErrorIs(t, err, fluss.ErrUnknownTableOrBucket)
+	require.ErrorIs(t, err, flusserr.UnknownTableOrBucketException)
 	_, err = tb.LimitScan(ctx, "", 0, 0)
 	require.ErrorContains(t, err, "limit 0")
 	_, err = tb.LimitScan(ctx, "p1", 0, 10)
-	require.ErrorIs(t, err, fluss.ErrTableNotPartitioned)
+	require.ErrorIs(t, err, flusserr.TableNotPartitionedException)
 
 	// A full scan needs SCAN_KV, which Fluss 1.0 added: a 0.9 server is
 	// refused naming the API and the server's release line; a 1.0 server
