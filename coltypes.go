@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -32,7 +32,7 @@ import (
 //	TIMESTAMP_LTZ(p) time.Time, the instant in UTC     time.Time / sql.NullTime TIMESTAMP_LTZ
 //
 //	ARRAY<T>         []any of T's values           []any                    ARRAY
-//	MAP<K, V>        []fluss.MapEntry              []fluss.MapEntry         MAP
+//	MAP<K, V>        []datum.MapEntry              []datum.MapEntry         MAP
 //	ROW<…>           []any, the fields in order    []any                    ROW
 //
 // DECIMAL is returned as text so that no digit is lost; scan it into a string, or into a
@@ -58,7 +58,7 @@ var (
 	typeNullTime    = reflect.TypeFor[sql.NullTime]()
 	typeAny         = reflect.TypeFor[any]()
 	typeAnySlice    = reflect.TypeFor[[]any]()
-	typeMapEntries  = reflect.TypeFor[[]fluss.MapEntry]()
+	typeMapEntries  = reflect.TypeFor[[]datum.MapEntry]()
 )
 
 // scanType is the Go type a value of t scans into without loss.
@@ -206,17 +206,17 @@ func valueCell(t types.DataType, v any) (driver.Value, error) {
 		return strings.Clone(x), nil
 	case []byte:
 		return bytes.Clone(x), nil
-	case fluss.Decimal:
+	case datum.Decimal:
 		return x.String(), nil
-	case fluss.Date:
+	case datum.Date:
 		return x.Time(), nil
-	case fluss.Time:
+	case datum.Time:
 		return formatTimeOfDay(time.UnixMilli(int64(x)), t.Precision), nil
-	case fluss.TimestampNTZ:
+	case datum.TimestampNTZ:
 		return x.Time(), nil
-	case fluss.TimestampLTZ:
+	case datum.TimestampLTZ:
 		return x.Time(), nil
-	case []any, []fluss.MapEntry:
+	case []any, []datum.MapEntry:
 		return nestedValue(t, x)
 	}
 	return nil, fmt.Errorf("flussql: value %T of column type %s is %w", v, t, ErrNotSupported)

@@ -11,15 +11,16 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
 // ARRAY, MAP and ROW values in database/sql.
 //
 // Arguments: a Go slice or array for an ARRAY column ([]string, []*int64 for NULL
-// elements, …; a nil slice is NULL), a Go map or []fluss.MapEntry for a MAP column (a
+// elements, …; a nil slice is NULL), a Go map or []datum.MapEntry for a MAP column (a
 // map's entries are stored sorted by key), a slice of the fields or a struct (fields
-// matched by `db` tag or name) for a ROW column. Results: []any, []fluss.MapEntry and
+// matched by `db` tag or name) for a ROW column. Results: []any, []datum.MapEntry and
 // []any whose elements are what Rows.Next returns for their type. Array, Map and Row
 // scan those into typed Go values.
 
@@ -58,11 +59,11 @@ func nestedValue(t types.DataType, v any) (driver.Value, error) {
 			out[i] = c
 		}
 		return out, nil
-	case []fluss.MapEntry:
+	case []datum.MapEntry:
 		if t.Kind != types.Map || t.Key == nil || t.Value == nil {
 			return nil, fmt.Errorf("flussql: map entries for column type %s are %w", t, ErrNotSupported)
 		}
-		out := make([]fluss.MapEntry, len(x))
+		out := make([]datum.MapEntry, len(x))
 		for i, e := range x {
 			k, err := valueCell(*t.Key, e.Key)
 			if err != nil {
@@ -72,7 +73,7 @@ func nestedValue(t types.DataType, v any) (driver.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[i] = fluss.MapEntry{Key: k, Value: val}
+			out[i] = datum.MapEntry{Key: k, Value: val}
 		}
 		return out, nil
 	}
@@ -227,7 +228,7 @@ func assignValue(dst reflect.Value, src any, path string) error {
 			}
 			return nil
 		}
-	case []fluss.MapEntry:
+	case []datum.MapEntry:
 		if dst.Kind() == reflect.Map {
 			out := reflect.MakeMapWithSize(dst.Type(), len(x))
 			for _, e := range x {

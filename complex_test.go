@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -20,12 +20,12 @@ func TestNestedValueToDriver(t *testing.T) {
 	assert.Equal(t, []any{int64(1), nil, int64(3)}, got)
 
 	m := types.NewMap(types.NewString().AsNotNull(), types.NewDecimal(5, 2))
-	got, err = valueCell(m, []fluss.MapEntry{{Key: "a", Value: fluss.NewDecimal(150, 2)}, {Key: "b", Value: nil}})
+	got, err = valueCell(m, []datum.MapEntry{{Key: "a", Value: datum.NewDecimal(150, 2)}, {Key: "b", Value: nil}})
 	require.NoError(t, err)
-	assert.Equal(t, []fluss.MapEntry{{Key: "a", Value: "1.50"}, {Key: "b", Value: nil}}, got)
+	assert.Equal(t, []datum.MapEntry{{Key: "a", Value: "1.50"}, {Key: "b", Value: nil}}, got)
 
 	row := types.NewRow(types.Field{Name: "d", Type: types.NewDate()}, types.Field{Name: "xs", Type: types.NewArray(types.NewString())})
-	got, err = valueCell(row, []any{fluss.Date(1), []any{"x"}})
+	got, err = valueCell(row, []any{datum.Date(1), []any{"x"}})
 	require.NoError(t, err)
 	assert.Equal(t, []any{time.Date(1970, 1, 2, 0, 0, 0, 0, time.UTC), []any{"x"}}, got)
 
@@ -44,7 +44,7 @@ func TestIsNestedArg(t *testing.T) {
 		{[2]int{1, 2}, true},
 		{map[string]int{}, true},
 		{struct{ A int }{}, true},
-		{[]fluss.MapEntry{}, true},
+		{[]datum.MapEntry{}, true},
 		{[]byte("x"), false},
 		{json.RawMessage(`{}`), false},
 		{time.Now(), false},
@@ -92,10 +92,10 @@ func TestArrayMapRowScanners(t *testing.T) {
 	assert.Equal(t, []float64{1.25}, decs)
 
 	var m map[string]int64
-	require.NoError(t, Map(&m).Scan([]fluss.MapEntry{{Key: "a", Value: int64(1)}, {Key: "b", Value: int64(2)}}))
+	require.NoError(t, Map(&m).Scan([]datum.MapEntry{{Key: "a", Value: int64(1)}, {Key: "b", Value: int64(2)}}))
 	assert.Equal(t, map[string]int64{"a": 1, "b": 2}, m)
 	var mp map[int32]*string
-	require.NoError(t, Map(&mp).Scan([]fluss.MapEntry{{Key: int64(1), Value: nil}}))
+	require.NoError(t, Map(&mp).Scan([]datum.MapEntry{{Key: int64(1), Value: nil}}))
 	assert.Equal(t, map[int32]*string{1: nil}, mp)
 
 	type addr struct {
@@ -132,7 +132,7 @@ func TestArrayOfMapOf(t *testing.T) {
 	assert.Equal(t, ArrayOf[ArrayOf[int64]]{{1}, nil}, grid)
 
 	var m MapOf[string, int32]
-	require.NoError(t, m.Scan([]fluss.MapEntry{{Key: "k", Value: int64(2)}}))
+	require.NoError(t, m.Scan([]datum.MapEntry{{Key: "k", Value: int64(2)}}))
 	assert.Equal(t, MapOf[string, int32]{"k": 2}, m)
 	require.Error(t, m.Scan([]any{"x"}))
 

@@ -9,7 +9,7 @@
 //
 // Data goes through a *Table (Client.Table or Client.TableOf):
 //
-//   - NewAppendWriter appends rows ([]any in the value model, see value_types.go) or Arrow
+//   - NewAppendWriter appends rows ([]any in the value model, see package datum) or Arrow
 //     record batches to a log table in the table's log format and compression, batched per
 //     bucket, idempotent by default; Flush waits for every acknowledgement.
 //   - NewLogScanner reads buckets (of partitions) from earliest, latest, a timestamp or an
@@ -22,7 +22,7 @@
 //   - NewKvScanner (and FullScan) reads the current row of every key of a primary-key table
 //     from a snapshot of each bucket, streamed in batches (SCAN_KV, Fluss 1.0+).
 //
-// Rows may hold ARRAY ([]any), MAP ([]MapEntry) and ROW ([]any) values, nested at will.
+// Rows may hold ARRAY ([]any), MAP ([]datum.MapEntry) and ROW ([]any) values, nested at will.
 // Admin.AlterTable adds columns and sets or resets properties; scanners and lookups decode
 // data written under any earlier schema (fetched by id and cached) into the handle's
 // columns, matched by column id, NULL where the older schema lacks a column.
