@@ -19,8 +19,8 @@
 //   - NewLookuper and NewPrefixLookuper look keys up, batched per bucket leader; LimitScan
 //     reads the first rows of a bucket. Keys and buckets are computed exactly as the Java
 //     client computes them.
-//   - NewKvScanner (and FullScan) reads the current row of every key of a primary-key table
-//     from a snapshot of each bucket, streamed in batches (SCAN_KV, Fluss 1.0+).
+//   - NewKvScanner reads the current row of every key of a primary-key table from a
+//     snapshot of each bucket, streamed in batches (SCAN_KV, Fluss 1.0+).
 //
 // Rows may hold ARRAY ([]any), MAP ([]datum.MapEntry) and ROW ([]any) values, nested at will.
 // Admin.AlterTable adds columns and sets or resets properties; scanners and lookups decode

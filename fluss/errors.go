@@ -104,6 +104,14 @@ const (
 	ErrAuthentication = flusserr.AuthenticateException
 )
 
+// ErrUnsupportedByServer is matched by errors for operations the connected
+// server does not offer, as its ApiVersions answer shows: a feature of a
+// newer release (e.g. a KvScanner, which needs the SCAN_KV API of Fluss 1.0+;
+// the message names the API, the release that added it and the server's
+// release line, see Client.ServerVersion), or a request whose API the server
+// lacks in every version this client speaks.
+var ErrUnsupportedByServer = errors.New("fluss: not supported by this server")
+
 // ErrClosed is returned by calls on a closed Client.
 var ErrClosed = errors.New("fluss: client closed")
 

@@ -375,7 +375,7 @@ func (s *KvScanner) decode(b []byte) ([][]any, error) {
 }
 
 // OffersKvScan reports whether the cluster's tablet servers offer the KV scan of Fluss 1.0
-// (SCAN_KV), which KvScanner and Table.FullScan need. It asks no more than the ApiVersions
+// (SCAN_KV), which KvScanner needs. It asks no more than the ApiVersions
 // handshake of a pooled connection to one tablet server.
 func (c *Client) OffersKvScan(ctx context.Context) (bool, error) {
 	if c.isClosed() {

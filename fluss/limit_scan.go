@@ -2,9 +2,7 @@ package fluss
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 
 	"google.golang.org/protobuf/proto"
 
@@ -12,14 +10,6 @@ import (
 	"github.com/flussql/flussql/fluss/internal/kvbatch"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
-
-// ErrUnsupportedByServer is matched by errors for operations the connected
-// server does not offer, as its ApiVersions answer shows: a feature of a
-// newer release (e.g. a full scan of a primary-key table, which needs the
-// SCAN_KV API of Fluss 1.0+; the message names the API, the release that
-// added it and the server's release line, see Client.ServerVersion), or a
-// request whose API the server lacks in every version this client speaks.
-var ErrUnsupportedByServer = errors.New("fluss: not supported by this server")
 
 // MaxLimitScan is the largest row count LimitScan asks for.
 const MaxLimitScan = 1 << 20
@@ -113,61 +103,4 @@ func (t *pkTable) decodeValueBatches(b []byte, limit int) ([][]any, error) {
 		rows = rows[:limit]
 	}
 	return rows, nil
-}
-
-// FullScan reads the whole current state of a primary-key table (every partition of a
-// partitioned one) with a KvScanner and returns its rows in table column order. It needs
-// the server-side KV scan of Fluss 1.0+ (SCAN_KV); against an older server — such as
-// 0.9.1 — it returns an error wrapping ErrUnsupportedByServer that names the API and the
-// server's release line (use LimitScan per bucket there, or read the table's changelog
-// with a LogScanner). Use a KvScanner to stream a large table instead of holding it.
-func (tb *Table) FullScan(ctx context.Context) ([][]any, error) {
-	var opts KvScanOptions
-	if tb.info.IsPartitioned() {
-		parts, err := tb.c.Admin().ListPartitions(ctx, tb.info.Path, nil)
-		if err != nil {
-			return nil, fmt.Errorf("full scan: %w", err)
-		}
-		if len(parts) == 0 {
-			return nil, nil
-		}
-		for _, p := range parts {
-			opts.Partitions = append(opts.Partitions, p.Name)
-		}
-	}
-	s, err := tb.NewKvScanner(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	var out [][]any
-	for {
-		rows, err := s.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rows...)
-	}
-}
-
-// tabletOffers reports whether a tablet server lists api in its
-// ApiVersions answer, whatever this client speaks of it.
-func (c *Client) tabletOffers(ctx context.Context, api protocol.APIKey) (bool, string, error) {
-	cl, err := c.cluster(ctx)
-	if err != nil {
-		return false, "", err
-	}
-	nodes := cl.tabletList()
-	if len(nodes) == 0 {
-		return false, "", ErrNoTabletServer
-	}
-	addr := nodes[0].Addr()
-	conn, err := c.pool.Get(ctx, addr)
-	if err != nil {
-		return false, addr, convertErr(err)
-	}
-	return lists(conn, api), addr, nil
 }
