@@ -3,8 +3,8 @@
 // conversions to and from time.Time, and decimal parsing and printing. It depends on
 // nothing but the standard library.
 //
-// A Fluss row, as package fluss writes, scans and looks it up, is a []any with one
-// element per column, nil meaning NULL. Each Fluss type has exactly one Go
+// A Fluss row, as package fluss's writers take it and its scanners and lookups return
+// it, is a []any with one element per column, nil meaning NULL. Each Fluss type has exactly one Go
 // representation; writers accept only that type (no implicit conversions), scanners
 // and lookups always return it:
 //
@@ -20,8 +20,8 @@
 //	BINARY(n), BYTES     []byte
 //	DATE                 Date (days since 1970-01-01)
 //	TIME(p)              Time (milliseconds of the day; Fluss stores no finer unit)
-//	TIMESTAMP(p)         TimestampNTZ (wall-clock milliseconds since 1970-01-01 00:00 + nanoseconds of the millisecond)
-//	TIMESTAMP_LTZ(p)     TimestampLTZ (epoch milliseconds of the instant + nanoseconds of the millisecond)
+//	TIMESTAMP(p)         TimestampNTZ (wall-clock milliseconds since 1970-01-01 00:00, + nanos)
+//	TIMESTAMP_LTZ(p)     TimestampLTZ (epoch milliseconds of the instant, + nanos)
 //	ROW<…>               []any (the nested row's fields in order)
 //	ARRAY<T>             []any (one element each, nil meaning a NULL element)
 //	MAP<K, V>            []MapEntry in stored order (Key never nil, Value nil meaning NULL)

@@ -13,12 +13,18 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// constants parses codes.go and returns the Go name of every Code constant by value.
-func constants(t *testing.T) map[Code]string {
+// constant is a Code constant as codes.go declares it.
+type constant struct {
+	name string // Go name
+	doc  string // doc comment, on one line
+}
+
+// constants parses codes.go and returns every Code constant by value.
+func constants(t *testing.T) map[Code]constant {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "codes.go", nil, 0)
+	f, err := parser.ParseFile(token.NewFileSet(), "codes.go", nil, parser.ParseComments)
 	require.NoError(t, err)
-	out := map[Code]string{}
+	out := map[Code]constant{}
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.CONST {
@@ -36,7 +42,7 @@ func constants(t *testing.T) map[Code]string {
 			if neg {
 				n = -n
 			}
-			out[Code(n)] = vs.Names[0].Name
+			out[Code(n)] = constant{vs.Names[0].Name, strings.Join(strings.Fields(vs.Doc.Text()), " ")}
 		}
 	}
 	return out
@@ -65,8 +71,9 @@ func TestEveryCodeIsNamed(t *testing.T) {
 		"SERVER_TAG_NOT_EXIST_EXCEPTION":     "SEVER_TAG_NOT_EXIST_EXCEPTION",
 	}
 	for c := Code(-1); c <= 73; c++ {
-		goName, ok := consts[c]
+		k, ok := consts[c]
 		require.True(t, ok, "code %d has no constant", c)
+		goName := k.name
 		assert.True(t, c.Known(), "%s", goName)
 		want := enumName(goName)
 		if s, ok := sic[want]; ok {
@@ -75,6 +82,11 @@ func TestEveryCodeIsNamed(t *testing.T) {
 		assert.Equal(t, want, c.String(), "constant %s", goName)
 		if c != None {
 			assert.NotEmpty(t, c.Description(), "%s", c)
+			// the doc comment states what the table holds
+			assert.True(t, strings.HasPrefix(k.doc, goName+" is "+c.String()+`: "`+strings.TrimSpace(c.Description())+`"`),
+				"doc of %s: %s", goName, k.doc)
+			assert.Equal(t, c.Retriable(), strings.Contains(k.doc, "Retriable"), "doc of %s: %s", goName, k.doc)
+			assert.Equal(t, c.InvalidMetadata(), strings.Contains(k.doc, "metadata refresh"), "doc of %s: %s", goName, k.doc)
 		}
 	}
 	assert.Len(t, consts, len(codes), "a constant for every table entry and no more")
