@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql"
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 )
 
 // TestAlterTableSQL adds columns to a log table and a primary-key table holding rows,
@@ -81,11 +81,11 @@ func TestAlterTableSQL(t *testing.T) {
 		require.NoError(t, db.QueryRow(`SHOW CREATE TABLE `+table).Scan(&name, &create))
 		assert.Contains(t, create, "'table.log.ttl' = '1d'")
 	} else {
-		require.ErrorIs(t, err, fluss.ErrInvalidAlterTable)
+		require.ErrorIs(t, err, flusserr.InvalidAlterTableException)
 		require.ErrorContains(t, err, "Fluss "+v.String()+" alters only table.datalake.enabled, table.datalake.freshness, table.log.tiered.local-segments")
 	}
 	_, err = db.Exec(`ALTER TABLE ` + table + ` SET ('table.log.format' = 'INDEXED')`)
-	require.ErrorIs(t, err, fluss.ErrInvalidAlterTable, "no Fluss release alters the log format")
+	require.ErrorIs(t, err, flusserr.InvalidAlterTableException, "no Fluss release alters the log format")
 	_, err = db.Exec(`ALTER TABLE ` + dbName + `.nosuch ADD c INT`)
 	require.ErrorContains(t, err, "does not exist")
 	_, err = db.Exec(`ALTER TABLE IF EXISTS ` + dbName + `.nosuch ADD c INT`)

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql"
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 )
 
 // TestNestedTypesSQL writes ARRAY, MAP and ROW values with SQL literals and with Go
@@ -37,7 +37,7 @@ func TestNestedTypesSQL(t *testing.T) {
 			require.NoError(t, err)
 			_, err = db.Exec(`INSERT INTO `+tc.table+` VALUES (?, ?, ?, ?, ?, ?)`,
 				4, []string{"go", "fluss"}, map[string]int{"b": 2, "a": 1}, addr{City: "Oslo", Zip: &zip},
-				[][]int64{{7}, nil}, []fluss.Decimal{fluss.NewDecimal(99, 2)})
+				[][]int64{{7}, nil}, []datum.Decimal{datum.NewDecimal(99, 2)})
 			require.NoError(t, err)
 
 			read := func(id int) []any {
@@ -58,16 +58,16 @@ func TestNestedTypesSQL(t *testing.T) {
 			}
 			assert.Equal(t, []any{
 				[]any{"a", nil, "ccccccccccccc"},
-				[]fluss.MapEntry{{Key: "x", Value: int64(1)}, {Key: "y", Value: nil}},
+				[]datum.MapEntry{{Key: "x", Value: int64(1)}, {Key: "y", Value: nil}},
 				[]any{"Paris", int64(75001)},
 				[]any{[]any{int64(1), int64(2)}, []any{}},
 				[]any{"1.50", "-0.25"},
 			}, read(1))
 			assert.Equal(t, []any{nil, nil, nil, nil, nil}, read(2))
-			assert.Equal(t, []any{[]any{}, []fluss.MapEntry{}, []any{nil, nil}, []any{nil}, []any{nil}}, read(3))
+			assert.Equal(t, []any{[]any{}, []datum.MapEntry{}, []any{nil, nil}, []any{nil}, []any{nil}}, read(3))
 			assert.Equal(t, []any{
 				[]any{"go", "fluss"},
-				[]fluss.MapEntry{{Key: "a", Value: int64(1)}, {Key: "b", Value: int64(2)}}, // a Go map is stored sorted by key
+				[]datum.MapEntry{{Key: "a", Value: int64(1)}, {Key: "b", Value: int64(2)}}, // a Go map is stored sorted by key
 				[]any{"Oslo", int64(150)},
 				[]any{[]any{int64(7)}, nil},
 				[]any{"0.99"},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/flussql/flussql"
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/flusstest"
 )
 
@@ -135,7 +136,7 @@ func all(n int64) bool  { return n == 6 }
 
 // The outcome of a failed write is one of three sentinels, told apart with errors.Is.
 func TestFakeWriteOutcomes(t *testing.T) {
-	tooLarge := int32(fluss.CodeRecordTooLargeException)
+	tooLarge := int32(flusserr.RecordTooLargeException)
 	for _, tt := range []struct {
 		name   string
 		faults []flusstest.Fault
@@ -232,5 +233,5 @@ func TestFakeCancelMidWrite(t *testing.T) {
 	var id int64
 	err = db.QueryRowContext(shortCtx(t), "SELECT id FROM kv WHERE id = 1").Scan(&id)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.ErrorIs(t, err, fluss.ErrNetwork, "the last cause: the connection was closed")
+	assert.ErrorIs(t, err, flusserr.NetworkException, "the last cause: the connection was closed")
 }

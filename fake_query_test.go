@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/flusstest"
 )
 
@@ -199,7 +200,7 @@ func TestFakeScanDeadline(t *testing.T) {
 func TestFakeScanSurvivesFaults(t *testing.T) {
 	for _, f := range []flusstest.Fault{
 		{API: flusstest.FetchLog, Call: 2, Action: flusstest.Cut},
-		{API: flusstest.FetchLog, Call: 2, Action: flusstest.FailBuckets, Code: int32(fluss.CodeNotLeaderOrFollower)},
+		{API: flusstest.FetchLog, Call: 2, Action: flusstest.FailBuckets, Code: int32(flusserr.NotLeaderOrFollower)},
 		{API: flusstest.FetchLog, Call: 1, Action: flusstest.Delay, Delay: 50 * time.Millisecond, Times: 3},
 	} {
 		t.Run(fmt.Sprint(f.Action), func(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql"
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/flusstest"
 )
 
@@ -141,7 +141,7 @@ func TestFakeTransactions(t *testing.T) {
 		require.NoError(t, err)
 		_, err = tx.ExecContext(ctx, "INSERT INTO logs VALUES (30)")
 		require.NoError(t, err)
-		fc.Inject(flusstest.Fault{API: flusstest.ProduceLog, Action: flusstest.FailBuckets, Code: int32(fluss.CodeRecordTooLargeException), Times: -1})
+		fc.Inject(flusstest.Fault{API: flusstest.ProduceLog, Action: flusstest.FailBuckets, Code: int32(flusserr.RecordTooLargeException), Times: -1})
 		defer fc.ClearFaults()
 		err = tx.Commit()
 		assert.ErrorIs(t, err, flussql.ErrNotWritten)

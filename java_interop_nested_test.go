@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/flussql/flussql/fluss"
 )
 
 // nestedColumns is the NESTED table of testdata/interop/java (Interop.java).
@@ -75,7 +74,7 @@ func TestJavaInteropNested(t *testing.T) {
 }
 
 // normalizeJSON turns driver values (or decoded JSON) into the shapes encoding/json gives:
-// []fluss.MapEntry with string keys becomes an object, numbers float64.
+// []datum.MapEntry with string keys becomes an object, numbers float64.
 func normalizeJSON(t *testing.T, v any) any {
 	t.Helper()
 	var conv func(any) any
@@ -87,7 +86,7 @@ func normalizeJSON(t *testing.T, v any) any {
 				out[i] = conv(e)
 			}
 			return out
-		case []fluss.MapEntry:
+		case []datum.MapEntry:
 			out := map[string]any{}
 			for _, e := range x {
 				out[fmt.Sprint(e.Key)] = conv(e.Value)

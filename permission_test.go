@@ -9,12 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/parser"
 )
 
 // serverDenial is an AUTHORIZATION_EXCEPTION as the rpc layer hands it to the driver.
 func serverDenial(msg string) error {
-	return &fluss.Error{Code: fluss.CodeAuthorizationException, Message: msg}
+	return &fluss.Error{Code: flusserr.AuthorizationException, Message: msg}
 }
 
 func TestPermissionError(t *testing.T) {

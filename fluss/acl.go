@@ -3,6 +3,8 @@ package fluss
 import (
 	"fmt"
 	"strings"
+
+	"github.com/flussql/flussql/fluss/flusserr"
 )
 
 // ACL vocabulary of the Fluss authorizer (fluss-common security/acl in Fluss 0.9.1): an ACL
@@ -238,6 +240,6 @@ func orAny[K ~int8](k, anyValue K) K {
 }
 
 // ErrPermissionDenied matches the server's AUTHORIZATION_EXCEPTION: the authenticated
-// principal lacks an ACL for the request (it is ErrAuthorization under a clearer name). It is
-// never retried; a write it refuses stored nothing (ErrNotWritten).
-var ErrPermissionDenied = ErrAuthorization
+// principal lacks an ACL for the request (it is flusserr.AuthorizationException under a
+// clearer name). It is never retried; a write it refuses stored nothing (ErrNotWritten).
+const ErrPermissionDenied = flusserr.AuthorizationException

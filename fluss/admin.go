@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -74,8 +75,8 @@ func (a *Admin) GetDatabaseInfo(ctx context.Context, name string) (*DatabaseInfo
 
 // CreateTable creates a table. With ignoreIfExists an existing table is not
 // an error; otherwise it fails with ErrTableAlreadyExist. A missing database
-// fails with ErrDatabaseNotExist and a bad definition with ErrInvalidTable
-// (or ErrInvalidConfig for bad properties).
+// fails with ErrDatabaseNotExist and a bad definition with flusserr.InvalidTableException
+// (or flusserr.InvalidConfigException for bad properties).
 func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc TableDescriptor, ignoreIfExists bool) error {
 	if err := path.check(); err != nil {
 		return err
@@ -85,7 +86,7 @@ func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc TableDescr
 	}
 	js, err := types.MarshalTable(desc.toJSON())
 	if err != nil {
-		return &Error{Code: CodeInvalidTableException, Message: err.Error(), NotSent: true}
+		return &Error{Code: flusserr.InvalidTableException, Message: err.Error(), NotSent: true}
 	}
 	a.c.invalidateTable(path)
 	return a.c.callCoordinator(ctx, protocol.CreateTable, &protocol.CreateTableRequest{
@@ -190,7 +191,7 @@ func (a *Admin) DropPartition(ctx context.Context, path TablePath, spec Partitio
 
 // ListPartitions returns the partitions of a partitioned table, all of them
 // or, with a non-empty partial spec, those matching it. A non-partitioned
-// table fails with ErrTableNotPartitioned.
+// table fails with flusserr.TableNotPartitionedException.
 func (a *Admin) ListPartitions(ctx context.Context, path TablePath, partial PartitionSpec) ([]PartitionInfo, error) {
 	if err := path.check(); err != nil {
 		return nil, err
@@ -218,5 +219,5 @@ func (a *Admin) ServerNodes(ctx context.Context) ([]ServerNode, error) {
 // isStale reports whether err means cached metadata must be refreshed.
 func isStale(err error) bool {
 	var fe *Error
-	return errors.As(err, &fe) && (fe.InvalidMetadata() || fe.Code == CodeNetworkException)
+	return errors.As(err, &fe) && (fe.InvalidMetadata() || fe.Code == flusserr.NetworkException)
 }

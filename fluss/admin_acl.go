@@ -7,12 +7,13 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
 // CreateACLs adds ACL bindings on the coordinator (CREATE_ACLS). The caller needs ALTER on the
 // binding's database (on the cluster for cluster and database bindings) or must be a super
-// user. A server without an authorizer fails with ErrSecurityDisabled; a binding the server
+// user. A server without an authorizer fails with flusserr.SecurityDisabledException; a binding the server
 // refused fails with its error (ErrPermissionDenied when the caller may not grant it). Adding
 // a binding that exists already is not an error. The authorizers of the tablet servers learn
 // the change a moment later (through ZooKeeper), not at once.
@@ -23,7 +24,7 @@ func (a *Admin) CreateACLs(ctx context.Context, bindings []ACLBinding) error {
 	req := &protocol.CreateAclsRequest{}
 	for _, b := range bindings {
 		if err := b.check(); err != nil {
-			return &Error{Code: CodeInvalidConfigException, Message: err.Error(), NotSent: true}
+			return &Error{Code: flusserr.InvalidConfigException, Message: err.Error(), NotSent: true}
 		}
 		req.Acl = append(req.Acl, pbACL(b))
 	}
@@ -41,7 +42,7 @@ func (a *Admin) CreateACLs(ctx context.Context, bindings []ACLBinding) error {
 }
 
 // ListACLs returns the ACL bindings that match f (LIST_ACLS), among those on resources the
-// caller may DESCRIBE. A server without an authorizer fails with ErrSecurityDisabled.
+// caller may DESCRIBE. A server without an authorizer fails with flusserr.SecurityDisabledException.
 func (a *Admin) ListACLs(ctx context.Context, f ACLFilter) ([]ACLBinding, error) {
 	var resp protocol.ListAclsResponse
 	if err := a.c.callCoordinator(ctx, protocol.ListACLs, &protocol.ListAclsRequest{AclFilter: pbACLFilter(f)}, &resp); err != nil {

@@ -9,15 +9,10 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/types"
 )
-
-// ErrInvalidAlterTable matches errors of AlterTable changes the server (or
-// the client, before sending) refuses: a table option that cannot be
-// altered, an existing column name, a NOT NULL column, property and column
-// changes in one call.
-var ErrInvalidAlterTable = &Error{Code: CodeInvalidAlterTableException}
 
 // Wire values of PbAlterConfig.op_type and PbAddColumn.column_position_type.
 const (
@@ -55,7 +50,7 @@ type TableChange struct {
 // table.auto-partition.* options, but the table.datalake.* ones only on
 // tables created while the cluster had a datalake format (a log table
 // without a bucket key may still turn table.datalake.enabled on). Any other
-// "table." key fails with ErrInvalidAlterTable (the error lists what the
+// "table." key fails with flusserr.InvalidAlterTableException (the error lists what the
 // server alters). Custom properties are free.
 func SetTableProperty(key, value string) TableChange {
 	return TableChange{kind: changeSetProperty, key: key, value: value}
@@ -103,7 +98,7 @@ func (tc TableChange) String() string {
 // unless ignoreIfNotExists.
 //
 // The 0.9 coordinator applies either property changes or column additions
-// in one request, not both; the client refuses a mix (ErrInvalidAlterTable)
+// in one request, not both; the client refuses a mix (flusserr.InvalidAlterTableException)
 // before sending, as it does a NOT NULL column or an empty change. After
 // success the client forgets what it cached about the table, so
 // Client.Table and lookups see the new definition; Table handles obtained
@@ -203,7 +198,7 @@ func addColumnPb(path TablePath, col types.Column) (*protocol.PbAddColumn, error
 }
 
 func invalidAlter(format string, args ...any) error {
-	return &Error{Code: CodeInvalidAlterTableException, NotSent: true, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: flusserr.InvalidAlterTableException, NotSent: true, Message: fmt.Sprintf(format, args...)}
 }
 
 // alterableTableOptions lists the 'table.' options a server of release line v alters
@@ -225,7 +220,7 @@ func alterableTableOptions(v ServerVersion) []string {
 // explainAlterError adds what the server's message leaves out. The 0.9
 // coordinator reports some refusals (an unsupported column position, a
 // NOT NULL column) as UNKNOWN_SERVER_ERROR with a Java stack trace; those
-// are turned into ErrInvalidAlterTable with the first line of the trace.
+// are turned into flusserr.InvalidAlterTableException with the first line of the trace.
 // A refused 'table.' option gets the list of those the server (of release
 // line v) alters.
 func explainAlterError(path TablePath, v ServerVersion, err error) error {
@@ -234,13 +229,13 @@ func explainAlterError(path TablePath, v ServerVersion, err error) error {
 		return err
 	}
 	switch fe.Code {
-	case CodeUnknownServerError:
+	case flusserr.UnknownServerError:
 		first, _, _ := strings.Cut(strings.TrimSpace(fe.Message), "\n")
 		if rest, ok := strings.CutPrefix(first, "java.lang.IllegalArgumentException: "); ok {
-			return &Error{Code: CodeInvalidAlterTableException,
+			return &Error{Code: flusserr.InvalidAlterTableException,
 				Message: fmt.Sprintf("alter table %s: %s", path, strings.TrimSpace(rest))}
 		}
-	case CodeInvalidAlterTableException, CodeInvalidConfigException:
+	case flusserr.InvalidAlterTableException, flusserr.InvalidConfigException:
 		if strings.Contains(fe.Message, "not supported to alter") {
 			hint := "keys without the 'table.' prefix are custom properties"
 			if opts := alterableTableOptions(v); opts != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -59,24 +60,24 @@ func TestAlterTableRequest(t *testing.T) {
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := alterTableRequest(path, false, tt.changes)
-			require.ErrorIs(t, err, ErrInvalidAlterTable)
+			require.ErrorIs(t, err, flusserr.InvalidAlterTableException)
 			assert.ErrorContains(t, err, tt.msg)
 		})
 	}
 }
 
 // TestExplainAlterError: refusals the 0.9 server reports as an unknown
-// error with a Java stack trace become ErrInvalidAlterTable with the
+// error with a Java stack trace become flusserr.InvalidAlterTableException with the
 // message; others pass through.
 func TestExplainAlterError(t *testing.T) {
 	path := TablePath{Database: "db", Table: "t"}
-	trace := &Error{Code: CodeUnknownServerError, Message: "java.lang.IllegalArgumentException: Column nn must be nullable.\n\tat org.apache.fluss.server.coordinator.SchemaUpdate.addColumn(SchemaUpdate.java:81)\n"}
+	trace := &Error{Code: flusserr.UnknownServerError, Message: "java.lang.IllegalArgumentException: Column nn must be nullable.\n\tat org.apache.fluss.server.coordinator.SchemaUpdate.addColumn(SchemaUpdate.java:81)\n"}
 	err := explainAlterError(path, ServerVersion{0, 9}, trace)
-	require.ErrorIs(t, err, ErrInvalidAlterTable)
-	assert.False(t, errors.Is(err, ErrUnknownServerError))
+	require.ErrorIs(t, err, flusserr.InvalidAlterTableException)
+	assert.False(t, errors.Is(err, flusserr.UnknownServerError))
 	assert.EqualError(t, err, "fluss: INVALID_ALTER_TABLE_EXCEPTION: alter table db.t: Column nn must be nullable.")
 
-	other := &Error{Code: CodeUnknownServerError, Message: "java.lang.NullPointerException\n\tat x"}
+	other := &Error{Code: flusserr.UnknownServerError, Message: "java.lang.NullPointerException\n\tat x"}
 	assert.Same(t, other, explainAlterError(path, ServerVersion{0, 9}, other))
 
 	for _, tt := range []struct {
@@ -93,8 +94,8 @@ func TestExplainAlterError(t *testing.T) {
 			want: []string{"(keys without the 'table.' prefix are custom properties)"}, notWant: []string{"alters only"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			err := explainAlterError(path, tt.version, &Error{Code: CodeInvalidAlterTableException, Message: tt.message})
-			require.ErrorIs(t, err, ErrInvalidAlterTable)
+			err := explainAlterError(path, tt.version, &Error{Code: flusserr.InvalidAlterTableException, Message: tt.message})
+			require.ErrorIs(t, err, flusserr.InvalidAlterTableException)
 			for _, w := range tt.want {
 				assert.ErrorContains(t, err, w)
 			}
@@ -104,7 +105,7 @@ func TestExplainAlterError(t *testing.T) {
 		})
 	}
 
-	missing := &Error{Code: CodeTableNotExist, Message: "Table 'db.t' does not exist."}
+	missing := &Error{Code: flusserr.TableNotExist, Message: "Table 'db.t' does not exist."}
 	assert.Same(t, missing, explainAlterError(path, ServerVersion{0, 9}, missing))
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -37,7 +38,7 @@ func TestConnectUnreachable(t *testing.T) {
 	start := time.Now()
 	_, err := fluss.Connect(testCtx(t), fluss.Config{BootstrapServers: []string{"127.0.0.1:1"}, ConnectTimeout: 2 * time.Second})
 	require.Error(t, err)
-	assert.ErrorIs(t, err, fluss.ErrNetwork)
+	assert.ErrorIs(t, err, flusserr.NetworkException)
 	assert.Less(t, time.Since(start), 10*time.Second)
 }
 
@@ -97,7 +98,7 @@ func TestDatabaseLifecycle(t *testing.T) {
 func TestInvalidDatabaseName(t *testing.T) {
 	admin := connect(t).Admin()
 	err := admin.CreateDatabase(testCtx(t), "bad name!", fluss.DatabaseDescriptor{}, false)
-	assert.ErrorIs(t, err, fluss.ErrInvalidDatabase)
+	assert.ErrorIs(t, err, flusserr.InvalidDatabaseException)
 }
 
 func logTable() fluss.TableDescriptor {
@@ -276,19 +277,19 @@ func TestCreateTableErrors(t *testing.T) {
 		is    error
 		local bool // refused before sending
 	}{
-		{"invalid table name", fluss.TablePath{Database: db, Table: "bad name!"}, logTable(), fluss.ErrInvalidTable, false},
-		{"reserved table name", fluss.TablePath{Database: db, Table: "__reserved"}, logTable(), fluss.ErrInvalidTable, false},
+		{"invalid table name", fluss.TablePath{Database: db, Table: "bad name!"}, logTable(), flusserr.InvalidTableException, false},
+		{"reserved table name", fluss.TablePath{Database: db, Table: "__reserved"}, logTable(), flusserr.InvalidTableException, false},
 		{"unknown log format", fluss.TablePath{Database: db, Table: "t1"},
-			fluss.TableDescriptor{Schema: logTable().Schema, Properties: map[string]string{"table.log.format": "NOPE"}}, fluss.ErrInvalidConfig, false},
+			fluss.TableDescriptor{Schema: logTable().Schema, Properties: map[string]string{"table.log.format": "NOPE"}}, flusserr.InvalidConfigException, false},
 		{"bucket key not in primary key", fluss.TablePath{Database: db, Table: "t2"},
-			fluss.TableDescriptor{Schema: pk, BucketKeys: []string{"b"}}, fluss.ErrInvalidTable, true},
+			fluss.TableDescriptor{Schema: pk, BucketKeys: []string{"b"}}, flusserr.InvalidTableException, true},
 		{"partition key not in primary key", fluss.TablePath{Database: db, Table: "t3"},
-			fluss.TableDescriptor{Schema: pk, PartitionKeys: []string{"b"}}, fluss.ErrInvalidTable, true},
+			fluss.TableDescriptor{Schema: pk, PartitionKeys: []string{"b"}}, flusserr.InvalidTableException, true},
 		{"unknown column in key", fluss.TablePath{Database: db, Table: "t4"},
-			fluss.TableDescriptor{Schema: types.Schema{Columns: pk.Columns, PrimaryKey: []string{"zz"}}}, fluss.ErrInvalidTable, true},
-		{"no columns", fluss.TablePath{Database: db, Table: "t5"}, fluss.TableDescriptor{}, fluss.ErrInvalidTable, true},
+			fluss.TableDescriptor{Schema: types.Schema{Columns: pk.Columns, PrimaryKey: []string{"zz"}}}, flusserr.InvalidTableException, true},
+		{"no columns", fluss.TablePath{Database: db, Table: "t5"}, fluss.TableDescriptor{}, flusserr.InvalidTableException, true},
 		{"bad decimal", fluss.TablePath{Database: db, Table: "t6"},
-			fluss.TableDescriptor{Schema: types.Schema{Columns: []types.Column{{Name: "d", Type: types.NewDecimal(50, 2)}}}}, fluss.ErrInvalidTable, true},
+			fluss.TableDescriptor{Schema: types.Schema{Columns: []types.Column{{Name: "d", Type: types.NewDecimal(50, 2)}}}}, flusserr.InvalidTableException, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -351,9 +352,9 @@ func TestPartitions(t *testing.T) {
 	assert.Equal(t, "20240102$EU", only[0].Name)
 
 	err = admin.CreatePartition(ctx, path, fluss.PartitionSpec{"region": "US"}, false)
-	assert.ErrorIs(t, err, fluss.ErrInvalidPartitionSpec)
+	assert.ErrorIs(t, err, flusserr.PartitionSpecInvalidException)
 	err = admin.CreatePartition(ctx, path, fluss.PartitionSpec{"region": "U S", "dt": "x"}, false)
-	assert.ErrorIs(t, err, fluss.ErrInvalidPartitionSpec)
+	assert.ErrorIs(t, err, flusserr.PartitionSpecInvalidException)
 
 	require.NoError(t, admin.DropPartition(ctx, path, us, false))
 	assert.ErrorIs(t, admin.DropPartition(ctx, path, us, false), fluss.ErrPartitionNotExists)
@@ -365,8 +366,8 @@ func TestPartitions(t *testing.T) {
 	logPath := fluss.TablePath{Database: db, Table: "plain"}
 	require.NoError(t, admin.CreateTable(ctx, logPath, logTable(), false))
 	_, err = admin.ListPartitions(ctx, logPath, nil)
-	assert.ErrorIs(t, err, fluss.ErrTableNotPartitioned)
-	assert.ErrorIs(t, admin.CreatePartition(ctx, logPath, us, false), fluss.ErrTableNotPartitioned)
+	assert.ErrorIs(t, err, flusserr.TableNotPartitionedException)
+	assert.ErrorIs(t, admin.CreatePartition(ctx, logPath, us, false), flusserr.TableNotPartitionedException)
 	_, err = admin.ListPartitions(ctx, fluss.TablePath{Database: db, Table: "missing"}, nil)
 	assert.ErrorIs(t, err, fluss.ErrTableNotExist)
 }
@@ -390,11 +391,11 @@ func TestListOffsets(t *testing.T) {
 	assert.Equal(t, map[int32]int64{1: 0}, offs)
 
 	_, err = admin.ListOffsets(ctx, path, "", []int32{7}, fluss.OffsetLatest())
-	assert.ErrorIs(t, err, fluss.ErrUnknownTableOrBucket)
+	assert.ErrorIs(t, err, flusserr.UnknownTableOrBucketException)
 	_, err = admin.ListOffsets(ctx, path, "", nil, fluss.OffsetAtTimestamp(time.Now().Add(time.Hour)))
-	assert.ErrorIs(t, err, fluss.ErrInvalidTimestamp)
+	assert.ErrorIs(t, err, flusserr.InvalidTimestampException)
 	_, err = admin.ListOffsets(ctx, path, "x", nil, fluss.OffsetLatest())
-	assert.ErrorIs(t, err, fluss.ErrTableNotPartitioned)
+	assert.ErrorIs(t, err, flusserr.TableNotPartitionedException)
 	_, err = admin.ListOffsets(ctx, fluss.TablePath{Database: db, Table: "missing"}, "", nil, fluss.OffsetLatest())
 	assert.ErrorIs(t, err, fluss.ErrTableNotExist)
 
@@ -411,7 +412,7 @@ func TestListOffsets(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[int32]int64{0: 0, 1: 0}, offs)
 	_, err = admin.ListOffsets(ctx, ppath, "", nil, fluss.OffsetEarliest())
-	assert.ErrorIs(t, err, fluss.ErrInvalidPartitionSpec)
+	assert.ErrorIs(t, err, flusserr.PartitionSpecInvalidException)
 	_, err = admin.ListOffsets(ctx, ppath, "nope", nil, fluss.OffsetEarliest())
 	assert.ErrorIs(t, err, fluss.ErrPartitionNotExists)
 }

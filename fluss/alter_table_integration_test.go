@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -52,7 +53,7 @@ func TestAlterTableProperties(t *testing.T) {
 		t.Run(tt.key, func(t *testing.T) {
 			err := admin.AlterTable(ctx, path, false, fluss.SetTableProperty(tt.key, tt.value))
 			if !tt.alterable {
-				require.ErrorIs(t, err, fluss.ErrInvalidAlterTable, "Fluss %s", v)
+				require.ErrorIs(t, err, flusserr.InvalidAlterTableException, "Fluss %s", v)
 				for _, m := range tt.errMsg {
 					assert.Contains(t, err.Error(), m)
 				}
@@ -102,12 +103,12 @@ func TestAlterTableErrors(t *testing.T) {
 		notSent bool
 	}{
 		{"not null column", path, false, []fluss.TableChange{fluss.AddColumn(types.Column{Name: "c", Type: types.NewInt().AsNotNull()})},
-			fluss.ErrInvalidAlterTable, `"c" is NOT NULL`, true},
+			flusserr.InvalidAlterTableException, `"c" is NOT NULL`, true},
 		{"existing column", path, false, []fluss.TableChange{fluss.AddColumn(types.Column{Name: "b", Type: types.NewInt()})},
-			fluss.ErrInvalidAlterTable, "Column b already exists", false},
+			flusserr.InvalidAlterTableException, "Column b already exists", false},
 		{"property and column", path, false, []fluss.TableChange{fluss.SetTableProperty("k", "v"), fluss.AddColumn(types.Column{Name: "c", Type: types.NewInt()})},
-			fluss.ErrInvalidAlterTable, "separate requests", true},
-		{"no change", path, false, nil, fluss.ErrInvalidAlterTable, "no change", true},
+			flusserr.InvalidAlterTableException, "separate requests", true},
+		{"no change", path, false, nil, flusserr.InvalidAlterTableException, "no change", true},
 		{"missing table", fluss.TablePath{Database: db, Table: "nope"}, false, []fluss.TableChange{fluss.SetTableProperty("k", "v")},
 			fluss.ErrTableNotExist, "nope", false},
 		{"missing table ignored", fluss.TablePath{Database: db, Table: "nope"}, true, []fluss.TableChange{fluss.SetTableProperty("k", "v")},

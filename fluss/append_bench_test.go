@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -67,8 +68,8 @@ func benchRow(cols, i int, row []any) int {
 		size += 16 + len(s)
 	}
 	row[15], row[16], row[17] = int32(i%1000), int32(i%7), i%2 == 0
-	row[18] = fluss.TimestampNTZ{Millis: 1_700_000_000_000 + int64(i)}
-	row[19] = fluss.NewDecimal(int64(i%1_000_000), 2)
+	row[18] = datum.TimestampNTZ{Millis: 1_700_000_000_000 + int64(i)}
+	row[19] = datum.NewDecimal(int64(i%1_000_000), 2)
 	return size + 4 + 4 + 1 + 8 + 8
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
-	"github.com/flussql/flussql/fluss/internal/row"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -73,22 +73,22 @@ func matrixRow(i int) []any {
 		neg * int64(i) * 9_000_000_000_007,
 		float32(i) * 1.5 * float32(neg),
 		float64(i) * -2.25e10,
-		fluss.NewDecimal(neg*int64(i)*12345, 2),
-		row.NewDecimalFromBig(big38, 10),
+		datum.NewDecimal(neg*int64(i)*12345, 2),
+		datum.NewDecimalFromBig(big38, 10),
 		fmt.Sprintf("c%d", i%1000),
 		fmt.Sprintf("héllo ✓ %d", i),
 		[]byte{byte(i), byte(i >> 8), 0xff, 0x00},
 		[]byte(fmt.Sprintf("bytes-%d", i)),
-		fluss.Date(int32(neg * int64(i%40000))),
-		fluss.Time(int32(i%86400) * 1000),
-		fluss.Time(int32(i * 1234 % 86_400_000)),
-		fluss.TimestampNTZ{Millis: (ms / 1000) * 1000},
-		fluss.TimestampNTZ{Millis: ms},
-		fluss.TimestampNTZ{Millis: ms, NanoOfMilli: int32(i%1000) * 1000},
-		fluss.TimestampNTZ{Millis: ms, NanoOfMilli: int32(i * 7919 % 1_000_000)},
-		fluss.TimestampLTZ{EpochMillis: ms},
-		fluss.TimestampLTZ{EpochMillis: ms, NanoOfMilli: int32(i%1000) * 1000},
-		fluss.TimestampLTZ{EpochMillis: ms, NanoOfMilli: int32(i * 7919 % 1_000_000)},
+		datum.Date(int32(neg * int64(i%40000))),
+		datum.Time(int32(i%86400) * 1000),
+		datum.Time(int32(i * 1234 % 86_400_000)),
+		datum.TimestampNTZ{Millis: (ms / 1000) * 1000},
+		datum.TimestampNTZ{Millis: ms},
+		datum.TimestampNTZ{Millis: ms, NanoOfMilli: int32(i%1000) * 1000},
+		datum.TimestampNTZ{Millis: ms, NanoOfMilli: int32(i * 7919 % 1_000_000)},
+		datum.TimestampLTZ{EpochMillis: ms},
+		datum.TimestampLTZ{EpochMillis: ms, NanoOfMilli: int32(i%1000) * 1000},
+		datum.TimestampLTZ{EpochMillis: ms, NanoOfMilli: int32(i * 7919 % 1_000_000)},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/types"
@@ -59,7 +60,7 @@ func TestIdempotentResend(t *testing.T) {
 	var leader ServerNode
 	for {
 		leader, err = c.bucketLeader(ctx, path, "", 0)
-		if err == nil || !errors.Is(err, ErrLeaderNotAvailable) || ctx.Err() != nil {
+		if err == nil || !errors.Is(err, flusserr.LeaderNotAvailableException) || ctx.Err() != nil {
 			break
 		}
 		c.invalidateTable(path)
@@ -98,7 +99,7 @@ func TestIdempotentResend(t *testing.T) {
 	// the test is about anyway.
 	deadline := time.Now().Add(15 * time.Second)
 	for err := produce(first); err != nil; err = produce(first) {
-		require.True(t, errors.Is(err, ErrNotLeaderOrFollower) && time.Now().Before(deadline), "first send: %v", err)
+		require.True(t, errors.Is(err, flusserr.NotLeaderOrFollower) && time.Now().Before(deadline), "first send: %v", err)
 		time.Sleep(200 * time.Millisecond)
 		c.invalidateTable(path)
 		leader, err = c.bucketLeader(ctx, path, "", 0)
@@ -111,7 +112,7 @@ func TestIdempotentResend(t *testing.T) {
 	require.NoError(t, produce(batch(10, id, 1)))
 	assert.Equal(t, 20, count())
 	err = produce(batch(20, id, 5))
-	assert.ErrorIs(t, err, ErrOutOfOrderSequence, "a gap in the sequence is refused")
+	assert.ErrorIs(t, err, flusserr.OutOfOrderSequenceException, "a gap in the sequence is refused")
 	assert.Equal(t, 20, count())
 
 	plain := batch(100, -1, -1)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -327,17 +328,17 @@ func TestAppendWriterRejects(t *testing.T) {
 		{nil, nil},
 		{int64(1), nil},
 		{int32(1)},
-		{int32(1), fluss.NewDecimal(123456, 2)},
+		{int32(1), datum.NewDecimal(123456, 2)},
 		{int32(1), "1.5"},
 	} {
 		err := w.Append(ctx, row)
 		assert.Error(t, err, "%v", row)
 	}
-	require.NoError(t, w.Append(ctx, []any{int32(1), fluss.NewDecimal(15, 1)}))
+	require.NoError(t, w.Append(ctx, []any{int32(1), datum.NewDecimal(15, 1)}))
 	require.NoError(t, w.Flush(ctx))
 	got := readAll(t, c, tbl, nil)
 	require.Len(t, got, 1)
-	assert.Equal(t, "1.50", got[0].values[1].(fluss.Decimal).String(), "decimals are stored at the column's scale")
+	assert.Equal(t, "1.50", got[0].values[1].(datum.Decimal).String(), "decimals are stored at the column's scale")
 
 	_, err = tbl.NewAppendWriter(ctx, fluss.AppendWriterOptions{WriterOptions: fluss.WriterOptions{Acks: fluss.AcksLeader}})
 	assert.Error(t, err, "idempotence needs acks=all")

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -26,17 +27,17 @@ func neutral(v any) any {
 		return strconv.FormatFloat(float64(x), 'g', -1, 64)
 	case float64:
 		return strconv.FormatFloat(x, 'g', -1, 64)
-	case fluss.Decimal:
+	case datum.Decimal:
 		return x.String()
 	case []byte:
 		return hex.EncodeToString(x)
-	case fluss.Date:
+	case datum.Date:
 		return int64(x)
-	case fluss.Time:
+	case datum.Time:
 		return int64(x)
-	case fluss.TimestampNTZ:
+	case datum.TimestampNTZ:
 		return []any{x.Millis, int64(x.NanoOfMilli)}
-	case fluss.TimestampLTZ:
+	case datum.TimestampLTZ:
 		return []any{x.EpochMillis, int64(x.NanoOfMilli)}
 	case int8:
 		return int64(x)

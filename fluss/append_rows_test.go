@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -54,10 +55,10 @@ func TestArrowUnits(t *testing.T) {
 	require.NoError(t, err)
 	defer b.Release()
 	require.NoError(t, b.Append([]any{
-		fluss.Time(12_345), fluss.Time(12_345),
-		fluss.TimestampNTZ{Millis: -1500}, fluss.TimestampNTZ{Millis: 1, NanoOfMilli: 2_345},
-		fluss.TimestampLTZ{EpochMillis: 1, NanoOfMilli: 2_345},
-		fluss.NewDecimal(15, 1), []byte{7},
+		datum.Time(12_345), datum.Time(12_345),
+		datum.TimestampNTZ{Millis: -1500}, datum.TimestampNTZ{Millis: 1, NanoOfMilli: 2_345},
+		datum.TimestampLTZ{EpochMillis: 1, NanoOfMilli: 2_345},
+		datum.NewDecimal(15, 1), []byte{7},
 	}))
 	rec := b.NewRecordBatch()
 	defer rec.Release()
@@ -70,11 +71,11 @@ func TestArrowUnits(t *testing.T) {
 	assert.Equal(t, []byte{7, 0, 0}, rec.Column(6).(*array.FixedSizeBinary).Value(0), "BINARY(n) zero-padded")
 
 	for _, bad := range [][]any{
-		{fluss.Time(1), nil, nil, nil, nil, fluss.NewDecimal(1234567, 3), nil},     // too many digits
-		{fluss.Time(1), nil, nil, nil, nil, fluss.NewDecimal(1, 4), nil},           // would round
-		{fluss.Time(1), nil, nil, nil, nil, nil, []byte{1, 2, 3, 4}},               // too long
+		{datum.Time(1), nil, nil, nil, nil, datum.NewDecimal(1234567, 3), nil},     // too many digits
+		{datum.Time(1), nil, nil, nil, nil, datum.NewDecimal(1, 4), nil},           // would round
+		{datum.Time(1), nil, nil, nil, nil, nil, []byte{1, 2, 3, 4}},               // too long
 		{time.Now(), nil, nil, nil, nil, nil, nil},                                 // not the value model
-		{nil, nil, fluss.TimestampNTZ{NanoOfMilli: 1_000_000}, nil, nil, nil, nil}, // nano out of range
+		{nil, nil, datum.TimestampNTZ{NanoOfMilli: 1_000_000}, nil, nil, nil, nil}, // nano out of range
 	} {
 		assert.Error(t, b.Append(bad), "%v", bad)
 	}

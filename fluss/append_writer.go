@@ -107,7 +107,7 @@ func (t *Table) NewAppendWriter(ctx context.Context, opts AppendWriterOptions) (
 const rowOverhead = 8
 
 // Append buffers one row, given as values in table column order in the Go
-// value model (see value_types.go; nil is NULL). It returns when the row is
+// value model (see package datum; nil is NULL). It returns when the row is
 // buffered, waiting while the buffer memory is used up; a partition that
 // does not exist makes it wait up to MissingPartitionTimeout (or create the
 // partition). Whether the row was stored is known after Flush.

@@ -8,7 +8,7 @@ import (
 
 // ArrowValueReader returns a function that reads row i (not null) of an Arrow
 // array holding a column of Fluss type t — as a LogScanner returns it — as a
-// value of the Go value model (see value_types.go); strings and bytes are
+// value of the Go value model (see package datum); strings and bytes are
 // copied. It is RowValues for one column, built once.
 func ArrowValueReader(t types.DataType) (func(a arrow.Array, i int) any, error) {
 	cc, err := newColumnCodec(t)

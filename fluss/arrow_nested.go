@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -19,7 +20,7 @@ import (
 //	          "key" (never null) and "value" (nullable as V)
 //
 // Value model: ROW and ARRAY are []any (nil = a NULL field or element), MAP
-// is []MapEntry in stored order (Key never nil). Readers return an empty,
+// is []datum.MapEntry in stored order (Key never nil). Readers return an empty,
 // non-nil slice for an empty ARRAY or MAP, so it stays distinct from NULL.
 
 // nestedSize is the size estimate of a NULL nested value.
@@ -166,9 +167,9 @@ func mapCodec(t types.DataType) (columnCodec, error) {
 	return columnCodec{
 		t: t,
 		check: func(v any) (int, error) {
-			entries, ok := v.([]MapEntry)
+			entries, ok := v.([]datum.MapEntry)
 			if !ok {
-				return 0, badType(t, "[]fluss.MapEntry", v)
+				return 0, badType(t, "[]datum.MapEntry", v)
 			}
 			size := 4 // the offset
 			for j, e := range entries {
@@ -191,7 +192,7 @@ func mapCodec(t types.DataType) (columnCodec, error) {
 			mb := b.(*array.MapBuilder)
 			mb.Append(true)
 			kb, vb := mb.KeyBuilder(), mb.ItemBuilder()
-			for _, e := range v.([]MapEntry) {
+			for _, e := range v.([]datum.MapEntry) {
 				key.put(kb, e.Key)
 				putNested(value, vb, e.Value)
 			}
@@ -200,9 +201,9 @@ func mapCodec(t types.DataType) (columnCodec, error) {
 			ma := a.(*array.Map)
 			start, end := ma.ValueOffsets(i)
 			keys, items := ma.Keys(), ma.Items()
-			out := make([]MapEntry, 0, end-start)
+			out := make([]datum.MapEntry, 0, end-start)
 			for j := start; j < end; j++ {
-				out = append(out, MapEntry{Key: getNested(key, keys, int(j)), Value: getNested(value, items, int(j))})
+				out = append(out, datum.MapEntry{Key: getNested(key, keys, int(j)), Value: getNested(value, items, int(j))})
 			}
 			return out
 		},

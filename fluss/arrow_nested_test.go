@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -43,8 +44,8 @@ func nestedColumns() []types.Column {
 func nestedRow(i int) []any {
 	switch {
 	case i == 0:
-		return []any{int32(0), []any{}, []any{}, []any{}, []any{}, []fluss.MapEntry{}, []fluss.MapEntry{},
-			[]any{nil, []fluss.MapEntry{}, []any{}}, []any{}}
+		return []any{int32(0), []any{}, []any{}, []any{}, []any{}, []datum.MapEntry{}, []datum.MapEntry{},
+			[]any{nil, []datum.MapEntry{}, []any{}}, []any{}}
 	case i%4 == 3:
 		return []any{int32(i), nil, nil, nil, nil, nil, nil, nil, nil}
 	}
@@ -55,10 +56,10 @@ func nestedRow(i int) []any {
 		[]any{"a", nil, "héllo ✓", ""},
 		[]any{[]any{n}, []any{}, nil, []any{nil, int32(7)}},
 		[]any{[]any{n, "p"}, nil, []any{int32(-1), nil}},
-		[]fluss.MapEntry{{Key: "b", Value: n}, {Key: "a", Value: nil}, {Key: "ü", Value: int32(-5)}},
-		[]fluss.MapEntry{{Key: n, Value: []any{"x", nil}}, {Key: int32(-1), Value: nil}, {Key: n + 1000, Value: []any{}}},
-		[]any{int64(i) << 40, []fluss.MapEntry{{Key: "k", Value: nil}}, []any{fluss.TimestampLTZ{EpochMillis: 1700000000000, NanoOfMilli: int32(i) * 1000}, nil}},
-		[]any{fluss.NewDecimal(int64(i)*100+1, 2), nil},
+		[]datum.MapEntry{{Key: "b", Value: n}, {Key: "a", Value: nil}, {Key: "ü", Value: int32(-5)}},
+		[]datum.MapEntry{{Key: n, Value: []any{"x", nil}}, {Key: int32(-1), Value: nil}, {Key: n + 1000, Value: []any{}}},
+		[]any{int64(i) << 40, []datum.MapEntry{{Key: "k", Value: nil}}, []any{datum.TimestampLTZ{EpochMillis: 1700000000000, NanoOfMilli: int32(i) * 1000}, nil}},
+		[]any{datum.NewDecimal(int64(i)*100+1, 2), nil},
 	}
 }
 
@@ -107,9 +108,9 @@ func TestArrowNestedLayout(t *testing.T) {
 	b, err := fluss.NewArrowRowBuilder(nil, cols)
 	require.NoError(t, err)
 	defer b.Release()
-	require.NoError(t, b.Append([]any{[]any{int32(3), int32(1)}, []fluss.MapEntry{{Key: "z", Value: int64(1)}, {Key: "a", Value: nil}}}))
+	require.NoError(t, b.Append([]any{[]any{int32(3), int32(1)}, []datum.MapEntry{{Key: "z", Value: int64(1)}, {Key: "a", Value: nil}}}))
 	require.NoError(t, b.Append([]any{nil, nil}))
-	require.NoError(t, b.Append([]any{[]any{}, []fluss.MapEntry{}}))
+	require.NoError(t, b.Append([]any{[]any{}, []datum.MapEntry{}}))
 	rec := b.NewRecordBatch()
 	defer rec.Release()
 
@@ -163,13 +164,13 @@ func TestArrowNestedRejects(t *testing.T) {
 		{"row element field", with(4, []any{[]any{"p", "q"}}), `column "points": element 0: field "x": INT NOT NULL takes int32, got string`},
 		{"row element NOT NULL field", with(4, []any{[]any{nil, "q"}}), `column "points": element 0: field "x" is NULL`},
 		{"row element arity", with(4, []any{[]any{int32(1)}}), `column "points": element 0: ROW<`},
-		{"map as Go map", with(5, map[string]int32{"a": 1}), `column "counts": MAP<STRING, INT> takes []fluss.MapEntry, got map[string]int32`},
-		{"map NULL key", with(5, []fluss.MapEntry{{Key: "a", Value: int32(1)}, {Key: nil, Value: int32(2)}}), `column "counts": entry 1: the key is NULL`},
-		{"map wrong key", with(5, []fluss.MapEntry{{Key: int32(1), Value: int32(1)}}), `column "counts": entry 0 key: STRING NOT NULL takes string, got int32`},
-		{"map wrong value", with(5, []fluss.MapEntry{{Key: "a", Value: "1"}}), `column "counts": entry 0 value: INT takes int32, got string`},
-		{"map array value element", with(6, []fluss.MapEntry{{Key: int32(1), Value: []any{"a", 2}}}), `column "tags": entry 0 value: element 1: STRING takes string, got int`},
-		{"row map value", with(7, []any{nil, []fluss.MapEntry{{Key: "k", Value: 1}}, nil}), `column "info": field "attrs": entry 0 value: STRING takes string, got int`},
-		{"decimal element too precise", with(8, []any{fluss.NewDecimal(1, 5)}), `column "decs": element 0: `},
+		{"map as Go map", with(5, map[string]int32{"a": 1}), `column "counts": MAP<STRING, INT> takes []datum.MapEntry, got map[string]int32`},
+		{"map NULL key", with(5, []datum.MapEntry{{Key: "a", Value: int32(1)}, {Key: nil, Value: int32(2)}}), `column "counts": entry 1: the key is NULL`},
+		{"map wrong key", with(5, []datum.MapEntry{{Key: int32(1), Value: int32(1)}}), `column "counts": entry 0 key: STRING NOT NULL takes string, got int32`},
+		{"map wrong value", with(5, []datum.MapEntry{{Key: "a", Value: "1"}}), `column "counts": entry 0 value: INT takes int32, got string`},
+		{"map array value element", with(6, []datum.MapEntry{{Key: int32(1), Value: []any{"a", 2}}}), `column "tags": entry 0 value: element 1: STRING takes string, got int`},
+		{"row map value", with(7, []any{nil, []datum.MapEntry{{Key: "k", Value: 1}}, nil}), `column "info": field "attrs": entry 0 value: STRING takes string, got int`},
+		{"decimal element too precise", with(8, []any{datum.NewDecimal(1, 5)}), `column "decs": element 0: `},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

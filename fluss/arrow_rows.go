@@ -8,11 +8,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/flussql/flussql/fluss/internal/row"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
-// This file converts between the Go value model of rows (value_types.go) and
+// This file converts between the Go value model of rows (package datum) and
 // Arrow arrays of the Fluss ARROW log format (types.ArrowType), with the unit
 // conversions of Fluss's Java ArrowFieldWriters: TIME(p) millis become
 // seconds (p 0, truncated), millis (p 1–3), micros (p 4–6) or nanos (p 7–9);
@@ -160,9 +160,9 @@ func newColumnCodec(t types.DataType) (columnCodec, error) {
 		cc.put = func(b array.Builder, v any) { b.(*array.Float64Builder).Append(v.(float64)) }
 		cc.get = func(a arrow.Array, i int) any { return a.(*array.Float64).Value(i) }
 	case types.Date:
-		cc.check = fixedCheck[Date](t, "fluss.Date", 4)
-		cc.put = func(b array.Builder, v any) { b.(*array.Date32Builder).Append(arrow.Date32(v.(Date))) }
-		cc.get = func(a arrow.Array, i int) any { return Date(a.(*array.Date32).Value(i)) }
+		cc.check = fixedCheck[datum.Date](t, "datum.Date", 4)
+		cc.put = func(b array.Builder, v any) { b.(*array.Date32Builder).Append(arrow.Date32(v.(datum.Date))) }
+		cc.get = func(a arrow.Array, i int) any { return datum.Date(a.(*array.Date32).Value(i)) }
 	case types.Char, types.String:
 		cc.check = func(v any) (int, error) {
 			s, ok := v.(string)
@@ -242,17 +242,17 @@ func decimalCodec(t types.DataType) (columnCodec, error) {
 	if t.Precision < 1 || t.Precision > 38 || t.Scale < 0 || t.Scale > t.Precision {
 		return columnCodec{}, fmt.Errorf("invalid %s", t)
 	}
-	fit := func(v any) (Decimal, error) {
-		d, ok := v.(Decimal)
+	fit := func(v any) (datum.Decimal, error) {
+		d, ok := v.(datum.Decimal)
 		if !ok {
-			return Decimal{}, badType(t, "fluss.Decimal", v)
+			return datum.Decimal{}, badType(t, "datum.Decimal", v)
 		}
 		r, err := d.Rescale(t.Scale)
 		if err != nil {
-			return Decimal{}, err
+			return datum.Decimal{}, err
 		}
 		if r.Precision() > t.Precision {
-			return Decimal{}, fmt.Errorf("decimal %s does not fit %s", d, t)
+			return datum.Decimal{}, fmt.Errorf("decimal %s does not fit %s", d, t)
 		}
 		return r, nil
 	}
@@ -269,14 +269,14 @@ func decimalCodec(t types.DataType) (columnCodec, error) {
 		get: func(a arrow.Array, i int) any {
 			n := a.(*array.Decimal128).Value(i)
 			if n.HighBits() == 0 && n.LowBits() <= 1<<63-1 || n.HighBits() == -1 && n.LowBits() >= 1<<63 {
-				return NewDecimal(int64(n.LowBits()), t.Scale)
+				return datum.NewDecimal(int64(n.LowBits()), t.Scale)
 			}
-			return row.NewDecimalFromBig(n.BigInt(), t.Scale)
+			return datum.NewDecimalFromBig(n.BigInt(), t.Scale)
 		},
 	}, nil
 }
 
-func decimalToNum(d Decimal) decimal128.Num {
+func decimalToNum(d datum.Decimal) decimal128.Num {
 	if u, ok := d.UnscaledInt64(); ok {
 		return decimal128.FromI64(u)
 	}
@@ -288,29 +288,33 @@ func timeCodec(t types.DataType) (columnCodec, error) {
 	if err != nil {
 		return columnCodec{}, err
 	}
-	cc := columnCodec{t: t, check: fixedCheck[Time](t, "fluss.Time", 8)}
+	cc := columnCodec{t: t, check: fixedCheck[datum.Time](t, "datum.Time", 8)}
 	switch at.(type) {
 	case *arrow.Time32Type:
 		if at.(*arrow.Time32Type).Unit == arrow.Second {
-			cc.put = func(b array.Builder, v any) { b.(*array.Time32Builder).Append(arrow.Time32(int32(v.(Time)) / 1000)) }
-			cc.get = func(a arrow.Array, i int) any { return Time(int32(a.(*array.Time32).Value(i)) * 1000) }
+			cc.put = func(b array.Builder, v any) {
+				b.(*array.Time32Builder).Append(arrow.Time32(int32(v.(datum.Time)) / 1000))
+			}
+			cc.get = func(a arrow.Array, i int) any { return datum.Time(int32(a.(*array.Time32).Value(i)) * 1000) }
 		} else {
-			cc.put = func(b array.Builder, v any) { b.(*array.Time32Builder).Append(arrow.Time32(v.(Time))) }
-			cc.get = func(a arrow.Array, i int) any { return Time(a.(*array.Time32).Value(i)) }
+			cc.put = func(b array.Builder, v any) { b.(*array.Time32Builder).Append(arrow.Time32(v.(datum.Time))) }
+			cc.get = func(a arrow.Array, i int) any { return datum.Time(a.(*array.Time32).Value(i)) }
 		}
 	case *arrow.Time64Type:
 		mul := int64(1000)
 		if at.(*arrow.Time64Type).Unit == arrow.Nanosecond {
 			mul = 1_000_000
 		}
-		cc.put = func(b array.Builder, v any) { b.(*array.Time64Builder).Append(arrow.Time64(int64(v.(Time)) * mul)) }
-		cc.get = func(a arrow.Array, i int) any { return Time(floorDiv64(int64(a.(*array.Time64).Value(i)), mul)) }
+		cc.put = func(b array.Builder, v any) {
+			b.(*array.Time64Builder).Append(arrow.Time64(int64(v.(datum.Time)) * mul))
+		}
+		cc.get = func(a arrow.Array, i int) any { return datum.Time(floorDiv64(int64(a.(*array.Time64).Value(i)), mul)) }
 	}
 	return cc, nil
 }
 
-// timestampCodec handles TIMESTAMP (TimestampNTZ) and TIMESTAMP_LTZ
-// (TimestampLTZ); both are zone-less Arrow timestamps.
+// timestampCodec handles TIMESTAMP (datum.TimestampNTZ) and TIMESTAMP_LTZ
+// (datum.TimestampLTZ); both are zone-less Arrow timestamps.
 func timestampCodec(t types.DataType) (columnCodec, error) {
 	at, err := types.ArrowType(t)
 	if err != nil {
@@ -320,23 +324,23 @@ func timestampCodec(t types.DataType) (columnCodec, error) {
 	ltz := t.Kind == types.TimestampLTZ
 	split := func(v any) (int64, int32) {
 		if ltz {
-			x := v.(TimestampLTZ)
+			x := v.(datum.TimestampLTZ)
 			return x.EpochMillis, x.NanoOfMilli
 		}
-		x := v.(TimestampNTZ)
+		x := v.(datum.TimestampNTZ)
 		return x.Millis, x.NanoOfMilli
 	}
 	join := func(ms int64, nano int32) any {
 		if ltz {
-			return TimestampLTZ{EpochMillis: ms, NanoOfMilli: nano}
+			return datum.TimestampLTZ{EpochMillis: ms, NanoOfMilli: nano}
 		}
-		return TimestampNTZ{Millis: ms, NanoOfMilli: nano}
+		return datum.TimestampNTZ{Millis: ms, NanoOfMilli: nano}
 	}
 	cc := columnCodec{t: t}
 	if ltz {
-		cc.check = fixedCheck[TimestampLTZ](t, "fluss.TimestampLTZ", 8)
+		cc.check = fixedCheck[datum.TimestampLTZ](t, "datum.TimestampLTZ", 8)
 	} else {
-		cc.check = fixedCheck[TimestampNTZ](t, "fluss.TimestampNTZ", 8)
+		cc.check = fixedCheck[datum.TimestampNTZ](t, "datum.TimestampNTZ", 8)
 	}
 	inner := cc.check
 	cc.check = func(v any) (int, error) {

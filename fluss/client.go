@@ -14,6 +14,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/internal/rpc"
 )
@@ -146,7 +147,7 @@ func worthWaiting(errs []error) bool {
 		if errors.As(err, &fe) && fe.cause == nil && fe.Retriable() {
 			return true // a retriable code the server sent
 		}
-		if errors.As(err, &fe) && fe.Code == CodeUnknownServerError && strings.Contains(fe.Message, "is not initialized yet") {
+		if errors.As(err, &fe) && fe.Code == flusserr.UnknownServerError && strings.Contains(fe.Message, "is not initialized yet") {
 			return true // a coordinator that is starting ("CoordinatorEventProcessor is not initialized yet")
 		}
 	}
@@ -189,7 +190,7 @@ func connectError(cfg Config, errs []error, waited time.Duration) error {
 // message itself says what happened).
 func connectReason(err error) string {
 	var fe *Error
-	if errors.As(err, &fe) && fe.Code == CodeNetworkException && fe.cause != nil && fe.Message != "" {
+	if errors.As(err, &fe) && fe.Code == flusserr.NetworkException && fe.cause != nil && fe.Message != "" {
 		return fe.Message
 	}
 	return strings.TrimPrefix(err.Error(), "fluss: ")
@@ -248,12 +249,12 @@ func (c *Client) callAddr(ctx context.Context, addr string, want ServerType, api
 	}
 	if want != 0 && serverTypeOf(conn.ServerType()) != want {
 		c.meta.invalidateCluster()
-		return &Error{Code: CodeNetworkException, NotSent: true,
+		return &Error{Code: flusserr.NetworkException, NotSent: true,
 			Message: fmt.Sprintf("%s answered as %s, expected %s (stale metadata)", addr, conn.ServerType(), want)}
 	}
 	err = convertErr(conn.Call(ctx, api, req, resp))
 	var fe *Error
-	if errors.As(err, &fe) && fe.Code == CodeNetworkException {
+	if errors.As(err, &fe) && fe.Code == flusserr.NetworkException {
 		c.meta.invalidateCluster()
 	}
 	return err
@@ -316,7 +317,7 @@ func (c *Client) callAnyServer(ctx context.Context, api protocol.APIKey, req, re
 	for _, n := range nodes {
 		err := c.callNode(ctx, n, api, req, resp)
 		var fe *Error
-		if err == nil || !errors.As(err, &fe) || fe.Code != CodeNetworkException || ctx.Err() != nil {
+		if err == nil || !errors.As(err, &fe) || fe.Code != flusserr.NetworkException || ctx.Err() != nil {
 			return err
 		}
 		errs = append(errs, err)
@@ -338,7 +339,7 @@ func (c *Client) coordinator(ctx context.Context) (ServerNode, error) {
 			return ServerNode{}, err
 		}
 		if cl = c.meta.clusterState(); cl.coordinator == nil {
-			return ServerNode{}, &Error{Code: CodeNetworkException, NotSent: true, Message: "the cluster reports no coordinator"}
+			return ServerNode{}, &Error{Code: flusserr.NetworkException, NotSent: true, Message: "the cluster reports no coordinator"}
 		}
 	}
 	return *cl.coordinator, nil

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -110,7 +111,7 @@ func TestComplexTypesOtherLogFormats(t *testing.T) {
 		{Name: "addr", Type: types.NewRow(types.Field{Name: "city", Type: types.NewString()}, types.Field{Name: "tags", Type: types.NewArray(types.NewString())})},
 	}
 	row := func(i int) []any {
-		return []any{int32(i), []any{int32(i), nil}, []fluss.MapEntry{{Key: fmt.Sprint("k", i), Value: int32(i)}, {Key: "z", Value: nil}},
+		return []any{int32(i), []any{int32(i), nil}, []datum.MapEntry{{Key: fmt.Sprint("k", i), Value: int32(i)}, {Key: "z", Value: nil}},
 			[]any{fmt.Sprint("city-", i), []any{"a string longer than seven", nil}}}
 	}
 	const rows = 10
@@ -251,7 +252,7 @@ func neutralNested(v any) any {
 			out[i] = neutralNested(x[i])
 		}
 		return out
-	case []fluss.MapEntry:
+	case []datum.MapEntry:
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = []any{neutralNested(e.Key), neutralNested(e.Value)}

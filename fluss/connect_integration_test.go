@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 )
 
 // loopbackServing accepts connections and answers each with answer (nil:
@@ -109,6 +110,6 @@ func TestCallerDeadlineOnLiveCluster(t *testing.T) {
 	assert.NotContains(t, err.Error(), "REQUEST_TIME_OUT")
 	var fe *fluss.Error
 	if errors.As(err, &fe) {
-		assert.Equal(t, fluss.CodeRequestTimeOut, fe.Code)
+		assert.Equal(t, flusserr.RequestTimeOut, fe.Code)
 	}
 }

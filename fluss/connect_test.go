@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/internal/rpc"
 )
@@ -180,8 +181,8 @@ func TestConnectFailures(t *testing.T) {
 			name:   "refused",
 			addrs:  func(t *testing.T) []string { return []string{deadAddr(t)} },
 			want:   []string{"fluss: connecting through {0}: dial {0}: connection refused"},
-			is:     []error{syscall.ECONNREFUSED, ErrNetwork},
-			notIs:  []error{context.DeadlineExceeded, ErrRequestTimeout},
+			is:     []error{syscall.ECONNREFUSED, flusserr.NetworkException},
+			notIs:  []error{context.DeadlineExceeded, flusserr.RequestTimeOut},
 			within: time.Second,
 		},
 		{
@@ -191,14 +192,14 @@ func TestConnectFailures(t *testing.T) {
 				"no bootstrap server answered",
 				"dial {0}: connection refused; dial {1}: connection refused",
 			},
-			is:     []error{syscall.ECONNREFUSED, ErrNetwork},
+			is:     []error{syscall.ECONNREFUSED, flusserr.NetworkException},
 			within: time.Second,
 		},
 		{
 			name:    "accepts and never answers",
 			addrs:   func(t *testing.T) []string { return []string{silentAddr(t)} },
 			want:    []string{"the server at {0} did not answer the handshake within DUR"},
-			is:      []error{ErrNetwork, rpc.ErrConnectTimeout},
+			is:      []error{flusserr.NetworkException, rpc.ErrConnectTimeout},
 			notIs:   []error{context.DeadlineExceeded},
 			atLeast: connectTimeout,
 			within:  connectTimeout + time.Second,
@@ -207,7 +208,7 @@ func TestConnectFailures(t *testing.T) {
 			name:   "answers junk",
 			addrs:  func(t *testing.T) []string { return []string{junkAddr(t, "HTTP/1.1 400 Bad Request\r\n\r\n")} },
 			want:   []string{`{0} is not a Fluss server: it answered the handshake with "HTTP/1.1 400 Bad Request\r\n\r\n"`},
-			is:     []error{ErrNetwork},
+			is:     []error{flusserr.NetworkException},
 			within: time.Second,
 		},
 		{
@@ -219,7 +220,7 @@ func TestConnectFailures(t *testing.T) {
 				"no bootstrap server answered: dial {0}: connection refused; {1} is not a Fluss server",
 				"; the server at {2} did not answer the handshake within DUR",
 			},
-			is:      []error{syscall.ECONNREFUSED, ErrNetwork},
+			is:      []error{syscall.ECONNREFUSED, flusserr.NetworkException},
 			atLeast: connectTimeout,
 			within:  connectTimeout + time.Second,
 		},
@@ -245,7 +246,7 @@ func TestConnectFailures(t *testing.T) {
 			}
 			var fe *Error
 			require.ErrorAs(t, err, &fe)
-			assert.Equal(t, CodeNetworkException, fe.Code)
+			assert.Equal(t, flusserr.NetworkException, fe.Code)
 			assert.True(t, fe.NotSent, "no connection: nothing was sent")
 			assert.GreaterOrEqual(t, elapsed, tt.atLeast)
 			assert.Less(t, elapsed, tt.within, "%v", err)
@@ -293,7 +294,7 @@ func TestConnectWaitsForStartingCluster(t *testing.T) {
 }
 
 func TestConnectDoesNotWaitOutAuthentication(t *testing.T) {
-	s := newStartingServer(t, 0, int32(CodeAuthenticateException))
+	s := newStartingServer(t, 0, int32(flusserr.AuthenticateException))
 	start := time.Now()
 	_, err := Connect(context.Background(), Config{BootstrapServers: []string{s.addr}, Username: "u", Password: "secret-pw", ConnectTimeout: 10 * time.Second})
 	assert.Less(t, time.Since(start), time.Second)
@@ -322,7 +323,7 @@ func TestConvertDeadlines(t *testing.T) {
 		in       error
 		want     string
 		deadline bool // errors.Is(err, context.DeadlineExceeded)
-		timeout  bool // errors.Is(err, ErrRequestTimeout)
+		timeout  bool // errors.Is(err, flusserr.RequestTimeOut)
 		canceled bool
 		notSent  bool
 	}{
@@ -346,7 +347,7 @@ func TestConvertDeadlines(t *testing.T) {
 		},
 		{
 			name:    "the server's REQUEST_TIME_OUT",
-			in:      &rpc.ResponseError{Code: int32(CodeRequestTimeOut), Message: "The request time out."},
+			in:      &rpc.ResponseError{Code: int32(flusserr.RequestTimeOut), Message: "The request time out."},
 			want:    "fluss: REQUEST_TIME_OUT: The request time out.",
 			timeout: true,
 		},
@@ -368,7 +369,7 @@ func TestConvertDeadlines(t *testing.T) {
 			err := convertErr(tt.in)
 			assert.Equal(t, tt.want, err.Error())
 			assert.Equal(t, tt.deadline, errors.Is(err, context.DeadlineExceeded))
-			assert.Equal(t, tt.timeout, errors.Is(err, ErrRequestTimeout))
+			assert.Equal(t, tt.timeout, errors.Is(err, flusserr.RequestTimeOut))
 			assert.Equal(t, tt.canceled, errors.Is(err, context.Canceled))
 			var fe *Error
 			if errors.As(err, &fe) {
@@ -407,7 +408,7 @@ func TestUnreachableCoordinatorCostsOneConnectTimeout(t *testing.T) {
 			assert.Regexp(t, msgPattern(tt.want, []string{coord}), err.Error())
 			var fe *Error
 			require.ErrorAs(t, err, &fe)
-			assert.Equal(t, CodeNetworkException, fe.Code)
+			assert.Equal(t, flusserr.NetworkException, fe.Code)
 			assert.True(t, fe.NotSent)
 		})
 	}
@@ -417,8 +418,8 @@ func TestUnreachableCoordinatorCostsOneConnectTimeout(t *testing.T) {
 // yet": Connect waits for it, as for a cluster without tablet servers; other unknown server
 // errors are not waited out.
 func TestConnectWaitsForAStartingCoordinator(t *testing.T) {
-	starting := &Error{Code: CodeUnknownServerError, Message: "java.lang.IllegalStateException: CoordinatorEventProcessor is not initialized yet.\n\tat org.apache.fluss…"}
-	other := &Error{Code: CodeUnknownServerError, Message: "java.lang.NullPointerException"}
+	starting := &Error{Code: flusserr.UnknownServerError, Message: "java.lang.IllegalStateException: CoordinatorEventProcessor is not initialized yet.\n\tat org.apache.fluss…"}
+	other := &Error{Code: flusserr.UnknownServerError, Message: "java.lang.NullPointerException"}
 	assert.True(t, worthWaiting([]error{starting}))
 	assert.True(t, worthWaiting([]error{other, starting}))
 	assert.False(t, worthWaiting([]error{other}))

@@ -9,7 +9,7 @@
 //
 // Data goes through a *Table (Client.Table or Client.TableOf):
 //
-//   - NewAppendWriter appends rows ([]any in the value model, see value_types.go) or Arrow
+//   - NewAppendWriter appends rows ([]any in the value model, see package datum) or Arrow
 //     record batches to a log table in the table's log format and compression, batched per
 //     bucket, idempotent by default; Flush waits for every acknowledgement.
 //   - NewLogScanner reads buckets (of partitions) from earliest, latest, a timestamp or an
@@ -19,10 +19,10 @@
 //   - NewLookuper and NewPrefixLookuper look keys up, batched per bucket leader; LimitScan
 //     reads the first rows of a bucket. Keys and buckets are computed exactly as the Java
 //     client computes them.
-//   - NewKvScanner (and FullScan) reads the current row of every key of a primary-key table
-//     from a snapshot of each bucket, streamed in batches (SCAN_KV, Fluss 1.0+).
+//   - NewKvScanner reads the current row of every key of a primary-key table from a
+//     snapshot of each bucket, streamed in batches (SCAN_KV, Fluss 1.0+).
 //
-// Rows may hold ARRAY ([]any), MAP ([]MapEntry) and ROW ([]any) values, nested at will.
+// Rows may hold ARRAY ([]any), MAP ([]datum.MapEntry) and ROW ([]any) values, nested at will.
 // Admin.AlterTable adds columns and sets or resets properties; scanners and lookups decode
 // data written under any earlier schema (fetched by id and cached) into the handle's
 // columns, matched by column id, NULL where the older schema lacks a column.
@@ -31,11 +31,12 @@
 // with a *PartitionNotExistError (matching ErrPartitionNotExists) that names the table and
 // the partition's values, or creates the partition with WriterOptions.AutoCreatePartitions.
 //
-// Errors reported by the server are *Error values; test them with errors.Is against the
-// sentinels (ErrTableNotExist, ErrDatabaseNotExist, ErrPartitionAlreadyExists,
-// ErrAuthentication, …). The server's message is kept in the error text.
+// Errors reported by the server are *Error values carrying the server's code and message;
+// test them with errors.Is against the code, a flusserr.Code: the few sentinels kept here
+// (ErrTableNotExist, ErrDatabaseNotExist, ErrPartitionAlreadyExists, ErrAuthentication, …)
+// or any code of package flusserr (flusserr.InvalidTableException, …).
 //
 // The client targets Fluss 0.9.1 and negotiates API versions with each server; a server that
-// does not serve an API the client needs is refused with ErrUnsupportedVersion rather than
-// sent a request it would ignore.
+// does not serve an API the client needs is refused with flusserr.UnsupportedVersion rather
+// than sent a request it would ignore.
 package fluss

@@ -10,19 +10,56 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/internal/rpc"
 )
 
-func TestErrorCodesComplete(t *testing.T) {
-	// Fluss 0.9.1 defines every code from -1 to 63.
-	for c := ErrorCode(-1); c <= 63; c++ {
-		info, ok := codes[c]
-		require.True(t, ok, "code %d missing", c)
-		assert.NotEmpty(t, info.name)
+// TestErrorMatchesItsCode: the error a server's code becomes matches that code (the
+// sentinel, a flusserr.Code) and no other, prints like the code when the server sent no
+// message, and is retried as the code says.
+func TestErrorMatchesItsCode(t *testing.T) {
+	for c := flusserr.Code(-1); c <= 73; c++ {
+		err := errorFromCode(int32(c), "")
+		if c == flusserr.None {
+			assert.NoError(t, err)
+			continue
+		}
+		var fe *Error
+		require.ErrorAs(t, err, &fe, "%s", c)
+		assert.Equal(t, c, fe.Code)
+		assert.ErrorIs(t, err, c)
+		assert.ErrorIs(t, fmt.Errorf("wrapped: %w", err), c)
+		assert.NotErrorIs(t, err, c+1)
+		assert.ErrorIs(t, err, &Error{Code: c}, "an *Error with the same code matches too")
+		assert.Equal(t, c.Error(), err.Error())
+		assert.Equal(t, c.Retriable(), fe.Retriable(), "%s", c)
+		assert.Equal(t, c.InvalidMetadata(), fe.InvalidMetadata(), "%s", c)
 	}
-	assert.Equal(t, "TABLE_NOT_EXIST", CodeTableNotExist.String())
-	assert.Equal(t, "UNKNOWN_ERROR_CODE(99)", ErrorCode(99).String())
+}
+
+// TestSentinelsAreTheCodes: the sentinels package fluss keeps are flusserr's codes, so
+// errors.Is holds whichever of the two names a caller tests.
+func TestSentinelsAreTheCodes(t *testing.T) {
+	for _, tt := range []struct {
+		sentinel error
+		code     flusserr.Code
+	}{
+		{ErrDatabaseNotExist, flusserr.DatabaseNotExist},
+		{ErrDatabaseAlreadyExist, flusserr.DatabaseAlreadyExist},
+		{ErrDatabaseNotEmpty, flusserr.DatabaseNotEmpty},
+		{ErrTableNotExist, flusserr.TableNotExist},
+		{ErrTableAlreadyExist, flusserr.TableAlreadyExist},
+		{ErrPartitionNotExists, flusserr.PartitionNotExists},
+		{ErrPartitionAlreadyExists, flusserr.PartitionAlreadyExists},
+		{ErrAuthentication, flusserr.AuthenticateException},
+		{ErrPermissionDenied, flusserr.AuthorizationException},
+	} {
+		assert.Equal(t, error(tt.code), tt.sentinel)
+		err := &Error{Code: tt.code, Message: "from the server"}
+		assert.ErrorIs(t, err, tt.sentinel)
+		assert.ErrorIs(t, err, tt.code)
+	}
 }
 
 func TestErrorIsSentinel(t *testing.T) {
@@ -35,7 +72,7 @@ func TestErrorIsSentinel(t *testing.T) {
 	assert.ErrorIs(t, wrapped, ErrTableNotExist)
 	var fe *Error
 	require.ErrorAs(t, wrapped, &fe)
-	assert.Equal(t, CodeTableNotExist, fe.Code)
+	assert.Equal(t, flusserr.TableNotExist, fe.Code)
 	assert.Equal(t, "TABLE_NOT_EXIST", fe.Name())
 	assert.False(t, fe.Retriable())
 }
@@ -49,19 +86,19 @@ func TestErrorDefaultMessage(t *testing.T) {
 
 func TestErrorClassification(t *testing.T) {
 	tests := []struct {
-		code               ErrorCode
+		code               flusserr.Code
 		retriable, invalid bool
 	}{
-		{CodeNotLeaderOrFollower, true, true},
-		{CodeUnknownTableOrBucketException, true, true},
-		{CodeLeaderNotAvailableException, true, true},
-		{CodeNetworkException, true, true},
-		{CodeRequestTimeOut, true, false},
-		{CodeCorruptRecordException, true, false},
-		{CodeKvStorageException, true, false},
-		{CodeTableNotExist, false, false},
-		{CodeAuthenticateException, false, false},
-		{ErrorCode(500), false, false},
+		{flusserr.NotLeaderOrFollower, true, true},
+		{flusserr.UnknownTableOrBucketException, true, true},
+		{flusserr.LeaderNotAvailableException, true, true},
+		{flusserr.NetworkException, true, true},
+		{flusserr.RequestTimeOut, true, false},
+		{flusserr.CorruptRecordException, true, false},
+		{flusserr.KvStorageException, true, false},
+		{flusserr.TableNotExist, false, false},
+		{flusserr.AuthenticateException, false, false},
+		{flusserr.Code(500), false, false},
 	}
 	for _, tt := range tests {
 		e := &Error{Code: tt.code}
@@ -73,7 +110,7 @@ func TestErrorClassification(t *testing.T) {
 func TestConvertTransportErrors(t *testing.T) {
 	// Nothing reached the server: NotSent.
 	err := convertErr(&rpc.ConnError{Addr: "h:1", Op: "dial", Err: io.EOF})
-	assert.ErrorIs(t, err, ErrNetwork)
+	assert.ErrorIs(t, err, flusserr.NetworkException)
 	assert.ErrorIs(t, err, io.EOF)
 	var fe *Error
 	require.ErrorAs(t, err, &fe)
@@ -84,23 +121,23 @@ func TestConvertTransportErrors(t *testing.T) {
 	assert.False(t, fe.NotSent)
 
 	err = convertErr(&rpc.TimeoutError{Addr: "h:1", API: protocol.CreateTable, Err: context.DeadlineExceeded})
-	assert.ErrorIs(t, err, ErrRequestTimeout)
+	assert.ErrorIs(t, err, flusserr.RequestTimeOut)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Contains(t, err.Error(), "CREATE_TABLE")
 
 	err = convertErr(&rpc.TimeoutError{Addr: "h:1", API: protocol.CreateTable, Err: context.Canceled})
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.NotErrorIs(t, err, ErrRequestTimeout)
+	assert.NotErrorIs(t, err, flusserr.RequestTimeOut)
 
 	err = convertErr(&rpc.UnsupportedAPIError{Addr: "h:1", API: protocol.CreateTable, ServerType: protocol.ServerTypeTabletServer})
-	assert.ErrorIs(t, err, ErrUnsupportedVersion)
+	assert.ErrorIs(t, err, flusserr.UnsupportedVersion)
 	assert.ErrorIs(t, err, ErrUnsupportedByServer, "found missing through ApiVersions, nothing sent")
 	assert.Contains(t, err.Error(), "does not serve CREATE_TABLE")
-	assert.NotErrorIs(t, &Error{Code: CodeUnsupportedVersion, Message: "from the server"}, ErrUnsupportedByServer,
+	assert.NotErrorIs(t, &Error{Code: flusserr.UnsupportedVersion, Message: "from the server"}, ErrUnsupportedByServer,
 		"the server's own UNSUPPORTED_VERSION answer is not a missing API")
 
 	err = convertErr(&rpc.ServerFailureError{Addr: "h:1", Code: -1, Message: "boom"})
-	assert.ErrorIs(t, err, ErrUnknownServerError)
+	assert.ErrorIs(t, err, flusserr.UnknownServerError)
 	assert.Contains(t, err.Error(), "boom")
 
 	assert.ErrorIs(t, convertErr(rpc.ErrClosed), ErrClosed)

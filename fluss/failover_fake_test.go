@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/flusstest"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -87,8 +88,8 @@ func (f *failoverFake) leaderOf(bucket int32) int32 { return f.Leader("db", "fai
 func (f *failoverFake) allIDs() []int64 { return f.ids }
 
 // onFetch sets the hook run before each FETCH_LOG bucket is answered; a code other than
-// CodeNone is answered instead of rows.
-func (f *failoverFake) onFetch(hook func(node, bucket int32, offset int64) ErrorCode) {
+// flusserr.None is answered instead of rows.
+func (f *failoverFake) onFetch(hook func(node, bucket int32, offset int64) flusserr.Code) {
 	f.OnFetch(func(node, bucket int32, offset int64) int32 { return int32(hook(node, bucket, offset)) })
 }
 

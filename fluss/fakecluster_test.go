@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/flusstest"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/types"
@@ -65,7 +66,7 @@ func TestListOffsetsRefreshesStaleLeader(t *testing.T) {
 	f := newFakeCluster(t)
 	f.appendIDs(t, 0, 100)
 	f.appendIDs(t, 1, 101)
-	f.Inject(flusstest.Fault{API: flusstest.ListOffsets, Action: flusstest.FailBuckets, Code: int32(CodeNotLeaderOrFollower), Times: 2})
+	f.Inject(flusstest.Fault{API: flusstest.ListOffsets, Action: flusstest.FailBuckets, Code: int32(flusserr.NotLeaderOrFollower), Times: 2})
 	c := f.connect(t)
 	offs, err := c.Admin().ListOffsets(context.Background(), f.path, "", nil, OffsetLatest())
 	require.NoError(t, err)
@@ -98,10 +99,10 @@ func TestListOffsetsGivesUpOnPersistentStaleness(t *testing.T) {
 	defer func(old time.Duration) { staleRetryBudget = old }(staleRetryBudget)
 	staleRetryBudget = 2 * time.Second
 	f := newFakeCluster(t)
-	f.Inject(flusstest.Fault{API: flusstest.ListOffsets, Action: flusstest.FailBuckets, Code: int32(CodeNotLeaderOrFollower), Message: "moved", Times: -1})
+	f.Inject(flusstest.Fault{API: flusstest.ListOffsets, Action: flusstest.FailBuckets, Code: int32(flusserr.NotLeaderOrFollower), Message: "moved", Times: -1})
 	c := f.connect(t)
 	_, err := c.Admin().ListOffsets(context.Background(), f.path, "", nil, OffsetLatest())
-	assert.ErrorIs(t, err, ErrNotLeaderOrFollower)
+	assert.ErrorIs(t, err, flusserr.NotLeaderOrFollower)
 	assert.Contains(t, err.Error(), "moved")
 }
 
@@ -116,7 +117,7 @@ func TestMisroutedRequestIsRefusedNotSent(t *testing.T) {
 	err = c.callNode(context.Background(), coord, protocol.ListOffsets,
 		&protocol.ListOffsetsRequest{FollowerServerId: proto.Int32(-1), OffsetType: proto.Int32(0), TableId: proto.Int64(1)},
 		&protocol.ListOffsetsResponse{})
-	assert.ErrorIs(t, err, ErrUnsupportedVersion)
+	assert.ErrorIs(t, err, flusserr.UnsupportedVersion)
 	assert.Less(t, time.Since(start), time.Second)
 	assert.Zero(t, f.Calls(flusstest.ListOffsets))
 }

@@ -5,6 +5,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
@@ -87,8 +88,8 @@ func (s *kvSession) handle(resp *protocol.ScanKvResponse) ([]byte, error) {
 		return nil, fmt.Errorf("fluss: internal error: SCAN_KV answer for a session that is no longer active")
 	}
 	if err := errorFromCode(resp.GetErrorCode(), resp.GetErrorMessage()); err != nil {
-		switch ErrorCode(resp.GetErrorCode()) {
-		case CodeScannerExpired, CodeUnknownScannerID:
+		switch flusserr.Code(resp.GetErrorCode()) {
+		case flusserr.ScannerExpired, flusserr.UnknownScannerID:
 			s.id = nil // the server has forgotten the session: nothing to close
 		}
 		if s.state == kvOpen {
@@ -104,7 +105,7 @@ func (s *kvSession) handle(resp *protocol.ScanKvResponse) ([]byte, error) {
 	if resp.GetHasMoreResults() {
 		if len(resp.GetScannerId()) == 0 {
 			s.state = kvFailed
-			return nil, &Error{Code: CodeCorruptMessage, Message: "SCAN_KV answer has more results but no scanner id"}
+			return nil, &Error{Code: flusserr.CorruptMessage, Message: "SCAN_KV answer has more results but no scanner id"}
 		}
 		s.id = resp.GetScannerId()
 		s.state = kvOpen

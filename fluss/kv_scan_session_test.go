@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/kvbatch"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/internal/row"
@@ -21,7 +22,7 @@ func kvAnswer(id string, more bool, recs []byte) *protocol.ScanKvResponse {
 	return r
 }
 
-func kvErrorAnswer(code ErrorCode) *protocol.ScanKvResponse {
+func kvErrorAnswer(code flusserr.Code) *protocol.ScanKvResponse {
 	return &protocol.ScanKvResponse{ErrorCode: proto.Int32(int32(code)), ErrorMessage: proto.String("from the server")}
 }
 
@@ -85,17 +86,17 @@ func TestKvSessionErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		opened    bool
-		code      ErrorCode
+		code      flusserr.Code
 		sentinel  error
 		state     kvSessionState
 		wantClose bool
 	}{
-		{"too many scanners on the open", false, CodeTooManyScanners, ErrTooManyScanners, kvNew, false},
-		{"not leader on the open", false, CodeNotLeaderOrFollower, ErrNotLeaderOrFollower, kvNew, false},
-		{"expired", true, CodeScannerExpired, ErrScannerExpired, kvFailed, false},
-		{"unknown id", true, CodeUnknownScannerID, ErrUnknownScannerID, kvFailed, false},
-		{"leader moved", true, CodeNotLeaderOrFollower, ErrNotLeaderOrFollower, kvFailed, true},
-		{"invalid request", true, CodeInvalidScanRequest, &Error{Code: CodeInvalidScanRequest}, kvFailed, true},
+		{"too many scanners on the open", false, flusserr.TooManyScanners, flusserr.TooManyScanners, kvNew, false},
+		{"not leader on the open", false, flusserr.NotLeaderOrFollower, flusserr.NotLeaderOrFollower, kvNew, false},
+		{"expired", true, flusserr.ScannerExpired, flusserr.ScannerExpired, kvFailed, false},
+		{"unknown id", true, flusserr.UnknownScannerID, flusserr.UnknownScannerID, kvFailed, false},
+		{"leader moved", true, flusserr.NotLeaderOrFollower, flusserr.NotLeaderOrFollower, kvFailed, true},
+		{"invalid request", true, flusserr.InvalidScanRequest, &Error{Code: flusserr.InvalidScanRequest}, kvFailed, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newKvSession(1, nil, 0, 100, 0)
@@ -116,7 +117,7 @@ func TestKvSessionErrors(t *testing.T) {
 func TestKvSessionMoreWithoutID(t *testing.T) {
 	s := newKvSession(1, nil, 0, 100, 0)
 	_, err := s.handle(kvAnswer("", true, nil))
-	require.ErrorIs(t, err, ErrCorruptMessage)
+	require.ErrorIs(t, err, flusserr.CorruptMessage)
 	assert.False(t, s.active())
 }
 
@@ -161,5 +162,5 @@ func TestKvScannerDecode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, rows, "an answer without records has no rows")
 	_, err = kvScannerOffline(t, nil).decode(b[:len(b)-1])
-	require.ErrorIs(t, err, ErrCorruptMessage)
+	require.ErrorIs(t, err, flusserr.CorruptMessage)
 }

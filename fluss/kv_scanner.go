@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
@@ -76,7 +77,7 @@ func (tb *Table) NewKvScanner(ctx context.Context, opts KvScanOptions) (*KvScann
 	case len(opts.Partitions) == 0 && t.info.IsPartitioned():
 		return nil, invalidSpec("kv scan: table %s is partitioned: name its partitions", t.path)
 	case len(opts.Partitions) > 0 && !t.info.IsPartitioned():
-		return nil, &Error{Code: CodeTableNotPartitionedException, NotSent: true,
+		return nil, &Error{Code: flusserr.TableNotPartitionedException, NotSent: true,
 			Message: fmt.Sprintf("kv scan: table %s is not partitioned", t.path)}
 	case opts.BatchBytes < 0 || opts.BatchBytes > math.MaxInt32:
 		return nil, fmt.Errorf("fluss: kv scan of %s: batch size %d is not in 1..%d bytes", t.path, opts.BatchBytes, math.MaxInt32)
@@ -84,7 +85,7 @@ func (tb *Table) NewKvScanner(ctx context.Context, opts KvScanOptions) (*KvScann
 	ncols := len(t.info.Schema().Columns)
 	for _, c := range opts.Projection {
 		if c < 0 || c >= ncols {
-			return nil, &Error{Code: CodeInvalidColumnProjection, NotSent: true,
+			return nil, &Error{Code: flusserr.InvalidColumnProjection, NotSent: true,
 				Message: fmt.Sprintf("kv scan of %s: projected column %d is not in 0..%d", t.path, c, ncols-1)}
 		}
 	}
@@ -214,7 +215,7 @@ func (s *KvScanner) open(ctx context.Context) ([]byte, error) {
 		if ctx.Err() != nil {
 			return nil, r.stop(ctx.Err(), err)
 		}
-		if errors.Is(err, ErrTooManyScanners) {
+		if errors.Is(err, flusserr.TooManyScanners) {
 			busy++
 			if busy >= kvScanOpenAttempts {
 				return nil, fmt.Errorf("fluss: kv scan of %s: the tablet server at %s has too many scan sessions open (its kv.scanner.max-per-bucket, 8 by default, or kv.scanner.max-per-server, 200 by default) after %d attempts: close scans you no longer read, or raise those limits: %w",
@@ -259,9 +260,9 @@ func (s *KvScanner) openOnce(ctx context.Context) ([]byte, error) {
 // sessionError explains an error answer in the middle of a session.
 func (s *KvScanner) sessionError(err error) error {
 	switch {
-	case errors.Is(err, ErrScannerExpired), errors.Is(err, ErrUnknownScannerID):
+	case errors.Is(err, flusserr.ScannerExpired), errors.Is(err, flusserr.UnknownScannerID):
 		return fmt.Errorf("fluss: kv scan of %s: the server no longer has the scan session (it expires sessions idle longer than its kv.scanner.ttl, 10 minutes by default, and closes them when the bucket's leader moves): read the rows without long pauses and run the scan again: %w", s.where(), err)
-	case errors.Is(err, ErrNotLeaderOrFollower):
+	case errors.Is(err, flusserr.NotLeaderOrFollower):
 		s.t.c.invalidateTable(s.t.path)
 		return fmt.Errorf("fluss: kv scan of %s: the bucket's leader moved during the scan, whose rest cannot come from the same snapshot: run the scan again: %w", s.where(), err)
 	}
@@ -374,7 +375,7 @@ func (s *KvScanner) decode(b []byte) ([][]any, error) {
 }
 
 // OffersKvScan reports whether the cluster's tablet servers offer the KV scan of Fluss 1.0
-// (SCAN_KV), which KvScanner and Table.FullScan need. It asks no more than the ApiVersions
+// (SCAN_KV), which KvScanner needs. It asks no more than the ApiVersions
 // handshake of a pooled connection to one tablet server.
 func (c *Client) OffersKvScan(ctx context.Context) (bool, error) {
 	if c.isClosed() {

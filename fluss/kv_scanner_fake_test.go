@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/flusstest"
 	"github.com/flussql/flussql/fluss/internal/kvbatch"
 	"github.com/flussql/flussql/fluss/internal/protocol"
@@ -128,13 +129,13 @@ func TestKvScannerSessionErrors(t *testing.T) {
 		closes   int
 	}{
 		{name: "too many scanners twice, then open (bucket 1 too)", wantRows: 4, wantSeqs: []int32{0, 0, 0, 0}, answers: []*protocol.ScanKvResponse{
-			kvErrorAnswer(CodeTooManyScanners), kvErrorAnswer(CodeTooManyScanners), kvAnswer("", false, fakeKvRows(t, 1, 2))}},
-		{name: "too many scanners always", sentinel: ErrTooManyScanners, message: "too many scan sessions open",
-			answers: []*protocol.ScanKvResponse{kvErrorAnswer(CodeTooManyScanners)}},
-		{name: "expired mid-session", wantRows: 1, sentinel: ErrScannerExpired, message: "kv.scanner.ttl",
-			answers: []*protocol.ScanKvResponse{kvAnswer("s1", true, fakeKvRows(t, 1)), kvErrorAnswer(CodeScannerExpired)}},
-		{name: "leader moved mid-session", wantRows: 1, sentinel: ErrNotLeaderOrFollower, message: "leader moved during the scan", closes: 1,
-			answers: []*protocol.ScanKvResponse{kvAnswer("s1", true, fakeKvRows(t, 1)), kvErrorAnswer(CodeNotLeaderOrFollower)}},
+			kvErrorAnswer(flusserr.TooManyScanners), kvErrorAnswer(flusserr.TooManyScanners), kvAnswer("", false, fakeKvRows(t, 1, 2))}},
+		{name: "too many scanners always", sentinel: flusserr.TooManyScanners, message: "too many scan sessions open",
+			answers: []*protocol.ScanKvResponse{kvErrorAnswer(flusserr.TooManyScanners)}},
+		{name: "expired mid-session", wantRows: 1, sentinel: flusserr.ScannerExpired, message: "kv.scanner.ttl",
+			answers: []*protocol.ScanKvResponse{kvAnswer("s1", true, fakeKvRows(t, 1)), kvErrorAnswer(flusserr.ScannerExpired)}},
+		{name: "leader moved mid-session", wantRows: 1, sentinel: flusserr.NotLeaderOrFollower, message: "leader moved during the scan", closes: 1,
+			answers: []*protocol.ScanKvResponse{kvAnswer("s1", true, fakeKvRows(t, 1)), kvErrorAnswer(flusserr.NotLeaderOrFollower)}},
 		{name: "empty bucket and batches without rows", wantRows: 3, wantSeqs: []int32{0, 0, 1, 2}, answers: []*protocol.ScanKvResponse{
 			kvAnswer("", false, nil), kvAnswer("s2", true, nil), kvAnswer("s2", true, fakeKvRows(t, 5, 6)), kvAnswer("s2", false, fakeKvRows(t, 7))}},
 	} {

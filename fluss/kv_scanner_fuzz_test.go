@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
@@ -21,7 +22,7 @@ func FuzzKvScanResponse(f *testing.F) {
 	}
 	seed(kvAnswer("id", true, valueBatch(f, 1, []any{int32(1), "EU", int64(10)})))
 	seed(kvAnswer("", false, valueBatch(f, 1, []any{int32(2), "US", nil}, []any{int32(3), "EU", int64(-1)})))
-	seed(kvErrorAnswer(CodeScannerExpired))
+	seed(kvErrorAnswer(flusserr.ScannerExpired))
 	f.Fuzz(func(t *testing.T, data []byte, opened bool) {
 		var resp protocol.ScanKvResponse
 		if proto.Unmarshal(data, &resp) != nil {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/bucketing"
 	"github.com/flussql/flussql/fluss/internal/kvbatch"
 	"github.com/flussql/flussql/fluss/internal/row"
@@ -34,7 +35,7 @@ type pkTable struct {
 func openPKTable(t *Table) (*pkTable, error) {
 	info := t.info
 	if !info.HasPrimaryKey() {
-		return nil, &Error{Code: CodeNonPrimaryKeyTableException, NotSent: true,
+		return nil, &Error{Code: flusserr.NonPrimaryKeyTableException, NotSent: true,
 			Message: fmt.Sprintf("%s is a log table: it has no primary key", info.Path)}
 	}
 	switch lake := strings.ToLower(info.Property(PropDatalakeFormat, "")); lake {
@@ -208,7 +209,7 @@ func retryable(err error) bool {
 	if !errors.As(err, &fe) {
 		return false
 	}
-	return fe.Retriable() || fe.InvalidMetadata() || fe.Code == CodeNetworkException
+	return fe.Retriable() || fe.InvalidMetadata() || fe.Code == flusserr.NetworkException
 }
 
 // backoffWait sleeps for the n-th retry (50 ms doubling up to 1 s) or until

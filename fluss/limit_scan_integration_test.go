@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
-// TestLimitScanAndFullScan reads the buckets of a primary-key table with
+// TestLimitScanAndKvScan reads the buckets of a primary-key table with
 // LimitScan: all rows with a large limit, n per bucket with a small one.
-// A full scan is refused: on a 0.9 server with ErrUnsupportedByServer.
-func TestLimitScanAndFullScan(t *testing.T) {
+// A KvScanner is refused on a 0.9 server with ErrUnsupportedByServer.
+func TestLimitScanAndKvScan(t *testing.T) {
 	c := connect(t)
 	ctx := testCtx(t)
 	path := createUsersTable(t, c, 3)
@@ -65,24 +66,27 @@ func TestLimitScanAndFullScan(t *testing.T) {
 	}
 
 	_, err := tb.LimitScan(ctx, "", 3, 10)
-	require.ErrorIs(t, err, fluss.ErrUnknownTableOrBucket)
+	require.ErrorIs(t, err, flusserr.UnknownTableOrBucketException)
 	_, err = tb.LimitScan(ctx, "", 0, 0)
 	require.ErrorContains(t, err, "limit 0")
 	_, err = tb.LimitScan(ctx, "p1", 0, 10)
-	require.ErrorIs(t, err, fluss.ErrTableNotPartitioned)
+	require.ErrorIs(t, err, flusserr.TableNotPartitionedException)
 
-	// A full scan needs SCAN_KV, which Fluss 1.0 added: a 0.9 server is
-	// refused naming the API and the server's release line; a 1.0 server
+	// A scan of every key needs SCAN_KV, which Fluss 1.0 added: a 0.9 server
+	// is refused naming the API and the server's release line; a 1.0 server
 	// returns every current row (TestKvScanner* test it further).
-	rows, err := tb.FullScan(ctx)
+	s, err := tb.NewKvScanner(ctx, fluss.KvScanOptions{})
 	if v := serverVersion(t, c); v.AtLeast(1, 0) {
+		require.NoError(t, err)
+		defer s.Close()
+		rows, _, err := drainKv(ctx, s)
 		require.NoError(t, err)
 		assert.Len(t, rows, 99)
 	} else {
 		require.ErrorIs(t, err, fluss.ErrUnsupportedByServer)
 		assert.ErrorContains(t, err, "it needs the SCAN_KV(1061) API, which Fluss 1.0 added")
 		assert.ErrorContains(t, err, "(it speaks Fluss "+v.String()+", older than 1.0)")
-		assert.Nil(t, rows)
+		assert.Nil(t, s)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -287,7 +288,7 @@ func (s *LogScanner) subscribe(ctx context.Context, offsets map[TableBucket]int6
 	byPartition := map[int64][]TableBucket{}
 	for tb, off := range offsets {
 		if tb.PartitionID != NoPartition && !s.t.info.IsPartitioned() {
-			return fmt.Errorf("fluss: table %s is not partitioned: %w", s.t.Path(), ErrTableNotPartitioned)
+			return fmt.Errorf("fluss: table %s is not partitioned: %w", s.t.Path(), flusserr.TableNotPartitionedException)
 		}
 		if tb.PartitionID == NoPartition && s.t.info.IsPartitioned() {
 			return fmt.Errorf("fluss: table %s is partitioned: subscribe partition buckets", s.t.Path())
@@ -383,7 +384,7 @@ func (s *LogScanner) partitionName(ctx context.Context, id int64) (string, error
 		s.names[p.ID] = p.Name
 	}
 	if name, ok = s.names[id]; !ok {
-		return "", &Error{Code: CodePartitionNotExists, NotSent: true,
+		return "", &Error{Code: flusserr.PartitionNotExists, NotSent: true,
 			Message: fmt.Sprintf("table %s has no partition with id %d", s.t.Path(), id)}
 	}
 	return name, nil

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/internal/logbatch"
 	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/types"
@@ -35,9 +36,9 @@ func fuzzTable(t testing.TB, format string) *Table {
 // fuzzRows returns a few valid rows of fuzzSchema.
 func fuzzRows() [][]any {
 	return [][]any{
-		{int32(1), "a", NewDecimal(12345, 3), TimestampLTZ{EpochMillis: 1700000000000, NanoOfMilli: 123000}},
+		{int32(1), "a", datum.NewDecimal(12345, 3), datum.TimestampLTZ{EpochMillis: 1700000000000, NanoOfMilli: 123000}},
 		{int32(2), nil, nil, nil},
-		{int32(-3), "héllo", NewDecimal(-1, 3), TimestampLTZ{EpochMillis: -5}},
+		{int32(-3), "héllo", datum.NewDecimal(-1, 3), datum.TimestampLTZ{EpochMillis: -5}},
 	}
 }
 

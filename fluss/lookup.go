@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
@@ -36,7 +37,7 @@ type Lookuper struct {
 }
 
 // NewLookuper returns a Lookuper for the table, which must be a
-// primary-key table (else the error matches ErrNonPrimaryKeyTable).
+// primary-key table (else the error matches flusserr.NonPrimaryKeyTableException).
 func (tb *Table) NewLookuper() (*Lookuper, error) {
 	t, err := openPKTable(tb)
 	if err != nil {
@@ -173,7 +174,7 @@ func (l *Lookuper) send(ctx context.Context, node ServerNode, tableID int64, req
 		br, r := reqs[k], answered[k]
 		vals := r.GetValues()
 		if len(vals) != len(br.idx) {
-			return nil, &Error{Code: CodeCorruptMessage, Message: fmt.Sprintf(
+			return nil, &Error{Code: flusserr.CorruptMessage, Message: fmt.Sprintf(
 				"lookup answered %d values for %d keys in bucket %d", len(vals), len(br.idx), br.bucket)}
 		}
 		for j, v := range vals {
@@ -255,6 +256,6 @@ func sortAnswers[R bucketAnswer](reqs []*kvBucketReq, answered []R) (ok []int, f
 }
 
 func noAnswer(br *kvBucketReq) error {
-	return &Error{Code: CodeUnknownTableOrBucketException,
+	return &Error{Code: flusserr.UnknownTableOrBucketException,
 		Message: fmt.Sprintf("the server sent no answer for bucket %d", br.bucket)}
 }

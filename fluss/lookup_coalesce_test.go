@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -247,7 +248,7 @@ func TestCoalescerCancelledCallerLeavesOthers(t *testing.T) {
 // A server error for one batch or one bucket reaches only the callers in it;
 // a retriable one hands the keys back to be retried alone.
 func TestCoalescerErrorsReachOnlyTheirCallers(t *testing.T) {
-	fatal := &Error{Code: CodeInvalidTableException, Message: "boom"}
+	fatal := &Error{Code: flusserr.InvalidTableException, Message: "boom"}
 	tests := []struct {
 		name string
 		fail func(node ServerNode, reqs []*kvBucketReq) (map[int32]error, error)
@@ -264,7 +265,7 @@ func TestCoalescerErrorsReachOnlyTheirCallers(t *testing.T) {
 			return map[int32]error{2: fatal}, nil
 		}, map[int32]string{0: "row", 1: "row", 2: "error"}},
 		{"bucket 0 has a new leader", func(ServerNode, []*kvBucketReq) (map[int32]error, error) {
-			return map[int32]error{0: &Error{Code: CodeNotLeaderOrFollower}}, nil
+			return map[int32]error{0: &Error{Code: flusserr.NotLeaderOrFollower}}, nil
 		}, map[int32]string{0: "retry", 1: "row", 2: "row"}},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -43,7 +44,7 @@ func TestLookupFanoutFollowsLeaderChange(t *testing.T) {
 		{"NOT_LEADER_OR_FOLLOWER, then the new leader", func(f *failoverFake, node ServerNode, n int32) error {
 			if node.ID == 2 {
 				f.moveLeader(1, 3)
-				return &Error{Code: CodeNotLeaderOrFollower}
+				return &Error{Code: flusserr.NotLeaderOrFollower}
 			}
 			return nil
 		}},
@@ -52,7 +53,7 @@ func TestLookupFanoutFollowsLeaderChange(t *testing.T) {
 				f.moveLeader(1, 3)
 			}
 			if node.ID == 2 {
-				return &Error{Code: CodeNetworkException, NotSent: true, Message: "connection refused"}
+				return &Error{Code: flusserr.NetworkException, NotSent: true, Message: "connection refused"}
 			}
 			return nil
 		}},
@@ -60,7 +61,7 @@ func TestLookupFanoutFollowsLeaderChange(t *testing.T) {
 			if n == 1 {
 				f.moveLeader(1, -1)
 				time.AfterFunc(200*time.Millisecond, func() { f.moveLeader(1, 1) })
-				return &Error{Code: CodeLeaderNotAvailableException}
+				return &Error{Code: flusserr.LeaderNotAvailableException}
 			}
 			return nil
 		}},
@@ -103,14 +104,14 @@ func TestLookupFanoutStopsAtDeadline(t *testing.T) {
 	start := time.Now()
 	err := pk.fanout(ctx, keys, fanoutOpts, func(ctx context.Context, node ServerNode, tableID int64, reqs []*kvBucketReq) ([]kvBucketFailure, error) {
 		if node.ID == 2 {
-			return nil, &Error{Code: CodeNetworkException, NotSent: true, Message: "dial: connection refused"}
+			return nil, &Error{Code: flusserr.NetworkException, NotSent: true, Message: "dial: connection refused"}
 		}
 		return nil, nil
 	})
 	require.Error(t, err)
 	assert.Less(t, time.Since(start), 900*time.Millisecond)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.ErrorIs(t, err, ErrNetwork)
+	assert.ErrorIs(t, err, flusserr.NetworkException)
 	assert.Regexp(t, `^fluss: looking up 4 keys in db.failover: context deadline exceeded after \d+ attempts over [0-9.]+m?s; last error: bucket 1 of db.failover: fluss: NETWORK_EXCEPTION: dial: connection refused$`, err.Error())
 }
 
@@ -124,7 +125,7 @@ func TestLookupFanoutFrozenLeader(t *testing.T) {
 	err := pk.fanout(ctx, keys, fanoutOpts, func(ctx context.Context, node ServerNode, tableID int64, reqs []*kvBucketReq) ([]kvBucketFailure, error) {
 		if node.ID == 2 {
 			<-ctx.Done()
-			return nil, &Error{Code: CodeRequestTimeOut, Message: "no response", cause: ctx.Err()}
+			return nil, &Error{Code: flusserr.RequestTimeOut, Message: "no response", cause: ctx.Err()}
 		}
 		return nil, nil
 	})
@@ -133,7 +134,7 @@ func TestLookupFanoutFrozenLeader(t *testing.T) {
 	// leaves room for a loaded machine (600 ms failed there at 612 ms).
 	assert.Less(t, time.Since(start), 3*time.Second)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.ErrorIs(t, err, ErrRequestTimeout)
+	assert.ErrorIs(t, err, flusserr.RequestTimeOut)
 	assert.Contains(t, err.Error(), "after 1 attempts")
 }
 
@@ -144,13 +145,13 @@ func TestLookupFanoutWithoutDeadlineStopsAfterRequestTimeout(t *testing.T) {
 	err := pk.fanout(context.Background(), keys, fanoutOpts, func(ctx context.Context, node ServerNode, tableID int64, reqs []*kvBucketReq) ([]kvBucketFailure, error) {
 		var failed []kvBucketFailure
 		for _, br := range reqs {
-			failed = append(failed, kvBucketFailure{br, &Error{Code: CodeNotLeaderOrFollower, Message: "moved"}})
+			failed = append(failed, kvBucketFailure{br, &Error{Code: flusserr.NotLeaderOrFollower, Message: "moved"}})
 		}
 		return failed, nil
 	})
 	require.Error(t, err)
 	assert.Less(t, time.Since(start), time.Second)
-	assert.ErrorIs(t, err, ErrNotLeaderOrFollower)
+	assert.ErrorIs(t, err, flusserr.NotLeaderOrFollower)
 	assert.Regexp(t, `gave up after \d+ attempts over [0-9.]+m?s \(the request timeout\); last error: bucket \d of db.failover: fluss: NOT_LEADER_OR_FOLLOWER: moved`, err.Error())
 }
 
@@ -161,11 +162,11 @@ func TestLookupFanoutFatalError(t *testing.T) {
 	err := pk.fanout(context.Background(), keys, fanoutOpts, func(ctx context.Context, node ServerNode, tableID int64, reqs []*kvBucketReq) ([]kvBucketFailure, error) {
 		calls.Add(1)
 		if node.ID == 2 {
-			return nil, &Error{Code: CodeAuthorizationException}
+			return nil, &Error{Code: flusserr.AuthorizationException}
 		}
 		return nil, nil
 	})
-	assert.ErrorIs(t, err, ErrAuthorization)
+	assert.ErrorIs(t, err, flusserr.AuthorizationException)
 	assert.Contains(t, err.Error(), "bucket 1 of db.failover")
 	assert.Equal(t, int32(3), calls.Load())
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 )
 
 // TestLookupFindsRowsWrittenByPyfluss upserts rows with the official Python
@@ -84,5 +85,5 @@ func TestLookupRejectsBadKeys(t *testing.T) {
 	desc.Schema.PrimaryKey = nil
 	require.NoError(t, c.Admin().CreateTable(ctx, logPath, desc, false))
 	_, err := openTable(t, c, logPath).NewLookuper()
-	require.ErrorIs(t, err, fluss.ErrNonPrimaryKeyTable)
+	require.ErrorIs(t, err, flusserr.NonPrimaryKeyTableException)
 }

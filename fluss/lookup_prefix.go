@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
@@ -126,7 +127,7 @@ func (p *PrefixLookuper) send(ctx context.Context, node ServerNode, tableID int6
 		br, r := reqs[k], answered[k]
 		lists := r.GetValueLists()
 		if len(lists) != len(br.idx) {
-			return nil, &Error{Code: CodeCorruptMessage, Message: fmt.Sprintf(
+			return nil, &Error{Code: flusserr.CorruptMessage, Message: fmt.Sprintf(
 				"prefix lookup answered %d value lists for %d keys in bucket %d", len(lists), len(br.idx), br.bucket)}
 		}
 		for j, l := range lists {

@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -223,7 +224,7 @@ func (c *Client) metadataRequest(ctx context.Context, req *protocol.MetadataRequ
 			return nil, errors.Join(append(errs, err)...)
 		}
 		var fe *Error
-		if !silent && (!errors.As(err, &fe) || fe.Code != CodeNetworkException) {
+		if !silent && (!errors.As(err, &fe) || fe.Code != flusserr.NetworkException) {
 			return nil, err // the server answered: the answer stands
 		}
 		errs = append(errs, err)
@@ -273,7 +274,7 @@ func (c *Client) tableMetadata(ctx context.Context, path TablePath) (*tableMetad
 		return nil, err
 	}
 	resp, err := c.metadataRequest(ctx, &protocol.MetadataRequest{TablePath: []*protocol.PbTablePath{pbPath(path)}})
-	if errors.Is(err, ErrUnknownServerError) {
+	if errors.Is(err, flusserr.UnknownServerError) {
 		// 0.9.1 answers a metadata request for a missing table with
 		// UNKNOWN_SERVER_ERROR (a wrapped TableNotExistException); ask in a
 		// way that yields the proper code.
@@ -300,7 +301,7 @@ func (c *Client) tableMetadata(ctx context.Context, path TablePath) (*tableMetad
 		c.meta.mu.Unlock()
 		return tm, nil
 	}
-	return nil, &Error{Code: CodeTableNotExist, Message: fmt.Sprintf("metadata has no table %s", path)}
+	return nil, &Error{Code: flusserr.TableNotExist, Message: fmt.Sprintf("metadata has no table %s", path)}
 }
 
 // invalidateTable forgets the cached metadata of a table and its partitions.
@@ -335,12 +336,12 @@ func (c *Client) partitionMetadata(ctx context.Context, path TablePath, name str
 		c.meta.mu.Unlock()
 		return pm, nil
 	}
-	return nil, &Error{Code: CodePartitionNotExists, Message: fmt.Sprintf("metadata has no partition %q of %s", name, path)}
+	return nil, &Error{Code: flusserr.PartitionNotExists, Message: fmt.Sprintf("metadata has no partition %q of %s", name, path)}
 }
 
 // bucketLeader returns the leader of a bucket of a table or partition
 // (partition "" for non-partitioned tables). A bucket without a leader
-// yields ErrLeaderNotAvailable (retriable) and drops the cached entry.
+// yields flusserr.LeaderNotAvailableException (retriable) and drops the cached entry.
 func (c *Client) bucketLeader(ctx context.Context, path TablePath, partition string, bucket int32) (ServerNode, error) {
 	var buckets []bucketLocation
 	if partition == "" {
@@ -358,7 +359,7 @@ func (c *Client) bucketLeader(ctx context.Context, path TablePath, partition str
 	}
 	i, found := slices.BinarySearchFunc(buckets, bucket, func(b bucketLocation, id int32) int { return int(b.Bucket) - int(id) })
 	if !found {
-		return ServerNode{}, &Error{Code: CodeUnknownTableOrBucketException, NotSent: true,
+		return ServerNode{}, &Error{Code: flusserr.UnknownTableOrBucketException, NotSent: true,
 			Message: fmt.Sprintf("%s has no bucket %d", physicalName(path, partition), bucket)}
 	}
 	leader := buckets[i].Leader
@@ -366,7 +367,7 @@ func (c *Client) bucketLeader(ctx context.Context, path TablePath, partition str
 	if leader < 0 || !ok {
 		c.invalidateTable(path)
 		c.meta.invalidateCluster()
-		return ServerNode{}, &Error{Code: CodeLeaderNotAvailableException, NotSent: true,
+		return ServerNode{}, &Error{Code: flusserr.LeaderNotAvailableException, NotSent: true,
 			Message: fmt.Sprintf("bucket %d of %s has no known leader yet", bucket, physicalName(path, partition))}
 	}
 	return node, nil

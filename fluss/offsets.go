@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
@@ -34,7 +35,7 @@ func OffsetLatest() OffsetSpec { return OffsetSpec{kind: 1} }
 
 // OffsetAtTimestamp is the first offset whose batch was committed at or
 // after t (the high watermark if none was). A time later than the server's
-// clock fails with ErrInvalidTimestamp.
+// clock fails with flusserr.InvalidTimestampException.
 func OffsetAtTimestamp(t time.Time) OffsetSpec { return OffsetSpec{kind: 2, ts: t.UnixMilli()} }
 
 // String returns "earliest", "latest" or "timestamp(ms)".
@@ -114,7 +115,7 @@ func checkBuckets(ids []int32, all []bucketLocation, name string) error {
 	}
 	for _, id := range ids {
 		if !have[id] {
-			return &Error{Code: CodeUnknownTableOrBucketException, NotSent: true,
+			return &Error{Code: flusserr.UnknownTableOrBucketException, NotSent: true,
 				Message: fmt.Sprintf("%s has no bucket %d (it has %d)", name, id, len(all))}
 		}
 	}
@@ -128,7 +129,7 @@ func (a *Admin) locate(ctx context.Context, tm *tableMetadata, path TablePath, p
 	case partition == "" && info.IsPartitioned():
 		return 0, nil, nil, invalidSpec("table %s is partitioned: name a partition", path)
 	case partition != "" && !info.IsPartitioned():
-		return 0, nil, nil, &Error{Code: CodeTableNotPartitionedException, NotSent: true,
+		return 0, nil, nil, &Error{Code: flusserr.TableNotPartitionedException, NotSent: true,
 			Message: fmt.Sprintf("table %s is not partitioned", path)}
 	case partition == "":
 		return info.TableID, nil, tm.Buckets, nil
@@ -207,7 +208,7 @@ func (a *Admin) listOffsetsOnce(ctx context.Context, path TablePath, partition s
 				if !got[b] {
 					retry = append(retry, b)
 					if firstErr == nil {
-						firstErr = &Error{Code: CodeUnknownTableOrBucketException,
+						firstErr = &Error{Code: flusserr.UnknownTableOrBucketException,
 							Message: fmt.Sprintf("no answer for bucket %d of %s", b, physicalName(path, partition))}
 					}
 				}

@@ -3,10 +3,12 @@ package fluss
 import (
 	"errors"
 	"fmt"
-	"github.com/flussql/flussql/fluss/internal/bucketing"
-	"github.com/flussql/flussql/fluss/types"
 	"sort"
 	"strings"
+
+	"github.com/flussql/flussql/fluss/flusserr"
+	"github.com/flussql/flussql/fluss/internal/bucketing"
+	"github.com/flussql/flussql/fluss/types"
 
 	"google.golang.org/protobuf/proto"
 
@@ -54,7 +56,7 @@ func (p PartitionInfo) QualifiedName() string {
 // Every key needs a value and the spec may name no other column.
 func PartitionName(keys []string, spec PartitionSpec) (string, error) {
 	if len(keys) == 0 {
-		return "", &Error{Code: CodeTableNotPartitionedException, NotSent: true}
+		return "", &Error{Code: flusserr.TableNotPartitionedException, NotSent: true}
 	}
 	values := make([]string, len(keys))
 	for i, k := range keys {
@@ -75,7 +77,7 @@ func PartitionName(keys []string, spec PartitionSpec) (string, error) {
 }
 
 func invalidSpec(format string, args ...any) error {
-	return &Error{Code: CodePartitionSpecInvalidException, Message: fmt.Sprintf(format, args...), NotSent: true}
+	return &Error{Code: flusserr.PartitionSpecInvalidException, Message: fmt.Sprintf(format, args...), NotSent: true}
 }
 
 func containsString(ss []string, s string) bool {

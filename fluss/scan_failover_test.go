@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -114,11 +115,11 @@ func TestScanFailoverResumes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFailoverFake(t, 3, 3, 60, 5)
 			var once sync.Once
-			f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
+			f.onFetch(func(node, bucket int32, offset int64) flusserr.Code {
 				if node == 2 && bucket == 1 && f.fetchCount(2) >= 2 {
 					once.Do(func() { go tc.inject(f) })
 				}
-				return CodeNone
+				return flusserr.None
 			})
 			// A frozen leader is given up on after the request timeout.
 			_, tbl := f.connect(t, 500*time.Millisecond)
@@ -135,16 +136,16 @@ func TestScanFailoverResumes(t *testing.T) {
 
 // Transient server errors are retried at the same offset.
 func TestScanRetriesTransientErrors(t *testing.T) {
-	for _, code := range []ErrorCode{CodeNotLeaderOrFollower, CodeLeaderNotAvailableException, CodeUnknownTableOrBucketException,
-		CodeFencedLeaderEpochException, CodeLogStorageException, CodeStorageException, CodeRequestTimeOut, CodeUnknownServerError} {
+	for _, code := range []flusserr.Code{flusserr.NotLeaderOrFollower, flusserr.LeaderNotAvailableException, flusserr.UnknownTableOrBucketException,
+		flusserr.FencedLeaderEpochException, flusserr.LogStorageException, flusserr.StorageException, flusserr.RequestTimeOut, flusserr.UnknownServerError} {
 		t.Run(code.String(), func(t *testing.T) {
 			f := newFailoverFake(t, 2, 2, 30, 5)
 			var failures atomic.Int32
-			f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
+			f.onFetch(func(node, bucket int32, offset int64) flusserr.Code {
 				if bucket == 0 && offset == 10 && failures.Add(1) <= 3 {
 					return code
 				}
-				return CodeNone
+				return flusserr.None
 			})
 			_, tbl := f.connect(t, 2*time.Second)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -159,14 +160,14 @@ func TestScanRetriesTransientErrors(t *testing.T) {
 
 // Errors retrying cannot fix end Poll at once, naming the bucket and offset.
 func TestScanFatalFetchErrors(t *testing.T) {
-	for _, code := range []ErrorCode{CodeLogOffsetOutOfRangeException, CodeCorruptMessage, CodeAuthorizationException} {
+	for _, code := range []flusserr.Code{flusserr.LogOffsetOutOfRangeException, flusserr.CorruptMessage, flusserr.AuthorizationException} {
 		t.Run(code.String(), func(t *testing.T) {
 			f := newFailoverFake(t, 2, 2, 30, 5)
-			f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
+			f.onFetch(func(node, bucket int32, offset int64) flusserr.Code {
 				if bucket == 1 && offset == 10 {
 					return code
 				}
-				return CodeNone
+				return flusserr.None
 			})
 			_, tbl := f.connect(t, 2*time.Second)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -185,19 +186,19 @@ func TestScanFatalFetchErrors(t *testing.T) {
 func TestScanUnknownServerErrorIsRetriedAFewTimes(t *testing.T) {
 	f := newFailoverFake(t, 1, 1, 20, 5)
 	var n atomic.Int32
-	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
+	f.onFetch(func(node, bucket int32, offset int64) flusserr.Code {
 		if offset == 10 {
 			n.Add(1)
-			return CodeUnknownServerError
+			return flusserr.UnknownServerError
 		}
-		return CodeNone
+		return flusserr.None
 	})
 	_, tbl := f.connect(t, 2*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	ids, err := scanAll(t, ctx, tbl, 1, true)
 	require.Error(t, err)
-	assert.ErrorIs(t, err, ErrUnknownServerError)
+	assert.ErrorIs(t, err, flusserr.UnknownServerError)
 	assert.Contains(t, err.Error(), "bucket 0 of db.failover at offset 10 (attempt 6")
 	assert.Equal(t, int32(maxUnknownServerErrors+1), n.Load())
 	assert.Len(t, ids, 10)
@@ -208,11 +209,11 @@ func TestScanUnknownServerErrorIsRetriedAFewTimes(t *testing.T) {
 func TestScanDeadLeaderStopsAtDeadline(t *testing.T) {
 	f := newFailoverFake(t, 2, 2, 40, 5)
 	var once sync.Once
-	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
+	f.onFetch(func(node, bucket int32, offset int64) flusserr.Code {
 		if bucket == 1 && offset >= 10 {
 			once.Do(func() { f.kill(2) }) // the hook runs outside the fake's lock: kill at once
 		}
-		return CodeNone
+		return flusserr.None
 	})
 	_, tbl := f.connect(t, 2*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
@@ -223,7 +224,7 @@ func TestScanDeadLeaderStopsAtDeadline(t *testing.T) {
 	require.Error(t, err)
 	assert.Less(t, elapsed, 1700*time.Millisecond, "Poll returns when its context ends")
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.ErrorIs(t, err, ErrNetwork, "the last cause is matched too")
+	assert.ErrorIs(t, err, flusserr.NetworkException, "the last cause is matched too")
 	assert.Regexp(t, `bucket 1 at offset \d+: \d+ failed attempts over [0-9.]+m?s, last error: fluss: NETWORK_EXCEPTION`, err.Error())
 	// Every row read is a row of the table, once; bucket 0 is complete.
 	seen := map[int64]bool{}
@@ -240,11 +241,11 @@ func TestScanDeadLeaderStopsAtDeadline(t *testing.T) {
 // answers) does not hold Poll past its context.
 func TestScanFrozenLeaderStopsAtDeadline(t *testing.T) {
 	f := newFailoverFake(t, 2, 2, 40, 5)
-	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
+	f.onFetch(func(node, bucket int32, offset int64) flusserr.Code {
 		if node == 2 && offset >= 10 {
 			f.setFrozen(2, true)
 		}
-		return CodeNone
+		return flusserr.None
 	})
 	_, tbl := f.connect(t, 30*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -262,11 +263,11 @@ func TestScanFrozenLeaderStopsAtDeadline(t *testing.T) {
 func TestScanAllServersDeadStopsAtDeadline(t *testing.T) {
 	f := newFailoverFake(t, 2, 2, 40, 5)
 	var once sync.Once
-	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
+	f.onFetch(func(node, bucket int32, offset int64) flusserr.Code {
 		if offset >= 10 {
 			once.Do(f.close)
 		}
-		return CodeNone
+		return flusserr.None
 	})
 	_, tbl := f.connect(t, 2*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -288,14 +289,14 @@ func TestScanEndOffsetUnreachable(t *testing.T) {
 	endStallTimeout = 400 * time.Millisecond
 	f := newFailoverFake(t, 2, 1, 30, 5)
 	var once sync.Once
-	f.onFetch(func(node, bucket int32, offset int64) ErrorCode {
+	f.onFetch(func(node, bucket int32, offset int64) flusserr.Code {
 		if node == 1 && offset >= 10 {
 			once.Do(func() {
 				f.setHW(2, 0, 20)
 				f.moveLeader(0, 2)
 			})
 		}
-		return CodeNone
+		return flusserr.None
 	})
 	_, tbl := f.connect(t, 2*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -332,17 +333,17 @@ func TestClassifyFetchError(t *testing.T) {
 		err  error
 		want fetchRetry
 	}{
-		{&Error{Code: CodeNotLeaderOrFollower}, fetchRetryRefresh},
-		{&Error{Code: CodeLeaderNotAvailableException}, fetchRetryRefresh},
-		{&Error{Code: CodeNetworkException, NotSent: true}, fetchRetryRefresh},
-		{errors.Join(&Error{Code: CodeNetworkException}, &Error{Code: CodeNetworkException}), fetchRetryRefresh},
-		{&Error{Code: CodeRequestTimeOut}, fetchRetryRefresh},
-		{&Error{Code: CodeFencedLeaderEpochException}, fetchRetryRefresh},
-		{&Error{Code: CodeUnknownServerError}, fetchRetryLimited},
-		{&Error{Code: CodeLogOffsetOutOfRangeException}, fetchFatal},
-		{&Error{Code: CodeCorruptMessage}, fetchFatal},
-		{&Error{Code: CodeTableNotExist}, fetchFatal},
-		{&Error{Code: CodePartitionNotExists}, fetchFatal},
+		{&Error{Code: flusserr.NotLeaderOrFollower}, fetchRetryRefresh},
+		{&Error{Code: flusserr.LeaderNotAvailableException}, fetchRetryRefresh},
+		{&Error{Code: flusserr.NetworkException, NotSent: true}, fetchRetryRefresh},
+		{errors.Join(&Error{Code: flusserr.NetworkException}, &Error{Code: flusserr.NetworkException}), fetchRetryRefresh},
+		{&Error{Code: flusserr.RequestTimeOut}, fetchRetryRefresh},
+		{&Error{Code: flusserr.FencedLeaderEpochException}, fetchRetryRefresh},
+		{&Error{Code: flusserr.UnknownServerError}, fetchRetryLimited},
+		{&Error{Code: flusserr.LogOffsetOutOfRangeException}, fetchFatal},
+		{&Error{Code: flusserr.CorruptMessage}, fetchFatal},
+		{&Error{Code: flusserr.TableNotExist}, fetchFatal},
+		{&Error{Code: flusserr.PartitionNotExists}, fetchFatal},
 		{errors.New("decoding"), fetchFatal},
 		{context.Canceled, fetchFatal},
 	}

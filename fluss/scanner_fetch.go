@@ -13,6 +13,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
@@ -72,12 +73,12 @@ func classifyFetchError(err error) fetchRetry {
 		return fetchFatal
 	}
 	switch fe.Code {
-	case CodeNotLeaderOrFollower, CodeLeaderNotAvailableException, CodeFencedLeaderEpochException,
-		CodeUnknownTableOrBucketException, CodeNetworkException, CodeRequestTimeOut,
-		CodeLogStorageException, CodeKvStorageException, CodeStorageException,
-		CodeNotEnoughReplicasException, CodeNotEnoughReplicasAfterAppend:
+	case flusserr.NotLeaderOrFollower, flusserr.LeaderNotAvailableException, flusserr.FencedLeaderEpochException,
+		flusserr.UnknownTableOrBucketException, flusserr.NetworkException, flusserr.RequestTimeOut,
+		flusserr.LogStorageException, flusserr.KvStorageException, flusserr.StorageException,
+		flusserr.NotEnoughReplicasException, flusserr.NotEnoughReplicasAfterAppendException:
 		return fetchRetryRefresh
-	case CodeUnknownServerError:
+	case flusserr.UnknownServerError:
 		return fetchRetryLimited
 	}
 	return fetchFatal
@@ -278,7 +279,7 @@ func (s *LogScanner) fetchFrom(ctx context.Context, node ServerNode, group []*bu
 		}
 	}
 	for _, f := range byKey {
-		f.err = &Error{Code: CodeUnknownTableOrBucketException, Message: "the fetch answer did not mention the bucket"}
+		f.err = &Error{Code: flusserr.UnknownTableOrBucketException, Message: "the fetch answer did not mention the bucket"}
 	}
 }
 

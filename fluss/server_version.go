@@ -182,3 +182,22 @@ func ParseServerVersion(s string) (ServerVersion, error) {
 	}
 	return v, nil
 }
+
+// tabletOffers reports whether a tablet server lists api in its
+// ApiVersions answer, whatever this client speaks of it.
+func (c *Client) tabletOffers(ctx context.Context, api protocol.APIKey) (bool, string, error) {
+	cl, err := c.cluster(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	nodes := cl.tabletList()
+	if len(nodes) == 0 {
+		return false, "", ErrNoTabletServer
+	}
+	addr := nodes[0].Addr()
+	conn, err := c.pool.Get(ctx, addr)
+	if err != nil {
+		return false, addr, convertErr(err)
+	}
+	return lists(conn, api), addr, nil
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -106,7 +107,7 @@ func (d TableDescriptor) Validate() error {
 }
 
 func invalidTable(format string, args ...any) error {
-	return &Error{Code: CodeInvalidTableException, Message: fmt.Sprintf(format, args...), NotSent: true}
+	return &Error{Code: flusserr.InvalidTableException, Message: fmt.Sprintf(format, args...), NotSent: true}
 }
 
 func (d TableDescriptor) toJSON() types.TableJSON {

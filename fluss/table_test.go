@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -18,9 +19,9 @@ func TestPartitionName(t *testing.T) {
 	}{
 		{[]string{"dt"}, PartitionSpec{"dt": "20240101"}, "20240101", nil},
 		{[]string{"dt", "region"}, PartitionSpec{"region": "eu", "dt": "20240101"}, "20240101$eu", nil},
-		{[]string{"dt", "region"}, PartitionSpec{"dt": "20240101"}, "", ErrInvalidPartitionSpec},
-		{[]string{"dt"}, PartitionSpec{"dt": "1", "x": "2"}, "", ErrInvalidPartitionSpec},
-		{nil, PartitionSpec{"dt": "1"}, "", ErrTableNotPartitioned},
+		{[]string{"dt", "region"}, PartitionSpec{"dt": "20240101"}, "", flusserr.PartitionSpecInvalidException},
+		{[]string{"dt"}, PartitionSpec{"dt": "1", "x": "2"}, "", flusserr.PartitionSpecInvalidException},
+		{nil, PartitionSpec{"dt": "1"}, "", flusserr.TableNotPartitionedException},
 	}
 	for _, tt := range tests {
 		got, err := PartitionName(tt.keys, tt.spec)
@@ -68,7 +69,7 @@ func TestTableDescriptorValidate(t *testing.T) {
 				assert.NoError(t, err)
 				return
 			}
-			assert.ErrorIs(t, err, ErrInvalidTable)
+			assert.ErrorIs(t, err, flusserr.InvalidTableException)
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -119,7 +120,7 @@ func TestUpsertWriterRejects(t *testing.T) {
 	desc.Schema.PrimaryKey = nil
 	require.NoError(t, c.Admin().CreateTable(ctx, logPath, desc, false))
 	_, err = openTable(t, c, logPath).NewUpsertWriter(ctx, fluss.UpsertWriterOptions{})
-	require.ErrorIs(t, err, fluss.ErrNonPrimaryKeyTable)
+	require.ErrorIs(t, err, flusserr.NonPrimaryKeyTableException)
 
 	// Partial updates need nullable non-key columns.
 	strict := fluss.TablePath{Database: path.Database, Table: "strict"}

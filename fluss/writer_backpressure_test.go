@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/flusstest"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -21,7 +22,7 @@ func backpressureWriter(t *testing.T, throttle time.Duration) (*flusstest.Cluste
 	f.CreateDatabase("db")
 	f.CreateTable("db", "kv", types.TableJSON{Schema: types.SchemaJSON{Schema: types.Schema{
 		Columns: []types.Column{{Name: "id", Type: types.NewBigInt().AsNotNull()}, {Name: "v", Type: types.NewString()}}, PrimaryKey: []string{"id"}}}, BucketCount: 1})
-	f.Inject(flusstest.Fault{API: flusstest.PutKv, Call: 1, Action: flusstest.FailBuckets, Code: int32(CodeStorageBackpressure), Message: "write stall"})
+	f.Inject(flusstest.Fault{API: flusstest.PutKv, Call: 1, Action: flusstest.FailBuckets, Code: int32(flusserr.StorageBackpressureException), Message: "write stall"})
 	c, err := Connect(context.Background(), Config{BootstrapServers: []string{f.Addr()}})
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
@@ -47,7 +48,7 @@ func TestStorageBackpressureRetried(t *testing.T) {
 	require.NoError(t, w.Upsert(ctx, []any{int64(1), "a"}))
 	require.NoError(t, w.Flush(ctx))
 	assert.Equal(t, 2, f.Calls(flusstest.PutKv), "refused once, then stored")
-	assert.Equal(t, CodeStorageBackpressure.String(), "STORAGE_BACKPRESSURE_EXCEPTION")
+	assert.Equal(t, flusserr.StorageBackpressureException.String(), "STORAGE_BACKPRESSURE_EXCEPTION")
 }
 
 // TestStorageBackpressureHoldsBatch: while the throttle holds a refused batch back, the

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
@@ -80,7 +81,7 @@ func (c *Client) callAnyTablet(ctx context.Context, api protocol.APIKey, req, re
 	for _, n := range nodes {
 		err := c.callNode(ctx, n, api, req, resp)
 		var fe *Error
-		if err == nil || !errors.As(err, &fe) || fe.Code != CodeNetworkException || ctx.Err() != nil {
+		if err == nil || !errors.As(err, &fe) || fe.Code != flusserr.NetworkException || ctx.Err() != nil {
 			return err
 		}
 		errs = append(errs, err)

@@ -10,19 +10,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/flusstest"
 )
 
 // produceScript scripts the fake's answers to PRODUCE_LOG: every bucket of every request
-// gets code (CodeNone: appended), or no request is answered when silent says so.
+// gets code (flusserr.None: appended), or no request is answered when silent says so.
 type produceScript struct{ f *fakeCluster }
 
-func (p produceScript) set(code ErrorCode, silent bool) {
+func (p produceScript) set(code flusserr.Code, silent bool) {
 	p.f.ClearFaults()
 	switch {
 	case silent:
 		p.f.Inject(flusstest.Fault{API: flusstest.ProduceLog, Action: flusstest.Drop, Times: -1})
-	case code != CodeNone:
+	case code != flusserr.None:
 		p.f.Inject(flusstest.Fault{API: flusstest.ProduceLog, Action: flusstest.FailBuckets, Code: int32(code), Message: "scripted", Times: -1})
 	}
 }
@@ -72,20 +73,20 @@ func TestReceiptReportsOnlyItsOwnRows(t *testing.T) {
 	script := produceScript{f}
 	w := outcomeWriter(t, f, WriterOptions{})
 
-	script.set(CodeRecordTooLargeException, false) // refused, not appended, not retriable
+	script.set(flusserr.RecordTooLargeException, false) // refused, not appended, not retriable
 	first := NewReceipt()
 	appendRows(t, w, first, 1, 2)
 	err := first.Wait(context.Background())
 	require.Error(t, err)
 	assert.ErrorIs(t, err, ErrNotWritten)
-	assert.ErrorIs(t, err, ErrRecordTooLarge)
+	assert.ErrorIs(t, err, flusserr.RecordTooLargeException)
 	assert.NotErrorIs(t, err, ErrOutcomeUnknown)
 	var we *WriteError
 	require.ErrorAs(t, err, &we)
 	assert.Equal(t, 2, we.NotWritten)
 	assert.Contains(t, err.Error(), "2 rows not written")
 
-	script.set(CodeNone, false)
+	script.set(flusserr.None, false)
 	second := NewReceipt()
 	appendRows(t, w, second, 3)
 	require.NoError(t, second.Wait(context.Background()), "the first receipt's failure must not leak into the second")
@@ -129,7 +130,7 @@ func TestReceiptWithdrawsUnsentRows(t *testing.T) {
 func TestReceiptUnknownWhenSentWithoutAnswer(t *testing.T) {
 	f := newFakeCluster(t)
 	script := produceScript{f}
-	script.set(CodeNone, true) // requests reach the server; no answer comes back
+	script.set(flusserr.None, true) // requests reach the server; no answer comes back
 	w := outcomeWriter(t, f, WriterOptions{DisableIdempotence: true, Acks: AcksLeader, RequestTimeout: 300 * time.Millisecond})
 
 	r := NewReceipt()
@@ -145,7 +146,7 @@ func TestReceiptUnknownWhenSentWithoutAnswer(t *testing.T) {
 	assert.Contains(t, err.Error(), "may or may not be stored")
 	require.GreaterOrEqual(t, script.requests(), 1)
 
-	script.set(CodeNone, false)
+	script.set(flusserr.None, false)
 	next := NewReceipt()
 	appendRows(t, w, next, 2)
 	require.NoError(t, next.Wait(context.Background()))
@@ -159,7 +160,7 @@ func TestReceiptUnknownWhenSentWithoutAnswer(t *testing.T) {
 func TestFinalFailureAfterPossibleAppendIsUnknown(t *testing.T) {
 	f := newFakeCluster(t)
 	script := produceScript{f}
-	script.set(CodeRequestTimeOut, false)
+	script.set(flusserr.RequestTimeOut, false)
 	w := outcomeWriter(t, f, WriterOptions{Retries: 2})
 
 	r := NewReceipt()
@@ -167,7 +168,7 @@ func TestFinalFailureAfterPossibleAppendIsUnknown(t *testing.T) {
 	err := r.Wait(context.Background())
 	require.Error(t, err)
 	assert.ErrorIs(t, err, ErrOutcomeUnknown)
-	assert.ErrorIs(t, err, ErrRequestTimeout)
+	assert.ErrorIs(t, err, flusserr.RequestTimeOut)
 	assert.Contains(t, err.Error(), "after 3 attempts")
 }
 
@@ -187,7 +188,7 @@ func TestRetriesWithoutLeaderAreBounded(t *testing.T) {
 	require.Error(t, err)
 	assert.Less(t, time.Since(start), 5*time.Second, "gave up after its retries, not at the deadline")
 	assert.ErrorIs(t, err, ErrNotWritten)
-	assert.ErrorIs(t, err, ErrLeaderNotAvailable)
+	assert.ErrorIs(t, err, flusserr.LeaderNotAvailableException)
 	assert.Contains(t, err.Error(), "failed after 4 attempts")
 }
 
@@ -195,7 +196,7 @@ func TestRetriesWithoutLeaderAreBounded(t *testing.T) {
 func TestCloseHonoursDeadline(t *testing.T) {
 	f := newFakeCluster(t)
 	script := produceScript{f}
-	script.set(CodeNone, true)
+	script.set(flusserr.None, true)
 	w := outcomeWriter(t, f, WriterOptions{})
 	appendRows(t, w, nil, 1, 2)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)

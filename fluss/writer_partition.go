@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/bucketing"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -145,6 +146,6 @@ func isMissingPartition(err error) bool {
 		return true
 	}
 	var fe *Error
-	return errors.As(err, &fe) && fe.Code == CodeUnknownServerError &&
+	return errors.As(err, &fe) && fe.Code == flusserr.UnknownServerError &&
 		strings.Contains(fe.Message, "PartitionNotExist")
 }

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 )
 
@@ -235,7 +236,7 @@ func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*wr
 		}
 		delete(byKey, r.key)
 		switch {
-		case r.code == int32(CodeStorageBackpressure):
+		case r.code == int32(flusserr.StorageBackpressureException):
 			w.throttle(r.key, 1)
 		case r.pressure > 0:
 			w.throttle(r.key, r.pressure)
@@ -243,7 +244,7 @@ func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*wr
 		w.complete(b, errorFromCode(r.code, r.msg))
 	}
 	for _, b := range byKey {
-		w.complete(b, &Error{Code: CodeUnknownTableOrBucketException, Message: "the server's answer did not mention the bucket"})
+		w.complete(b, &Error{Code: flusserr.UnknownTableOrBucketException, Message: "the server's answer did not mention the bucket"})
 	}
 }
 
@@ -274,7 +275,7 @@ func (w *writerCore) inflightDoneLocked(b *writeBatch) {
 func (w *writerCore) complete(b *writeBatch, err error) {
 	var fe *Error
 	isFluss := errors.As(err, &fe)
-	if isFluss && fe.Code == CodeDuplicateSequenceException {
+	if isFluss && fe.Code == flusserr.DuplicateSequenceException {
 		err = nil // the server already has this batch
 	}
 	var invalidate bool
@@ -288,7 +289,7 @@ func (w *writerCore) complete(b *writeBatch, err error) {
 	defer w.mu.Unlock()
 	// abandoned is set by giveUp under the lock: read it (and decide) under it too.
 	retriable := err != nil && !b.abandoned && w.retriable(err, b)
-	invalidate = retriable && isFluss && (fe.InvalidMetadata() || fe.Code == CodeNetworkException)
+	invalidate = retriable && isFluss && (fe.InvalidMetadata() || fe.Code == flusserr.NetworkException)
 	q := w.buckets[b.target.key()]
 	w.inflightDoneLocked(b)
 	b.sending = false
@@ -303,7 +304,7 @@ func (w *writerCore) complete(b *writeBatch, err error) {
 		w.settleLocked(b, outcomeWritten, nil, "")
 		w.finishLocked(b)
 	case retriable:
-		if isFluss && fe.Code == CodeUnknownWriterIDException {
+		if isFluss && fe.Code == flusserr.UnknownWriterIDException {
 			// The server forgot the writer: start over with a new id; the
 			// batch was not appended.
 			w.newWriterID = true
@@ -341,8 +342,8 @@ func (w *writerCore) retriable(err error, b *writeBatch) bool {
 	if !errors.As(err, &fe) {
 		return false
 	}
-	return fe.Retriable() || fe.Code == CodeNetworkException || fe.Code == CodeRequestTimeOut ||
-		fe.Code == CodeUnknownWriterIDException
+	return fe.Retriable() || fe.Code == flusserr.NetworkException || fe.Code == flusserr.RequestTimeOut ||
+		fe.Code == flusserr.UnknownWriterIDException
 }
 
 func (w *writerCore) backoff(attempts int) time.Duration {

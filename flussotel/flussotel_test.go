@@ -21,6 +21,7 @@ import (
 
 	"github.com/flussql/flussql"
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 )
 
 // providers returns an in-memory span recorder and a manual metric reader with their
@@ -123,7 +124,7 @@ func TestTracerAndObserverUnit(t *testing.T) {
 	obs, err := NewObserver(opts...)
 	require.NoError(t, err)
 	obs.RequestDone(fluss.RequestEvent{Server: "127.0.0.1:1", API: "PRODUCE_LOG", BytesSent: 100, BytesReceived: 20, Duration: time.Millisecond})
-	obs.RequestDone(fluss.RequestEvent{Server: "127.0.0.1:1", API: "PRODUCE_LOG", BytesSent: 50, Err: &fluss.Error{Code: fluss.CodeNetworkException}})
+	obs.RequestDone(fluss.RequestEvent{Server: "127.0.0.1:1", API: "PRODUCE_LOG", BytesSent: 50, Err: &fluss.Error{Code: flusserr.NetworkException}})
 	obs.Retried(fluss.RetryEvent{Op: "write", Table: "db.t", Attempt: 1})
 	obs.WriteBatchesInFlight(1)
 	obs.WriteBatchesInFlight(1)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -30,7 +31,7 @@ func (f *fakeAdmin) ListPartitions(ctx context.Context, path fluss.TablePath, pa
 	f.listCalls++
 	if f.failNextList {
 		f.failNextList = false
-		return nil, &fluss.Error{Code: fluss.CodeNetworkException}
+		return nil, &fluss.Error{Code: flusserr.NetworkException}
 	}
 	return f.cat.Partitions(ctx, path)
 }
@@ -99,7 +100,7 @@ func TestMissingTableError(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Build(context.Background(), st, testCatalog(), Session{Database: "fluss"})
 	require.EqualError(t, err, "table fluss.logs is not partitioned")
-	assert.True(t, errors.Is(err, fluss.ErrTableNotPartitioned))
+	assert.True(t, errors.Is(err, flusserr.TableNotPartitionedException))
 }
 
 func TestShowRows(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -58,8 +58,8 @@ func compareValues(a, b any) (int, bool) {
 			return 0, false
 		}
 		return cmp.Compare(xf, yf), true
-	case fluss.Decimal:
-		y, ok := b.(fluss.Decimal)
+	case datum.Decimal:
+		y, ok := b.(datum.Decimal)
 		if !ok {
 			return 0, false
 		}
@@ -77,17 +77,17 @@ func compareValues(a, b any) (int, bool) {
 	case []byte:
 		y, ok := b.([]byte)
 		return bytes.Compare(x, y), ok
-	case fluss.Date:
-		y, ok := b.(fluss.Date)
+	case datum.Date:
+		y, ok := b.(datum.Date)
 		return cmp.Compare(x, y), ok
-	case fluss.Time:
-		y, ok := b.(fluss.Time)
+	case datum.Time:
+		y, ok := b.(datum.Time)
 		return cmp.Compare(x, y), ok
-	case fluss.TimestampNTZ:
-		y, ok := b.(fluss.TimestampNTZ)
+	case datum.TimestampNTZ:
+		y, ok := b.(datum.TimestampNTZ)
 		return cmp.Or(cmp.Compare(x.Millis, y.Millis), cmp.Compare(x.NanoOfMilli, y.NanoOfMilli)), ok
-	case fluss.TimestampLTZ:
-		y, ok := b.(fluss.TimestampLTZ)
+	case datum.TimestampLTZ:
+		y, ok := b.(datum.TimestampLTZ)
 		return cmp.Or(cmp.Compare(x.EpochMillis, y.EpochMillis), cmp.Compare(x.NanoOfMilli, y.NanoOfMilli)), ok
 	}
 	return 0, false

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
@@ -29,7 +29,7 @@ func convertConstructor(col string, t types.DataType, c *parser.Constructor, loc
 		}
 		return out, nil
 	case parser.MapOf:
-		out := make([]fluss.MapEntry, 0, len(c.Elems)/2)
+		out := make([]datum.MapEntry, 0, len(c.Elems)/2)
 		for i := 0; i+1 < len(c.Elems); i += 2 {
 			k, err := constructorElem(col+" key", t.Key.AsNullable(), c.Elems[i], loc)
 			if err != nil {
@@ -42,7 +42,7 @@ func convertConstructor(col string, t types.DataType, c *parser.Constructor, loc
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, fluss.MapEntry{Key: k, Value: v})
+			out = append(out, datum.MapEntry{Key: k, Value: v})
 		}
 		return out, checkDuplicateKeys(col, out)
 	}

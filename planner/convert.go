@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
@@ -100,21 +100,21 @@ func fromString(col string, t types.DataType, s string, loc *time.Location, show
 		return checkBinary(col, t, []byte(s))
 	case types.Date:
 		if d, err := time.Parse("2006-01-02", s); err == nil {
-			return fluss.DateOf(d), nil
+			return datum.DateOf(d), nil
 		}
 	case types.Time:
 		for _, layout := range []string{"15:04:05.999999999", "15:04"} {
 			if d, err := time.Parse(layout, s); err == nil {
-				return fluss.TimeOfDay(d), nil
+				return datum.TimeOfDay(d), nil
 			}
 		}
 	case types.Timestamp:
 		if ts, ok := parseTimestamp(s, time.UTC, false); ok {
-			return fluss.TimestampNTZOf(truncate(ts, t.Precision)), nil
+			return datum.TimestampNTZOf(truncate(ts, t.Precision)), nil
 		}
 	case types.TimestampLTZ:
 		if ts, ok := parseTimestamp(s, loc, true); ok {
-			return fluss.TimestampLTZOf(truncate(ts, t.Precision)), nil
+			return datum.TimestampLTZOf(truncate(ts, t.Precision)), nil
 		}
 	default:
 		return nil, fmt.Errorf("column %q is %s; values of this type cannot be given in SQL", col, typeName(t))
@@ -306,9 +306,9 @@ func fitDecimal(col string, t types.DataType, r *big.Rat, shown string) (any, er
 }
 
 // decimalOf returns u × 10^-scale.
-func decimalOf(u *big.Int, scale int) (fluss.Decimal, error) {
+func decimalOf(u *big.Int, scale int) (datum.Decimal, error) {
 	if u.IsInt64() {
-		return fluss.NewDecimal(u.Int64(), scale), nil
+		return datum.NewDecimal(u.Int64(), scale), nil
 	}
 	s := new(big.Int).Abs(u).String()
 	if len(s) <= scale {
@@ -320,11 +320,11 @@ func decimalOf(u *big.Int, scale int) (fluss.Decimal, error) {
 	if u.Sign() < 0 {
 		s = "-" + s
 	}
-	return fluss.ParseDecimal(s)
+	return datum.ParseDecimal(s)
 }
 
 // decimalRat returns d as an exact rational.
-func decimalRat(d fluss.Decimal) *big.Rat {
+func decimalRat(d datum.Decimal) *big.Rat {
 	den := new(big.Int).Exp(bigTen, big.NewInt(int64(d.Scale())), nil)
 	return new(big.Rat).SetFrac(d.Unscaled(), den)
 }

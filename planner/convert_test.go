@@ -8,12 +8,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
-func dec(t *testing.T, s string) fluss.Decimal {
-	d, err := fluss.ParseDecimal(s)
+func dec(t *testing.T, s string) datum.Decimal {
+	d, err := datum.ParseDecimal(s)
 	require.NoError(t, err)
 	return d
 }
@@ -59,22 +59,22 @@ func TestConvertArg(t *testing.T) {
 		{"bytes to STRING", types.NewString(), []byte("ab"), "ab", ""},
 		{"bytes to BINARY too long", types.NewBinary(1), []byte("ab"), nil, "2 bytes is too long"},
 		{"bool to INT", types.NewInt(), true, nil, `column "c" is INT; got bool TRUE`},
-		{"time to DATE", types.NewDate(), at, fluss.Date(19813), ""},
-		{"time to TIME", types.NewTime(3), at, fluss.Time((1*3600+30*60+15)*1000 + 123), ""},
+		{"time to DATE", types.NewDate(), at, datum.Date(19813), ""},
+		{"time to TIME", types.NewTime(3), at, datum.Time((1*3600+30*60+15)*1000 + 123), ""},
 		{"time to TIMESTAMP(3)", types.NewTimestamp(3), at,
-			fluss.TimestampNTZOf(time.Date(2024, 3, 31, 1, 30, 15, 123000000, time.UTC)), ""},
+			datum.TimestampNTZOf(time.Date(2024, 3, 31, 1, 30, 15, 123000000, time.UTC)), ""},
 		{"time to TIMESTAMP_LTZ(6)", types.NewTimestampLTZ(6), at,
-			fluss.TimestampLTZOf(time.Date(2024, 3, 31, 0, 30, 15, 123456000, time.UTC)), ""},
+			datum.TimestampLTZOf(time.Date(2024, 3, 31, 0, 30, 15, 123456000, time.UTC)), ""},
 		{"time to STRING", types.NewString(), at, nil, "got time.Time"},
 		{"string to TIMESTAMP", types.NewTimestamp(9), "2024-01-02 03:04:05.000000001",
-			fluss.TimestampNTZ{Millis: 1704164645000, NanoOfMilli: 1}, ""},
+			datum.TimestampNTZ{Millis: 1704164645000, NanoOfMilli: 1}, ""},
 		{"zoned string to TIMESTAMP", types.NewTimestamp(3), "2024-01-02T03:04:05Z", nil, "got string"},
 		{"zoned string to LTZ", types.NewTimestampLTZ(3), "2024-01-02T03:04:05+01:00",
-			fluss.TimestampLTZ{EpochMillis: 1704161045000}, ""},
-		{"decimal to DECIMAL", types.NewDecimal(4, 2), fluss.NewDecimal(15, 1), dec(t, "1.50"), ""},
-		{"decimal over DECIMAL", types.NewDecimal(4, 2), fluss.NewDecimal(1000, 0), nil, "more than 2 digits before the point"},
-		{"date to DATE", types.NewDate(), fluss.Date(3), fluss.Date(3), ""},
-		{"date to TIMESTAMP", types.NewTimestamp(3), fluss.Date(3), nil, "got row.Date"},
+			datum.TimestampLTZ{EpochMillis: 1704161045000}, ""},
+		{"decimal to DECIMAL", types.NewDecimal(4, 2), datum.NewDecimal(15, 1), dec(t, "1.50"), ""},
+		{"decimal over DECIMAL", types.NewDecimal(4, 2), datum.NewDecimal(1000, 0), nil, "more than 2 digits before the point"},
+		{"date to DATE", types.NewDate(), datum.Date(3), datum.Date(3), ""},
+		{"date to TIMESTAMP", types.NewTimestamp(3), datum.Date(3), nil, "got datum.Date"},
 		{"struct", types.NewInt(), struct{}{}, nil, "cannot use a Go struct {} value"},
 		{"string to ARRAY", types.NewArray(types.NewInt()), "[1]", nil, `column "c" is ARRAY<INT>; got string; pass a slice`},
 	}
@@ -101,11 +101,11 @@ func TestLTZStringUsesSessionLocation(t *testing.T) {
 	require.NoError(t, err)
 	got, err := convertArg("c", types.NewTimestampLTZ(3), "2024-01-01 09:00:00", tokyo)
 	require.NoError(t, err)
-	assert.Equal(t, fluss.TimestampLTZ{EpochMillis: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()}, got)
+	assert.Equal(t, datum.TimestampLTZ{EpochMillis: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()}, got)
 	// TIMESTAMP (no zone) keeps the wall clock whatever the session zone.
 	got, err = convertArg("c", types.NewTimestamp(3), "2024-01-01 09:00:00", tokyo)
 	require.NoError(t, err)
-	assert.Equal(t, "2024-01-01 09:00:00", got.(fluss.TimestampNTZ).String())
+	assert.Equal(t, "2024-01-01 09:00:00", got.(datum.TimestampNTZ).String())
 }
 
 func TestPartitionString(t *testing.T) {
@@ -120,8 +120,8 @@ func TestPartitionString(t *testing.T) {
 		{types.NewBytes(), []byte{0x0a, 0xff}, "0aff"},
 		{types.NewTinyInt(), int8(-3), "-3"},
 		{types.NewBigInt(), int64(1) << 40, "1099511627776"},
-		{types.NewDate(), fluss.Date(19723), "2024-01-01"},
-		{types.NewTime(3), fluss.Time(3723004), "01-02-03_004"},
+		{types.NewDate(), datum.Date(19723), "2024-01-01"},
+		{types.NewTime(3), datum.Time(3723004), "01-02-03_004"},
 		{types.NewDouble(), 1.5, "1_5"},
 		{types.NewDouble(), 100.0, "100_0"},
 		{types.NewDouble(), 0.001, "0_001"},
@@ -135,9 +135,9 @@ func TestPartitionString(t *testing.T) {
 		// (the planner once had its own copy of these rules and got this one wrong).
 		{types.NewDouble(), math.SmallestNonzeroFloat64, "4_9E-324"},
 		{types.NewFloat(), float32(0.1), "0_1"},
-		{types.NewTimestamp(6), fluss.TimestampNTZOf(time.Date(2024, 1, 2, 3, 4, 5, 120000000, time.UTC)), "2024-01-02-03-04-05_12"},
-		{types.NewTimestamp(6), fluss.TimestampNTZOf(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)), "2024-01-02-03-04-05_"},
-		{types.NewTimestampLTZ(3), fluss.TimestampLTZOf(time.Date(2024, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600))), "2024-01-02-02-04-05_"},
+		{types.NewTimestamp(6), datum.TimestampNTZOf(time.Date(2024, 1, 2, 3, 4, 5, 120000000, time.UTC)), "2024-01-02-03-04-05_12"},
+		{types.NewTimestamp(6), datum.TimestampNTZOf(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)), "2024-01-02-03-04-05_"},
+		{types.NewTimestampLTZ(3), datum.TimestampLTZOf(time.Date(2024, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600))), "2024-01-02-02-04-05_"},
 	}
 	for _, tt := range tests {
 		got, err := partitionString(tt.typ, tt.v)

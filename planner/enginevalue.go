@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/flussql/flussql/engine"
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
@@ -29,19 +29,19 @@ func engineValue(t types.DataType, v any) (any, error) {
 		return int64(x), nil
 	case float32:
 		return float64(x), nil
-	case fluss.Decimal:
+	case datum.Decimal:
 		d, err := x.Rescale(t.Scale)
 		if err != nil {
 			return nil, err
 		}
 		return decimal128.FromBigInt(d.Unscaled()), nil
-	case fluss.Date:
+	case datum.Date:
 		return int32(x), nil
-	case fluss.Time:
+	case datum.Time:
 		return scaleMillis(int64(x), 0, t.Precision), nil
-	case fluss.TimestampNTZ:
+	case datum.TimestampNTZ:
 		return scaleMillis(x.Millis, int64(x.NanoOfMilli), t.Precision), nil
-	case fluss.TimestampLTZ:
+	case datum.TimestampLTZ:
 		return scaleMillis(x.EpochMillis, int64(x.NanoOfMilli), t.Precision), nil
 	}
 	return nil, fmt.Errorf("a value of Go type %T cannot be used in an expression", v)

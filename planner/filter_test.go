@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -17,10 +18,10 @@ import (
 func allRow(t *testing.T, set map[string]any) []any {
 	info := testCatalog().tables[fluss.TablePath{Database: "fluss", Table: "alltypes"}]
 	row := []any{
-		true, int8(1), int16(2), int32(3), int64(4), float32(1.5), 2.5, fluss.NewDecimal(1234, 2),
-		"abc", "hello", []byte{1, 2}, []byte("xyz"), fluss.Date(19723), fluss.Time(3600000),
-		fluss.TimestampNTZOf(time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)),
-		fluss.TimestampLTZOf(time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)), nil,
+		true, int8(1), int16(2), int32(3), int64(4), float32(1.5), 2.5, datum.NewDecimal(1234, 2),
+		"abc", "hello", []byte{1, 2}, []byte("xyz"), datum.Date(19723), datum.Time(3600000),
+		datum.TimestampNTZOf(time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)),
+		datum.TimestampLTZOf(time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)), nil,
 	}
 	for k, v := range set {
 		i := info.Schema().Index(k)
@@ -139,7 +140,7 @@ func TestFilterEval(t *testing.T) {
 func zero() float64 { return 0 }
 
 func TestFilterPlaceholders(t *testing.T) {
-	f := filterOf(t, "i = ? AND s LIKE ? AND dec BETWEEN ? AND ?", int64(3), "he%", "12.00", fluss.NewDecimal(13, 0))
+	f := filterOf(t, "i = ? AND s LIKE ? AND dec BETWEEN ? AND ?", int64(3), "he%", "12.00", datum.NewDecimal(13, 0))
 	ok, err := f.Eval(allRow(t, nil))
 	require.NoError(t, err)
 	assert.True(t, ok)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
@@ -32,7 +33,7 @@ func FuzzBuild(f *testing.F) {
 		}
 	}
 	cat := testCatalog()
-	sample := []any{int64(1), "US", fluss.Date(19723), int32(3), []byte("x")}
+	sample := []any{int64(1), "US", datum.Date(19723), int32(3), []byte("x")}
 	f.Fuzz(func(t *testing.T, sql string, n int64, s string) {
 		st, err := parser.Parse(sql)
 		if err != nil {
@@ -165,7 +166,7 @@ func sampleValue(t types.DataType) any {
 	case types.Double:
 		return -2.25
 	case types.Decimal:
-		return fluss.NewDecimal(12345%pow(t.Precision), t.Scale)
+		return datum.NewDecimal(12345%pow(t.Precision), t.Scale)
 	case types.Char:
 		return strings.Repeat("x", t.Length)
 	case types.String:
@@ -175,13 +176,13 @@ func sampleValue(t types.DataType) any {
 	case types.Bytes:
 		return []byte("b")
 	case types.Date:
-		return fluss.Date(19723)
+		return datum.Date(19723)
 	case types.Time:
-		return fluss.Time(3600_000)
+		return datum.Time(3600_000)
 	case types.Timestamp:
-		return fluss.TimestampNTZ{Millis: 1_700_000_000_000}
+		return datum.TimestampNTZ{Millis: 1_700_000_000_000}
 	case types.TimestampLTZ:
-		return fluss.TimestampLTZ{EpochMillis: 1_700_000_000_000}
+		return datum.TimestampLTZ{EpochMillis: 1_700_000_000_000}
 	}
 	return nil
 }

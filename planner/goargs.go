@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
@@ -69,31 +69,31 @@ func convertArg(col string, t types.DataType, x any, loc *time.Location) (any, e
 	case time.Time:
 		switch t.Kind {
 		case types.Date:
-			return fluss.DateOf(v), nil
+			return datum.DateOf(v), nil
 		case types.Time:
-			return fluss.TimeOfDay(v), nil
+			return datum.TimeOfDay(v), nil
 		case types.Timestamp:
-			return fluss.TimestampNTZOf(truncate(v, t.Precision)), nil
+			return datum.TimestampNTZOf(truncate(v, t.Precision)), nil
 		case types.TimestampLTZ:
-			return fluss.TimestampLTZOf(truncate(v, t.Precision)), nil
+			return datum.TimestampLTZOf(truncate(v, t.Precision)), nil
 		}
-	case fluss.Decimal:
+	case datum.Decimal:
 		if t.Kind == types.Decimal {
 			return fitDecimal(col, t, decimalRat(v), v.String())
 		}
-	case fluss.Date:
+	case datum.Date:
 		if t.Kind == types.Date {
 			return v, nil
 		}
-	case fluss.Time:
+	case datum.Time:
 		if t.Kind == types.Time {
 			return v, nil
 		}
-	case fluss.TimestampNTZ:
+	case datum.TimestampNTZ:
 		if t.Kind == types.Timestamp {
 			return v, nil
 		}
-	case fluss.TimestampLTZ:
+	case datum.TimestampLTZ:
 		if t.Kind == types.TimestampLTZ {
 			return v, nil
 		}

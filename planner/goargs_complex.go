@@ -11,16 +11,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
 // This file converts Go arguments for ARRAY, MAP and ROW columns into the
-// value model ([]any, []fluss.MapEntry, []any; a nil slice or map is NULL),
+// value model ([]any, []datum.MapEntry, []any; a nil slice or map is NULL),
 // element by element with the scalar rules of convertArg. Errors name the
 // element: tags[2] (1-based, as SQL arrays), attrs['k'], addr.city.
 
-var typeMapEntries = reflect.TypeFor[[]fluss.MapEntry]()
+var typeMapEntries = reflect.TypeFor[[]datum.MapEntry]()
 
 // convertComplexArg converts x for column (or element) col of the ARRAY, MAP
 // or ROW type t.
@@ -104,8 +104,8 @@ func mapArg(col string, t types.DataType, rv reflect.Value, loc *time.Location) 
 	key, val := *t.Key, *t.Value
 	keyName := func(k any) string { return col + "[" + FormatValue(k) + "]" }
 	if rv.Type() == typeMapEntries {
-		entries := rv.Interface().([]fluss.MapEntry)
-		out := make([]fluss.MapEntry, len(entries))
+		entries := rv.Interface().([]datum.MapEntry)
+		out := make([]datum.MapEntry, len(entries))
 		for i, e := range entries {
 			k, err := mapKeyArg(col, key, e.Key, loc)
 			if err != nil {
@@ -115,14 +115,14 @@ func mapArg(col string, t types.DataType, rv reflect.Value, loc *time.Location) 
 			if err != nil {
 				return nil, err
 			}
-			out[i] = fluss.MapEntry{Key: k, Value: v}
+			out[i] = datum.MapEntry{Key: k, Value: v}
 		}
 		return out, checkDuplicateKeys(col, out)
 	}
 	if rv.Kind() != reflect.Map {
-		return nil, mismatch(col, t, fmt.Sprintf("%T; pass a Go map or []fluss.MapEntry", rv.Interface()))
+		return nil, mismatch(col, t, fmt.Sprintf("%T; pass a Go map or []datum.MapEntry", rv.Interface()))
 	}
-	out := make([]fluss.MapEntry, 0, rv.Len())
+	out := make([]datum.MapEntry, 0, rv.Len())
 	for it := rv.MapRange(); it.Next(); {
 		k, err := mapKeyArg(col, key, it.Key().Interface(), loc)
 		if err != nil {
@@ -132,11 +132,11 @@ func mapArg(col string, t types.DataType, rv reflect.Value, loc *time.Location) 
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, fluss.MapEntry{Key: k, Value: v})
+		out = append(out, datum.MapEntry{Key: k, Value: v})
 	}
 	// A Go map has no order; store its entries sorted by key so that the same
 	// map is always the same bytes.
-	slices.SortFunc(out, func(a, b fluss.MapEntry) int { return compareKeys(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b datum.MapEntry) int { return compareKeys(a.Key, b.Key) })
 	return out, nil
 }
 
@@ -153,7 +153,7 @@ func mapKeyArg(col string, t types.DataType, x any, loc *time.Location) (any, er
 
 // checkDuplicateKeys refuses a MAP value with a key twice: Fluss stores it,
 // but the Java client keeps only the last entry of such a key when it reads.
-func checkDuplicateKeys(col string, entries []fluss.MapEntry) error {
+func checkDuplicateKeys(col string, entries []datum.MapEntry) error {
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		k := FormatValue(e.Key)

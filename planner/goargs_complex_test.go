@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -52,18 +52,18 @@ func TestConvertComplexArg(t *testing.T) {
 		{"NULL into NOT NULL elements", arrNN, []any{1, nil}, nil, `column "c[2]" is INT NOT NULL; got NULL`},
 		{"string to ARRAY", arrInt, "1,2", nil, "pass a slice"},
 		{"nested arrays", nested, [][]int{{1}, {}, nil}, []any{[]any{int64(1)}, []any{}, nil}, ""},
-		{"strings to dates", arrDate, []string{"2024-01-02"}, []any{fluss.Date(19724)}, ""},
+		{"strings to dates", arrDate, []string{"2024-01-02"}, []any{datum.Date(19724)}, ""},
 		{"Go map sorted by key", mapSI, map[string]int{"b": 2, "a": 1, "c": 3},
-			[]fluss.MapEntry{{Key: "a", Value: int32(1)}, {Key: "b", Value: int32(2)}, {Key: "c", Value: int32(3)}}, ""},
-		{"map with NULL value", mapSI, map[string]*int{"a": nil}, []fluss.MapEntry{{Key: "a", Value: nil}}, ""},
-		{"entries keep order", mapSI, []fluss.MapEntry{{Key: "z", Value: 1}, {Key: "a", Value: nil}},
-			[]fluss.MapEntry{{Key: "z", Value: int32(1)}, {Key: "a", Value: nil}}, ""},
-		{"duplicate map key", mapSI, []fluss.MapEntry{{Key: "k", Value: 1}, {Key: "k", Value: 2}}, nil, `column "c": the MAP key 'k' appears twice`},
-		{"NULL map key", mapSI, []fluss.MapEntry{{Key: nil, Value: 1}}, nil, "a MAP key must not be NULL"},
+			[]datum.MapEntry{{Key: "a", Value: int32(1)}, {Key: "b", Value: int32(2)}, {Key: "c", Value: int32(3)}}, ""},
+		{"map with NULL value", mapSI, map[string]*int{"a": nil}, []datum.MapEntry{{Key: "a", Value: nil}}, ""},
+		{"entries keep order", mapSI, []datum.MapEntry{{Key: "z", Value: 1}, {Key: "a", Value: nil}},
+			[]datum.MapEntry{{Key: "z", Value: int32(1)}, {Key: "a", Value: nil}}, ""},
+		{"duplicate map key", mapSI, []datum.MapEntry{{Key: "k", Value: 1}, {Key: "k", Value: 2}}, nil, `column "c": the MAP key 'k' appears twice`},
+		{"NULL map key", mapSI, []datum.MapEntry{{Key: nil, Value: 1}}, nil, "a MAP key must not be NULL"},
 		{"int keys sorted numerically", mapIA, map[int][]string{10: {"x"}, 9: nil},
-			[]fluss.MapEntry{{Key: int32(9), Value: nil}, {Key: int32(10), Value: []any{"x"}}}, ""},
+			[]datum.MapEntry{{Key: int32(9), Value: nil}, {Key: int32(10), Value: []any{"x"}}}, ""},
 		{"map value error names the key", mapSI, map[string]int64{"big": 1 << 40}, nil, `column "c['big']" is INT`},
-		{"slice to MAP", mapSI, []int{1}, nil, "pass a Go map or []fluss.MapEntry"},
+		{"slice to MAP", mapSI, []int{1}, nil, "pass a Go map or []datum.MapEntry"},
 		{"ROW from []any", rowT, []any{"Paris", 75001}, []any{"Paris", int32(75001)}, ""},
 		{"ROW wrong arity", rowT, []any{"Paris"}, nil, "with 2 fields; got 1 values"},
 		{"ROW from struct", rowT, addr{City: "Oslo", Zip: 150}, []any{"Oslo", int32(150)}, ""},

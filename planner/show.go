@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
@@ -228,4 +229,4 @@ type notPartitionedError struct{ path fluss.TablePath }
 func (e *notPartitionedError) Error() string {
 	return "table " + e.path.String() + " is not partitioned"
 }
-func (e *notPartitionedError) Unwrap() error { return fluss.ErrTableNotPartitioned }
+func (e *notPartitionedError) Unwrap() error { return flusserr.TableNotPartitionedException }

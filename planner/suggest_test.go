@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -35,7 +36,7 @@ func (c listingCatalog) ListTables(_ context.Context, db string) ([]string, erro
 		}
 	}
 	if out == nil {
-		return nil, &fluss.Error{Code: fluss.CodeDatabaseNotExist}
+		return nil, &fluss.Error{Code: flusserr.DatabaseNotExist}
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -18,16 +19,16 @@ func (c *memCatalog) Table(_ context.Context, path fluss.TablePath) (*fluss.Tabl
 	if t, ok := c.tables[path]; ok {
 		return t, nil
 	}
-	return nil, &fluss.Error{Code: fluss.CodeTableNotExist, Message: "Table '" + path.String() + "' does not exist."}
+	return nil, &fluss.Error{Code: flusserr.TableNotExist, Message: "Table '" + path.String() + "' does not exist."}
 }
 
 func (c *memCatalog) Partitions(_ context.Context, path fluss.TablePath) ([]fluss.PartitionInfo, error) {
 	t, ok := c.tables[path]
 	if !ok {
-		return nil, &fluss.Error{Code: fluss.CodeTableNotExist}
+		return nil, &fluss.Error{Code: flusserr.TableNotExist}
 	}
 	if !t.IsPartitioned() {
-		return nil, &fluss.Error{Code: fluss.CodeTableNotPartitionedException}
+		return nil, &fluss.Error{Code: flusserr.TableNotPartitionedException}
 	}
 	return c.parts[path], nil
 }

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
 
 // Value is one value in a plan: a constant already converted to the Go
 // value model of its column's type (see package fluss: int32 for INT,
-// fluss.Decimal for DECIMAL, …; nil is NULL), or a placeholder whose
+// datum.Decimal for DECIMAL, …; nil is NULL), or a placeholder whose
 // argument Bind converts to that type.
 type Value struct {
 	// Column is the column the value is written to or compared with; it
@@ -73,7 +73,7 @@ func formatTyped(t types.DataType, v any) string {
 			return "ARRAY[" + strings.Join(parts, ", ") + "]"
 		}
 		return "ROW(" + strings.Join(parts, ", ") + ")"
-	case []fluss.MapEntry:
+	case []datum.MapEntry:
 		if t.Kind != types.Map || t.Key == nil || t.Value == nil {
 			return FormatValue(v)
 		}
@@ -153,15 +153,15 @@ func FormatValue(v any) string {
 		return strconv.FormatFloat(float64(x), 'g', -1, 32)
 	case float64:
 		return strconv.FormatFloat(x, 'g', -1, 64)
-	case fluss.Decimal:
+	case datum.Decimal:
 		return x.String()
-	case fluss.Date:
+	case datum.Date:
 		return "DATE '" + x.String() + "'"
-	case fluss.Time:
+	case datum.Time:
 		return "TIME '" + x.String() + "'"
-	case fluss.TimestampNTZ:
+	case datum.TimestampNTZ:
 		return "TIMESTAMP '" + x.String() + "'"
-	case fluss.TimestampLTZ:
+	case datum.TimestampLTZ:
 		return "TIMESTAMP_LTZ '" + x.String() + "'"
 	case []any: // ROW and ARRAY values look alike; ROW(…) is the safe reading
 		parts := make([]string, len(x))
@@ -169,7 +169,7 @@ func FormatValue(v any) string {
 			parts[i] = FormatValue(e)
 		}
 		return "ROW(" + strings.Join(parts, ", ") + ")"
-	case []fluss.MapEntry:
+	case []datum.MapEntry:
 		parts := make([]string, 0, 2*len(x))
 		for _, e := range x {
 			parts = append(parts, FormatValue(e.Key), FormatValue(e.Value))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -422,9 +423,9 @@ func partitionLiteral(v any) string {
 		return parser.QuoteString(x)
 	case []byte:
 		return parser.QuoteString(string(x))
-	case fluss.Date, fluss.Time, fluss.TimestampNTZ:
+	case datum.Date, datum.Time, datum.TimestampNTZ:
 		return parser.QuoteString(fmt.Sprint(x))
-	case fluss.TimestampLTZ:
+	case datum.TimestampLTZ:
 		return parser.QuoteString(x.Time().Format(time.RFC3339Nano))
 	}
 	return parser.QuoteString(FormatValue(v))

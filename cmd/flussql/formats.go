@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 )
 
 // Output formats (--format).
@@ -172,7 +172,7 @@ func writeJSONValue(b *strings.Builder, v any, c *column) {
 		}
 		b.WriteByte(']')
 		return
-	case []fluss.MapEntry:
+	case []datum.MapEntry:
 		b.WriteByte('{')
 		for i, e := range x {
 			if i > 0 {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 )
 
 // column is what the output formats know about one result column: its name and how its
@@ -136,7 +136,7 @@ func render(v any, c *column) (string, valueKind) {
 			parts[i] = renderNested(e)
 		}
 		return open + strings.Join(parts, ", ") + end, kindText
-	case []fluss.MapEntry:
+	case []datum.MapEntry:
 		parts := make([]string, len(x))
 		for i, e := range x {
 			parts[i] = renderNested(e.Key) + "=" + renderNested(e.Value)

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/stretchr/testify/assert"
-
-	"github.com/flussql/flussql/fluss"
 )
 
 type decimal struct{ r *big.Rat }
@@ -79,7 +78,7 @@ func TestRenderAndCells(t *testing.T) {
 		{"time(3)", ts, "TIME(3)", "10:04:05.120", false, "10:04:05.120", "10:04:05.120", `"10:04:05.120"`},
 		{"array", []any{"a", nil, int64(3)}, "ARRAY", "[a, NULL, 3]", false, "\"[a, NULL, 3]\"", "[a, NULL, 3]", `["a",null,3]`},
 		{"nested array", []any{[]any{int64(1)}, []any{}}, "ARRAY", "[[1], []]", false, "\"[[1], []]\"", "[[1], []]", `[[1],[]]`},
-		{"map", []fluss.MapEntry{{Key: "k", Value: int64(1)}, {Key: "j", Value: nil}}, "MAP", "{k=1, j=NULL}", false, "\"{k=1, j=NULL}\"", "{k=1, j=NULL}", `{"k":1,"j":null}`},
+		{"map", []datum.MapEntry{{Key: "k", Value: int64(1)}, {Key: "j", Value: nil}}, "MAP", "{k=1, j=NULL}", false, "\"{k=1, j=NULL}\"", "{k=1, j=NULL}", `{"k":1,"j":null}`},
 		{"row", []any{"Oslo", int64(150)}, "ROW", "(Oslo, 150)", false, "\"(Oslo, 150)\"", "(Oslo, 150)", `["Oslo",150]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/internal/logbatch"
-	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -114,7 +114,7 @@ func appendValue(b array.Builder, t types.DataType, v any) error {
 	case *array.FixedSizeBinaryBuilder:
 		b.Append(v.([]byte))
 	case *array.Decimal128Builder:
-		d := v.(row.Decimal)
+		d := v.(datum.Decimal)
 		if d.Scale() != t.Scale {
 			var err error
 			if d, err = d.Rescale(t.Scale); err != nil {
@@ -123,16 +123,16 @@ func appendValue(b array.Builder, t types.DataType, v any) error {
 		}
 		b.Append(decimal128.FromBigInt(d.Unscaled()))
 	case *array.Date32Builder:
-		b.Append(arrow.Date32(v.(row.Date)))
+		b.Append(arrow.Date32(v.(datum.Date)))
 	case *array.Time32Builder:
-		ms := int64(v.(row.Time))
+		ms := int64(v.(datum.Time))
 		if b.Type().(*arrow.Time32Type).Unit == arrow.Second {
 			b.Append(arrow.Time32(ms / 1000))
 		} else {
 			b.Append(arrow.Time32(ms))
 		}
 	case *array.Time64Builder:
-		ms := int64(v.(row.Time))
+		ms := int64(v.(datum.Time))
 		if b.Type().(*arrow.Time64Type).Unit == arrow.Microsecond {
 			b.Append(arrow.Time64(ms * 1000))
 		} else {
@@ -142,9 +142,9 @@ func appendValue(b array.Builder, t types.DataType, v any) error {
 		var ms int64
 		var nanos int32
 		switch ts := v.(type) {
-		case row.TimestampNTZ:
+		case datum.TimestampNTZ:
 			ms, nanos = ts.Millis, ts.NanoOfMilli
-		case row.TimestampLTZ:
+		case datum.TimestampLTZ:
 			ms, nanos = ts.EpochMillis, ts.NanoOfMilli
 		default:
 			return fmt.Errorf("flusstest: %T is not a timestamp", v)

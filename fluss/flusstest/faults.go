@@ -61,7 +61,7 @@ const (
 )
 
 // Error codes of the Fluss protocol the fake answers with by itself (the fluss package has
-// the full list as fluss.ErrorCode values; pass any of them, converted to int32, as
+// the full list as flusserr.Code values; pass any of them, converted to int32, as
 // Fault.Code).
 const (
 	codeUnknownServerError  int32 = -1

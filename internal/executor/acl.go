@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/planner"
 )
 
@@ -36,7 +37,7 @@ func (c *Session) showACLs(ctx context.Context, p *planner.ShowACLs) ([][]any, e
 
 // aclError explains ErrSecurityDisabled: the server checks no ACLs.
 func aclError(err error) error {
-	if errors.Is(err, fluss.ErrSecurityDisabled) {
+	if errors.Is(err, flusserr.SecurityDisabledException) {
 		return fmt.Errorf("flussql: the server has no authorizer, so it keeps no ACLs (start it with authorizer.enabled: true and SASL users; fluss-local-cluster up -sasl admin:pw,alice:pw -authorizer): %w", err)
 	}
 	return err

@@ -9,11 +9,12 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 )
 
 // Every failed write statement matches exactly one outcome, and keeps its message.
 func TestWriteOutcome(t *testing.T) {
-	refused := &fluss.Error{Code: fluss.CodeNetworkException, Message: "dial tcp 127.0.0.1:1: connect: connection refused", NotSent: true}
+	refused := &fluss.Error{Code: flusserr.NetworkException, Message: "dial tcp 127.0.0.1:1: connect: connection refused", NotSent: true}
 	tests := []struct {
 		name string
 		err  error
@@ -23,8 +24,8 @@ func TestWriteOutcome(t *testing.T) {
 		{"refused dial", refused, ErrNotWritten},
 		{"missing partition", fmt.Errorf("flussql: %w", fluss.ErrPartitionNotExists), ErrNotWritten},
 		{"receipt: unknown", &fluss.WriteError{Unknown: 1, Cause: context.DeadlineExceeded}, ErrOutcomeUnknown},
-		{"receipt: not written", &fluss.WriteError{NotWritten: 2, Cause: fluss.ErrRecordTooLarge}, ErrNotWritten},
-		{"receipt: partial", &fluss.WriteError{Written: 1, NotWritten: 2, Cause: fluss.ErrRecordTooLarge}, ErrPartiallyWritten},
+		{"receipt: not written", &fluss.WriteError{NotWritten: 2, Cause: flusserr.RecordTooLargeException}, ErrNotWritten},
+		{"receipt: partial", &fluss.WriteError{Written: 1, NotWritten: 2, Cause: flusserr.RecordTooLargeException}, ErrPartiallyWritten},
 	}
 	outcomes := []error{ErrNotWritten, ErrOutcomeUnknown, ErrPartiallyWritten}
 	for _, tt := range tests {
@@ -49,11 +50,11 @@ func TestDDLOutcome(t *testing.T) {
 		unknown bool
 	}{
 		{"nil", nil, false},
-		{"never sent", &fluss.Error{Code: fluss.CodeNetworkException, NotSent: true}, false},
-		{"connection lost after sending", &fluss.Error{Code: fluss.CodeNetworkException, Message: "connection reset"}, true},
-		{"timeout", &fluss.Error{Code: fluss.CodeRequestTimeOut}, true},
+		{"never sent", &fluss.Error{Code: flusserr.NetworkException, NotSent: true}, false},
+		{"connection lost after sending", &fluss.Error{Code: flusserr.NetworkException, Message: "connection reset"}, true},
+		{"timeout", &fluss.Error{Code: flusserr.RequestTimeOut}, true},
 		{"caller's deadline", fmt.Errorf("waiting: %w", context.DeadlineExceeded), true},
-		{"the coordinator's answer", &fluss.Error{Code: fluss.CodeTableAlreadyExist}, false},
+		{"the coordinator's answer", &fluss.Error{Code: flusserr.TableAlreadyExist}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package bucketing_test
 import (
 	"testing"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/internal/bucketing"
 	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/types"
@@ -38,7 +39,7 @@ func BenchmarkHashBytes(b *testing.B) {
 
 func BenchmarkPartitionName(b *testing.B) {
 	ts := []types.DataType{types.NewString(), types.NewDate()}
-	values := []any{"eu-west", row.Date(19723)}
+	values := []any{"eu-west", datum.Date(19723)}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := bucketing.PartitionName(ts, values); err != nil {

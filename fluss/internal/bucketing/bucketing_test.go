@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/internal/bucketing"
-	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/internal/row/javavectors"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -140,13 +140,13 @@ func TestPartitionNameErrors(t *testing.T) {
 	require.ErrorContains(t, err, "NULL")
 	_, err = bucketing.PartitionName([]types.DataType{types.NewInt()}, []any{int64(3)})
 	require.ErrorContains(t, err, "int32")
-	_, err = bucketing.PartitionName([]types.DataType{types.NewDecimal(5, 2)}, []any{row.NewDecimal(1, 2)})
+	_, err = bucketing.PartitionName([]types.DataType{types.NewDecimal(5, 2)}, []any{datum.NewDecimal(1, 2)})
 	require.ErrorContains(t, err, "cannot be a partition key")
 	_, err = bucketing.PartitionName(nil, nil)
 	require.Error(t, err)
 	name, err := bucketing.PartitionName(
 		[]types.DataType{types.NewString(), types.NewInt(), types.NewDate()},
-		[]any{"eu", int32(7), row.Date(0)})
+		[]any{"eu", int32(7), datum.Date(0)})
 	require.NoError(t, err)
 	assert.Equal(t, "eu$7$1970-01-01", name)
 }

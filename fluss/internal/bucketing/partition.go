@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/flussql/flussql/fluss/internal/row"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -98,16 +98,16 @@ func PartitionValueString(t types.DataType, v any) (string, error) {
 		}
 		return strconv.FormatInt(x, 10), nil
 	case types.Date:
-		d, ok := v.(row.Date)
+		d, ok := v.(datum.Date)
 		if !ok {
-			return "", bad("row.Date")
+			return "", bad("datum.Date")
 		}
 		y, m, day := d.Time().Date()
 		return fmt.Sprintf("%04d-%02d-%02d", y, int(m), day), nil
 	case types.Time:
-		x, ok := v.(row.Time)
+		x, ok := v.(datum.Time)
 		if !ok {
-			return "", bad("row.Time")
+			return "", bad("datum.Time")
 		}
 		return timeString(int64(x)), nil
 	case types.Float:
@@ -123,15 +123,15 @@ func PartitionValueString(t types.DataType, v any) (string, error) {
 		}
 		return floatString(x, 64), nil
 	case types.Timestamp:
-		x, ok := v.(row.TimestampNTZ)
+		x, ok := v.(datum.TimestampNTZ)
 		if !ok {
-			return "", bad("row.TimestampNTZ")
+			return "", bad("datum.TimestampNTZ")
 		}
 		return timestampString(x.Millis, x.NanoOfMilli), nil
 	case types.TimestampLTZ:
-		x, ok := v.(row.TimestampLTZ)
+		x, ok := v.(datum.TimestampLTZ)
 		if !ok {
-			return "", bad("row.TimestampLTZ")
+			return "", bad("datum.TimestampLTZ")
 		}
 		return timestampString(x.EpochMillis, x.NanoOfMilli), nil
 	}

@@ -109,13 +109,13 @@ func appendArrayElement(dst []byte, base, pos int, f Format, t *types.DataType, 
 	case types.Date:
 		x, ok := v.(Date)
 		if !ok {
-			return dst, typeError(t, "row.Date", v)
+			return dst, typeError(t, "datum.Date", v)
 		}
 		le.PutUint32(dst[pos:], uint32(x))
 	case types.Time:
 		x, ok := v.(Time)
 		if !ok {
-			return dst, typeError(t, "row.Time", v)
+			return dst, typeError(t, "datum.Time", v)
 		}
 		le.PutUint32(dst[pos:], uint32(x))
 	case types.Float:
@@ -161,13 +161,13 @@ func appendArrayElement(dst []byte, base, pos int, f Format, t *types.DataType, 
 	case types.Timestamp:
 		x, ok := v.(TimestampNTZ)
 		if !ok {
-			return dst, typeError(t, "row.TimestampNTZ", v)
+			return dst, typeError(t, "datum.TimestampNTZ", v)
 		}
 		return appendArrayTimestamp(dst, base, pos, t.Precision, x.Millis, x.NanoOfMilli)
 	case types.TimestampLTZ:
 		x, ok := v.(TimestampLTZ)
 		if !ok {
-			return dst, typeError(t, "row.TimestampLTZ", v)
+			return dst, typeError(t, "datum.TimestampLTZ", v)
 		}
 		return appendArrayTimestamp(dst, base, pos, t.Precision, x.EpochMillis, x.NanoOfMilli)
 	case types.Array, types.Map, types.Row:
@@ -197,7 +197,7 @@ func appendNested(dst []byte, f Format, t *types.DataType, v any) ([]byte, error
 	case types.Map:
 		entries, ok := v.([]MapEntry)
 		if !ok {
-			return dst, typeError(t, "[]row.MapEntry", v)
+			return dst, typeError(t, "[]datum.MapEntry", v)
 		}
 		return appendBinaryMap(dst, f, t, entries)
 	}
@@ -235,7 +235,7 @@ func appendArrayBytes[T string | []byte](dst []byte, base, pos int, b T) []byte 
 func appendArrayDecimal(dst []byte, base, pos int, t *types.DataType, v any) ([]byte, error) {
 	d, ok := v.(Decimal)
 	if !ok {
-		return dst, typeError(t, "row.Decimal", v)
+		return dst, typeError(t, "datum.Decimal", v)
 	}
 	d, err := fitDecimal(d, t.Precision, t.Scale)
 	if err != nil {
@@ -248,7 +248,7 @@ func appendArrayDecimal(dst []byte, base, pos int, t *types.DataType, v any) ([]
 	}
 	// like AbstractBinaryWriter.writeDecimal: a zeroed 16-byte region, the bytes at its start
 	off := len(dst) - base
-	dst = d.appendTwosComplement(dst)
+	dst = appendTwosComplement(dst, d)
 	size := len(dst) - base - off
 	dst = append(dst, make([]byte, 16-size)...) // p <= 38 needs at most 16 bytes
 	binary.LittleEndian.PutUint64(dst[pos:], uint64(off)<<32|uint64(size))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -124,7 +125,7 @@ func (d *arrayDecoder) element(pos int, t *types.DataType) (any, error) {
 		return append([]byte{}, s...), nil
 	case types.Decimal:
 		if t.Precision <= MaxCompactPrecision {
-			return checkedDecimal(NewDecimal(int64(d.u64(pos)), t.Scale), t)
+			return checkedDecimal(datum.NewDecimal(int64(d.u64(pos)), t.Scale), t)
 		}
 		raw, err := d.offsetAndSize(pos)
 		if err != nil {

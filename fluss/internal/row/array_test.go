@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -33,7 +34,7 @@ func TestArrayLayoutGolden(t *testing.T) {
 			"0018" + "01000000" + "00000000" + "08000000" + "10000000" + "3132333435363738", ""},
 		{"NaN stored as Java's Double.NaN", types.NewArray(types.NewDouble()), []any{math.NaN()},
 			"0010" + "01000000" + "00000000" + "000000000000f87f", ""},
-		{"empty map is key size and two empty arrays", types.NewMap(types.NewString(), types.NewInt()), []row.MapEntry{},
+		{"empty map is key size and two empty arrays", types.NewMap(types.NewString(), types.NewInt()), []datum.MapEntry{},
 			"0014" + "08000000" + "0000000000000000" + "0000000000000000", ""},
 	}
 	for _, tt := range tests {
@@ -73,14 +74,14 @@ func TestArrayMapRoundTrip(t *testing.T) {
 		}
 	}
 	values := []any{
-		[]row.MapEntry{
-			{Key: int32(-1), Value: []any{[]row.MapEntry{{Key: "k", Value: []any{row.NewDecimal(-5, 2),
-				row.TimestampLTZ{EpochMillis: -1, NanoOfMilli: 999999}, "x"}}}, nil, []row.MapEntry{}}},
+		[]datum.MapEntry{
+			{Key: int32(-1), Value: []any{[]datum.MapEntry{{Key: "k", Value: []any{datum.NewDecimal(-5, 2),
+				datum.TimestampLTZ{EpochMillis: -1, NanoOfMilli: 999999}, "x"}}}, nil, []datum.MapEntry{}}},
 			{Key: int32(0), Value: nil},
 		},
 		[]any{[]byte{0, 1}, []byte{}, nil}, []any{"abc", "", "abcde"},
-		[]any{row.Date(-1), nil}, []any{row.Time(0), row.Time(86399999)}, big,
-		[]any{float32(-0.0), float32(math.Inf(1))}, []any{row.TimestampNTZ{Millis: math.MinInt64}},
+		[]any{datum.Date(-1), nil}, []any{datum.Time(0), datum.Time(86399999)}, big,
+		[]any{float32(-0.0), float32(math.Inf(1))}, []any{datum.TimestampNTZ{Millis: math.MinInt64}},
 	}
 	for _, f := range []row.Format{row.Compacted, row.Indexed} {
 		enc, err := row.NewEncoder(f, ts)
@@ -106,11 +107,11 @@ func TestArrayMapEncodeErrors(t *testing.T) {
 		{"array must be []any", arrInt, []int32{1}, "[]any"},
 		{"element type", arrInt, []any{int64(1)}, "element 0: row: INT value must be int32"},
 		{"NULL in NOT NULL element", types.NewArray(types.NewInt().AsNotNull()), []any{int32(1), nil}, "element 1 of ARRAY<INT NOT NULL> is NULL"},
-		{"map must be []MapEntry", types.NewMap(types.NewString(), types.NewInt()), map[string]any{"a": int32(1)}, "[]row.MapEntry"},
-		{"NULL map key", types.NewMap(types.NewString(), types.NewInt()), []row.MapEntry{{Key: nil, Value: int32(1)}}, "map keys must not be NULL"},
-		{"map value type", types.NewMap(types.NewString(), types.NewInt()), []row.MapEntry{{Key: "a", Value: "b"}}, "map value: element 0"},
-		{"decimal too wide in array", types.NewArray(types.NewDecimal(30, 2)), []any{row.NewDecimal(1, 3)}, "rounding"},
-		{"nanos in array", types.NewArray(types.NewTimestamp(3)), []any{row.TimestampNTZ{NanoOfMilli: -1}}, "out of range"},
+		{"map must be []MapEntry", types.NewMap(types.NewString(), types.NewInt()), map[string]any{"a": int32(1)}, "[]datum.MapEntry"},
+		{"NULL map key", types.NewMap(types.NewString(), types.NewInt()), []datum.MapEntry{{Key: nil, Value: int32(1)}}, "map keys must not be NULL"},
+		{"map value type", types.NewMap(types.NewString(), types.NewInt()), []datum.MapEntry{{Key: "a", Value: "b"}}, "map value: element 0"},
+		{"decimal too wide in array", types.NewArray(types.NewDecimal(30, 2)), []any{datum.NewDecimal(1, 3)}, "rounding"},
+		{"nanos in array", types.NewArray(types.NewTimestamp(3)), []any{datum.TimestampNTZ{NanoOfMilli: -1}}, "out of range"},
 		{"row in array arity", types.NewArray(types.NewRow(types.Field{Name: "a", Type: types.NewInt()})), []any{[]any{}}, "0 values for 1 columns"},
 	}
 	for _, tt := range tests {
@@ -197,7 +198,7 @@ func TestArrayDecodeNullBits(t *testing.T) {
 	require.NoError(t, err)
 	got, err := dec.Decode(append([]byte{0, byte(len(mapBytes) / 2)}, mustHex(mapBytes)...))
 	require.NoError(t, err)
-	assert.Equal(t, []any{[]row.MapEntry{{Key: int32(7), Value: nil}}}, got)
+	assert.Equal(t, []any{[]datum.MapEntry{{Key: int32(7), Value: nil}}}, got)
 }
 
 func TestKeyEncoderRejectsNestedTypes(t *testing.T) {

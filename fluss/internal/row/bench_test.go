@@ -3,6 +3,7 @@ package row_test
 import (
 	"testing"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -13,8 +14,8 @@ var benchTypes = []types.DataType{
 }
 
 var benchValues = []any{
-	int64(1234567890), "customer-000042", int32(-7), 3.14159, row.NewDecimal(123456, 2),
-	row.TimestampNTZ{Millis: 1700000000123, NanoOfMilli: 456000}, true, []byte("payload-bytes"),
+	int64(1234567890), "customer-000042", int32(-7), 3.14159, datum.NewDecimal(123456, 2),
+	datum.TimestampNTZ{Millis: 1700000000123, NanoOfMilli: 456000}, true, []byte("payload-bytes"),
 }
 
 func BenchmarkEncodeRow(b *testing.B) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -92,13 +93,13 @@ func appendCompactedValue(dst []byte, t *types.DataType, v any) ([]byte, error) 
 	case types.Date:
 		x, ok := v.(Date)
 		if !ok {
-			return dst, typeError(t, "row.Date", v)
+			return dst, typeError(t, "datum.Date", v)
 		}
 		return appendVarint32(dst, int32(x)), nil
 	case types.Time:
 		x, ok := v.(Time)
 		if !ok {
-			return dst, typeError(t, "row.Time", v)
+			return dst, typeError(t, "datum.Time", v)
 		}
 		return appendVarint32(dst, int32(x)), nil
 	case types.BigInt:
@@ -136,7 +137,7 @@ func appendCompactedValue(dst []byte, t *types.DataType, v any) ([]byte, error) 
 	case types.Decimal:
 		d, ok := v.(Decimal)
 		if !ok {
-			return dst, typeError(t, "row.Decimal", v)
+			return dst, typeError(t, "datum.Decimal", v)
 		}
 		d, err := fitDecimal(d, t.Precision, t.Scale)
 		if err != nil {
@@ -148,19 +149,19 @@ func appendCompactedValue(dst []byte, t *types.DataType, v any) ([]byte, error) 
 		}
 		n := len(dst)
 		dst = append(dst, 0) // placeholder for the (1-byte, as 17 bytes suffice) length
-		dst = d.appendTwosComplement(dst)
+		dst = appendTwosComplement(dst, d)
 		dst[n] = byte(len(dst) - n - 1)
 		return dst, nil
 	case types.Timestamp:
 		x, ok := v.(TimestampNTZ)
 		if !ok {
-			return dst, typeError(t, "row.TimestampNTZ", v)
+			return dst, typeError(t, "datum.TimestampNTZ", v)
 		}
 		return appendTimestamp(dst, t.Precision, x.Millis, x.NanoOfMilli)
 	case types.TimestampLTZ:
 		x, ok := v.(TimestampLTZ)
 		if !ok {
-			return dst, typeError(t, "row.TimestampLTZ", v)
+			return dst, typeError(t, "datum.TimestampLTZ", v)
 		}
 		return appendTimestamp(dst, t.Precision, x.EpochMillis, x.NanoOfMilli)
 	case types.Row:
@@ -285,7 +286,7 @@ func readCompactedValue(r *reader, t *types.DataType, depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			return checkedDecimal(NewDecimal(u, t.Scale), t)
+			return checkedDecimal(datum.NewDecimal(u, t.Scale), t)
 		}
 		b, err := r.lengthPrefixed()
 		if err != nil {

@@ -27,8 +27,9 @@
 //	ARRAY<T>             []any (one element each, nil = NULL element)
 //	MAP<K, V>            []MapEntry in stored order (Key never nil, Value nil = NULL)
 //
-// Helpers convert between these and time.Time (DateOf, TimestampNTZOf, …) and
-// parse or print decimals (ParseDecimal, Decimal.String).
+// The value types are package datum's (this package names them by aliases), as are the
+// helpers that convert them to and from time.Time (datum.DateOf, …) and parse or print
+// decimals (datum.ParseDecimal, Decimal.String).
 //
 // As in Java, TIMESTAMP(p)/TIMESTAMP_LTZ(p) with p <= 3 store milliseconds only (a
 // nano-of-milli is dropped on write), and DECIMAL(p,s) with p <= 18 stores the

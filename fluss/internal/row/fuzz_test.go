@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/internal/row/javavectors"
 	"github.com/flussql/flussql/fluss/types"
@@ -39,18 +40,18 @@ func addRowSeeds(f *testing.F, pick func(compacted, indexed string) string) {
 	// rows of the fuzz schema itself, so that mutations start from valid input
 	full := []any{
 		true, int8(-3), int16(300), int32(-70000), int64(1) << 40, float32(1.5), -2.5,
-		row.NewDecimal(-12345, 2), row.NewDecimal(987654321, 6), "ab", "héllo", []byte{1, 0, 2},
-		[]byte{0xde, 0xad}, row.Date(19000), row.Time(3600000), row.TimestampNTZ{Millis: -5},
-		row.TimestampNTZ{Millis: 1700000000000, NanoOfMilli: 999}, row.TimestampLTZ{EpochMillis: 1},
-		row.TimestampLTZ{EpochMillis: 2, NanoOfMilli: 3000}, []any{int32(7), []any{"in"}},
+		datum.NewDecimal(-12345, 2), datum.NewDecimal(987654321, 6), "ab", "héllo", []byte{1, 0, 2},
+		[]byte{0xde, 0xad}, datum.Date(19000), datum.Time(3600000), datum.TimestampNTZ{Millis: -5},
+		datum.TimestampNTZ{Millis: 1700000000000, NanoOfMilli: 999}, datum.TimestampLTZ{EpochMillis: 1},
+		datum.TimestampLTZ{EpochMillis: 2, NanoOfMilli: 3000}, []any{int32(7), []any{"in"}},
 		[]any{int32(1), nil, int32(-3)}, []any{"", "seven77", "eight888", nil}, []any{true, nil, false},
-		[]any{row.NewDecimal(-123456789, 5), nil}, []any{row.TimestampNTZ{Millis: 1, NanoOfMilli: 2}, nil},
+		[]any{datum.NewDecimal(-123456789, 5), nil}, []any{datum.TimestampNTZ{Millis: 1, NanoOfMilli: 2}, nil},
 		[]any{[]any{int64(1)}, nil, []any{}}, []any{[]any{int32(1), "a string longer than 7"}, nil},
-		[]row.MapEntry{{Key: "k", Value: []any{int16(1), nil}}, {Key: "key number two", Value: nil}},
+		[]datum.MapEntry{{Key: "k", Value: []any{int16(1), nil}}, {Key: "key number two", Value: nil}},
 	}
 	sparse := make([]any, len(full))
 	sparse[3], sparse[10], sparse[19] = int32(1), "", []any{nil, nil}
-	sparse[20], sparse[25], sparse[27] = []any{}, []any{nil}, []row.MapEntry{}
+	sparse[20], sparse[25], sparse[27] = []any{}, []any{nil}, []datum.MapEntry{}
 	for _, format := range []row.Format{row.Compacted, row.Indexed} {
 		if pick("c", "i") != map[row.Format]string{row.Compacted: "c", row.Indexed: "i"}[format] {
 			continue

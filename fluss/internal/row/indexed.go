@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -104,13 +105,13 @@ func appendIndexedValue(dst []byte, t *types.DataType, v any) ([]byte, error) {
 	case types.Date:
 		x, ok := v.(Date)
 		if !ok {
-			return dst, typeError(t, "row.Date", v)
+			return dst, typeError(t, "datum.Date", v)
 		}
 		return binary.LittleEndian.AppendUint32(dst, uint32(x)), nil
 	case types.Time:
 		x, ok := v.(Time)
 		if !ok {
-			return dst, typeError(t, "row.Time", v)
+			return dst, typeError(t, "datum.Time", v)
 		}
 		return binary.LittleEndian.AppendUint32(dst, uint32(x)), nil
 	case types.BigInt:
@@ -146,7 +147,7 @@ func appendIndexedValue(dst []byte, t *types.DataType, v any) ([]byte, error) {
 	case types.Decimal:
 		d, ok := v.(Decimal)
 		if !ok {
-			return dst, typeError(t, "row.Decimal", v)
+			return dst, typeError(t, "datum.Decimal", v)
 		}
 		d, err := fitDecimal(d, t.Precision, t.Scale)
 		if err != nil {
@@ -156,17 +157,17 @@ func appendIndexedValue(dst []byte, t *types.DataType, v any) ([]byte, error) {
 			u, _ := d.UnscaledInt64()
 			return binary.LittleEndian.AppendUint64(dst, uint64(u)), nil
 		}
-		return d.appendTwosComplement(dst), nil
+		return appendTwosComplement(dst, d), nil
 	case types.Timestamp:
 		x, ok := v.(TimestampNTZ)
 		if !ok {
-			return dst, typeError(t, "row.TimestampNTZ", v)
+			return dst, typeError(t, "datum.TimestampNTZ", v)
 		}
 		return appendFixedTimestamp(dst, t.Precision, x.Millis, x.NanoOfMilli)
 	case types.TimestampLTZ:
 		x, ok := v.(TimestampLTZ)
 		if !ok {
-			return dst, typeError(t, "row.TimestampLTZ", v)
+			return dst, typeError(t, "datum.TimestampLTZ", v)
 		}
 		return appendFixedTimestamp(dst, t.Precision, x.EpochMillis, x.NanoOfMilli)
 	case types.Row:
@@ -306,7 +307,7 @@ func readIndexedFixed(r *reader, t *types.DataType) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return checkedDecimal(NewDecimal(u, t.Scale), t)
+		return checkedDecimal(datum.NewDecimal(u, t.Scale), t)
 	case types.Char:
 		b, err := r.fixed(t.Length)
 		return string(trimZeros(b)), err

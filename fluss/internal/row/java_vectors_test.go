@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/internal/row/javavectors"
 	"github.com/flussql/flussql/fluss/types"
@@ -18,7 +19,7 @@ import (
 // that all NaNs are equal: ARRAY elements store every NaN as Java's canonical NaN).
 func normalize(v any) any {
 	switch x := v.(type) {
-	case row.Decimal:
+	case datum.Decimal:
 		return "decimal:" + x.String()
 	case float32: // compare bits: NaN != NaN
 		if x != x {
@@ -36,7 +37,7 @@ func normalize(v any) any {
 			out[i] = normalize(x[i])
 		}
 		return out
-	case []row.MapEntry:
+	case []datum.MapEntry:
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = [2]any{normalize(e.Key), normalize(e.Value)}

@@ -5,11 +5,11 @@ import (
 	"math"
 	"math/big"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -26,9 +26,9 @@ func TestCompactedSmallCases(t *testing.T) {
 		{"negative bigint is 10 bytes", []types.DataType{types.NewBigInt()}, []any{int64(-1)}, "00ffffffffffffffffff01"},
 		{"smallint is fixed LE", []types.DataType{types.NewSmallInt()}, []any{int16(-2)}, "00feff"},
 		{"null second of nine", make9(), nine(1), "0200" + "0000000000000000"},
-		{"timestamp p3 drops nanos", []types.DataType{types.NewTimestamp(3)}, []any{row.TimestampNTZ{Millis: 1, NanoOfMilli: 5}}, "0001"},
-		{"timestamp p4 keeps nanos", []types.DataType{types.NewTimestamp(4)}, []any{row.TimestampNTZ{Millis: 1, NanoOfMilli: 5}}, "000105"},
-		{"decimal scale raised exactly", []types.DataType{types.NewDecimal(5, 2)}, []any{row.NewDecimal(7, 0)}, "00bc05"},
+		{"timestamp p3 drops nanos", []types.DataType{types.NewTimestamp(3)}, []any{datum.TimestampNTZ{Millis: 1, NanoOfMilli: 5}}, "0001"},
+		{"timestamp p4 keeps nanos", []types.DataType{types.NewTimestamp(4)}, []any{datum.TimestampNTZ{Millis: 1, NanoOfMilli: 5}}, "000105"},
+		{"decimal scale raised exactly", []types.DataType{types.NewDecimal(5, 2)}, []any{datum.NewDecimal(7, 0)}, "00bc05"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,12 +68,12 @@ func TestEncodeErrors(t *testing.T) {
 		errMsg string
 	}{
 		{"wrong go type", types.NewInt(), int64(1), "int32"},
-		{"int for date", types.NewDate(), int32(1), "row.Date"},
+		{"int for date", types.NewDate(), int32(1), "datum.Date"},
 		{"null in not null", types.NewInt().AsNotNull(), nil, "NULL"},
-		{"decimal too wide", types.NewDecimal(4, 2), row.NewDecimal(12345, 2), "does not fit"},
-		{"decimal needs rounding", types.NewDecimal(10, 1), row.NewDecimal(12345, 2), "rounding"},
-		{"nanos out of range", types.NewTimestamp(9), row.TimestampNTZ{NanoOfMilli: 1_000_000}, "out of range"},
-		{"negative nanos", types.NewTimestampLTZ(6), row.TimestampLTZ{NanoOfMilli: -1}, "out of range"},
+		{"decimal too wide", types.NewDecimal(4, 2), datum.NewDecimal(12345, 2), "does not fit"},
+		{"decimal needs rounding", types.NewDecimal(10, 1), datum.NewDecimal(12345, 2), "rounding"},
+		{"nanos out of range", types.NewTimestamp(9), datum.TimestampNTZ{NanoOfMilli: 1_000_000}, "out of range"},
+		{"negative nanos", types.NewTimestampLTZ(6), datum.TimestampLTZ{NanoOfMilli: -1}, "out of range"},
 		{"nested row arity", types.NewRow(types.Field{Name: "a", Type: types.NewInt()}), []any{}, "0 values for 1 columns"},
 	}
 	for _, tt := range tests {
@@ -123,7 +123,7 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 	ts := []types.DataType{types.NewInt(), types.NewString(), types.NewDecimal(20, 2), types.NewTimestamp(9)}
 	enc, err := row.NewCompactedEncoder(ts)
 	require.NoError(t, err)
-	good, err := enc.Append(nil, []any{int32(300), "hello", row.NewDecimal(-5, 2), row.TimestampNTZ{Millis: 9, NanoOfMilli: 7}})
+	good, err := enc.Append(nil, []any{int32(300), "hello", datum.NewDecimal(-5, 2), datum.TimestampNTZ{Millis: 9, NanoOfMilli: 7}})
 	require.NoError(t, err)
 	dec, err := row.NewCompactedDecoder(ts)
 	require.NoError(t, err)
@@ -151,7 +151,7 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 	require.NoError(t, err)
 	ienc, err := row.NewIndexedEncoder(ts)
 	require.NoError(t, err)
-	igood, err := ienc.Append(nil, []any{int32(1), "x", row.NewDecimal(1, 2), nil})
+	igood, err := ienc.Append(nil, []any{int32(1), "x", datum.NewDecimal(1, 2), nil})
 	require.NoError(t, err)
 	for n := 0; n < len(igood); n++ {
 		_, err := idx.Decode(igood[:n])
@@ -187,10 +187,10 @@ func TestRoundTripBothFormats(t *testing.T) {
 	huge, _ := new(big.Int).SetString("-99999999999999999999999999999999999999", 10)
 	values := []any{
 		true, int8(math.MinInt8), int16(math.MaxInt16), int32(math.MinInt32), int64(math.MaxInt64),
-		float32(math.Inf(-1)), math.SmallestNonzeroFloat64, row.NewDecimal(-999999999999999999, 3),
-		row.NewDecimalFromBig(huge, 0), "ab", "日本語", []byte{0xff, 0x01}, []byte{0, 0, 0},
-		row.Date(-719162), row.Time(86399999), row.TimestampNTZ{Millis: -62135596800000, NanoOfMilli: 999999},
-		row.TimestampLTZ{EpochMillis: math.MaxInt64}, []any{nil, row.NewDecimal(1, 5)},
+		float32(math.Inf(-1)), math.SmallestNonzeroFloat64, datum.NewDecimal(-999999999999999999, 3),
+		datum.NewDecimalFromBig(huge, 0), "ab", "日本語", []byte{0xff, 0x01}, []byte{0, 0, 0},
+		datum.Date(-719162), datum.Time(86399999), datum.TimestampNTZ{Millis: -62135596800000, NanoOfMilli: 999999},
+		datum.TimestampLTZ{EpochMillis: math.MaxInt64}, []any{nil, datum.NewDecimal(1, 5)},
 	}
 	for _, f := range []row.Format{row.Compacted, row.Indexed} {
 		enc, err := row.NewEncoder(f, ts)
@@ -232,64 +232,6 @@ func TestKeyEncoder(t *testing.T) {
 
 	assert.Equal(t, []string{"id", "seq"}, row.PhysicalPrimaryKey([]string{"region", "id", "dt", "seq"}, []string{"dt", "region"}))
 	assert.Nil(t, row.PhysicalPrimaryKey([]string{"dt"}, []string{"dt"}))
-}
-
-func TestDecimal(t *testing.T) {
-	tests := []struct {
-		in    string
-		str   string
-		scale int
-		prec  int
-	}{
-		{"123.45", "123.45", 2, 5},
-		{"-0.001", "-0.001", 3, 1},
-		{"+7", "7", 0, 1},
-		{"0.00", "0.00", 2, 1},
-		{".5", "0.5", 1, 1},
-		{"12345678901234567890123.4567", "12345678901234567890123.4567", 4, 27},
-	}
-	for _, tt := range tests {
-		d, err := row.ParseDecimal(tt.in)
-		require.NoError(t, err, tt.in)
-		assert.Equal(t, tt.str, d.String())
-		assert.Equal(t, tt.scale, d.Scale())
-		assert.Equal(t, tt.prec, d.Precision())
-	}
-	for _, bad := range []string{"", ".", "-", "1e5", "1.2.3", "abc", "1 "} {
-		_, err := row.ParseDecimal(bad)
-		require.Error(t, err, "%q", bad)
-	}
-	d, err := row.NewDecimal(150, 2).Rescale(1)
-	require.NoError(t, err)
-	assert.Equal(t, "1.5", d.String())
-	assert.True(t, d.Equal(row.NewDecimal(15, 1)))
-	assert.False(t, d.Equal(row.NewDecimal(150, 2)))
-	assert.Equal(t, 19, row.NewDecimal(math.MinInt64, 0).Precision())
-	assert.Equal(t, -1, row.NewDecimal(-3, 0).Sign())
-}
-
-func TestTemporalHelpers(t *testing.T) {
-	berlin := time.FixedZone("CET", 3600)
-	tm := time.Date(2024, 1, 2, 0, 30, 15, 123456789, berlin)
-
-	assert.Equal(t, row.Date(19724), row.DateOf(tm), "calendar date in the value's zone")
-	assert.Equal(t, "2024-01-02", row.DateOf(tm).String())
-	assert.Equal(t, "1969-12-31", row.Date(-1).String())
-
-	assert.Equal(t, row.Time(30*60000+15123), row.TimeOfDay(tm))
-	assert.Equal(t, "00:30:15.123", row.TimeOfDay(tm).String())
-
-	ntz := row.TimestampNTZOf(tm)
-	assert.Equal(t, row.TimestampNTZ{Millis: 1704155415123, NanoOfMilli: 456789}, ntz, "wall clock as if UTC")
-	assert.Equal(t, "2024-01-02 00:30:15.123456789", ntz.String())
-
-	ltz := row.TimestampLTZOf(tm)
-	assert.Equal(t, row.TimestampLTZ{EpochMillis: 1704151815123, NanoOfMilli: 456789}, ltz, "the instant")
-	assert.True(t, ltz.Time().Equal(tm))
-
-	before := time.Date(1969, 12, 31, 23, 59, 59, 999_000_001, time.UTC)
-	assert.Equal(t, row.TimestampLTZ{EpochMillis: -1, NanoOfMilli: 1}, row.TimestampLTZOf(before))
-	assert.True(t, row.TimestampNTZOf(before).Time().Equal(before))
 }
 
 func TestParseFormat(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/flussql/flussql/fluss/internal/row"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -230,7 +230,7 @@ func Value(t types.DataType, raw json.RawMessage) (any, error) {
 		if err := json.Unmarshal(raw, &pairs); err != nil {
 			return nil, err
 		}
-		out := make([]row.MapEntry, len(pairs))
+		out := make([]datum.MapEntry, len(pairs))
 		for i, p := range pairs {
 			k, err := Value(*t.Key, p[0])
 			if err != nil {
@@ -240,7 +240,7 @@ func Value(t types.DataType, raw json.RawMessage) (any, error) {
 			if err != nil {
 				return nil, fmt.Errorf("value %d: %w", i, err)
 			}
-			out[i] = row.MapEntry{Key: k, Value: v}
+			out[i] = datum.MapEntry{Key: k, Value: v}
 		}
 		return out, nil
 	}
@@ -266,10 +266,10 @@ func Value(t types.DataType, raw json.RawMessage) (any, error) {
 		return int32(x), err
 	case types.Date:
 		x, err := strconv.ParseInt(s, 10, 32)
-		return row.Date(x), err
+		return datum.Date(x), err
 	case types.Time:
 		x, err := strconv.ParseInt(s, 10, 32)
-		return row.Time(x), err
+		return datum.Time(x), err
 	case types.BigInt:
 		return strconv.ParseInt(s, 10, 64)
 	case types.Float:
@@ -283,7 +283,7 @@ func Value(t types.DataType, raw json.RawMessage) (any, error) {
 		if !ok {
 			return nil, fmt.Errorf("bad unscaled decimal %q", s)
 		}
-		return row.NewDecimalFromBig(u, t.Scale), nil
+		return datum.NewDecimalFromBig(u, t.Scale), nil
 	case types.Char, types.String:
 		return s, nil
 	case types.Binary, types.Bytes:
@@ -302,9 +302,9 @@ func Value(t types.DataType, raw json.RawMessage) (any, error) {
 			return nil, err
 		}
 		if t.Kind == types.Timestamp {
-			return row.TimestampNTZ{Millis: m, NanoOfMilli: int32(n)}, nil
+			return datum.TimestampNTZ{Millis: m, NanoOfMilli: int32(n)}, nil
 		}
-		return row.TimestampLTZ{EpochMillis: m, NanoOfMilli: int32(n)}, nil
+		return datum.TimestampLTZ{EpochMillis: m, NanoOfMilli: int32(n)}, nil
 	}
 	return nil, fmt.Errorf("no value form for %s", t)
 }
