@@ -1,6 +1,7 @@
 package flussql_test
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,6 +85,28 @@ func TestShowClusterStatements(t *testing.T) {
 	}
 	_, err = db.Query(`SHOW KV SNAPSHOTS FOR ` + logT)
 	require.ErrorContains(t, err, "is a log table: only primary-key tables have KV snapshots")
+
+	// Every snapshot the cluster keeps (Fluss 1.0's LIST_KV_SNAPSHOTS): the latest ones are
+	// among them (the test cluster snapshots every 10 minutes, so there may be none yet).
+	if !testServerVersion(t).AtLeast(1, 0) {
+		_, err = db.Query(`SHOW ACTIVE KV SNAPSHOTS FOR ` + kv)
+		require.Error(t, err)
+		assert.True(t, errors.Is(err, fluss.ErrUnsupportedByServer), "%v", err)
+		assert.Contains(t, err.Error(), "LIST_KV_SNAPSHOTS(1064) API, which Fluss 1.0 added")
+	} else {
+		active := map[string]bool{}
+		for _, s := range queryStrings(t, db, `SHOW ACTIVE KV SNAPSHOTS FOR `+kv+` PARTITION (region = 'EU')`) {
+			require.Len(t, s, 4)
+			assert.Equal(t, "EU", s[0])
+			assert.Contains(t, []string{"0", "1"}, s[1])
+			active[s[1]+"/"+s[2]] = true
+		}
+		for _, s := range queryStrings(t, db, `SHOW KV SNAPSHOTS FOR `+kv+` PARTITION (region = 'EU')`) {
+			if s[2] != "NULL" {
+				assert.True(t, active[s[1]+"/"+s[2]], "latest snapshot %s of bucket %s is active", s[2], s[1])
+			}
+		}
+	}
 
 	// Cluster configs: the server sends its whole configuration; secrets are masked.
 	configs := queryStrings(t, db, `SHOW CLUSTER CONFIGS`)

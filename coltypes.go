@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -25,7 +25,7 @@ import (
 //	TIMESTAMP_LTZ(p) time.Time, the instant in UTC     time.Time / sql.NullTime TIMESTAMP_LTZ
 //
 //	ARRAY<T>         []any of T's values           []any                    ARRAY
-//	MAP<K, V>        []fluss.MapEntry              []fluss.MapEntry         MAP
+//	MAP<K, V>        []datum.MapEntry              []datum.MapEntry         MAP
 //	ROW<…>           []any, the fields in order    []any                    ROW
 //
 // DECIMAL is returned as text so that no digit is lost; scan it into a string, or into a
@@ -51,7 +51,7 @@ var (
 	typeNullTime    = reflect.TypeFor[sql.NullTime]()
 	typeAny         = reflect.TypeFor[any]()
 	typeAnySlice    = reflect.TypeFor[[]any]()
-	typeMapEntries  = reflect.TypeFor[[]fluss.MapEntry]()
+	typeMapEntries  = reflect.TypeFor[[]datum.MapEntry]()
 )
 
 // scanType is the Go type a value of t scans into without loss.

@@ -8,15 +8,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 )
 
 // ARRAY, MAP and ROW values in database/sql.
 //
 // Arguments: a Go slice or array for an ARRAY column ([]string, []*int64 for NULL
-// elements, …; a nil slice is NULL), a Go map or []fluss.MapEntry for a MAP column (a
+// elements, …; a nil slice is NULL), a Go map or []datum.MapEntry for a MAP column (a
 // map's entries are stored sorted by key), a slice of the fields or a struct (fields
-// matched by `db` tag or name) for a ROW column. Results: []any, []fluss.MapEntry and
+// matched by `db` tag or name) for a ROW column. Results: []any, []datum.MapEntry and
 // []any whose elements are what Rows.Next returns for their type. Array, Map and Row
 // scan those into typed Go values.
 
@@ -168,7 +168,7 @@ func assignValue(dst reflect.Value, src any, path string) error {
 			}
 			return nil
 		}
-	case []fluss.MapEntry:
+	case []datum.MapEntry:
 		if dst.Kind() == reflect.Map {
 			out := reflect.MakeMapWithSize(dst.Type(), len(x))
 			for _, e := range x {

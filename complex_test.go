@@ -6,10 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/flussql/flussql/fluss"
 )
 
 func TestIsNestedArg(t *testing.T) {
@@ -23,7 +22,7 @@ func TestIsNestedArg(t *testing.T) {
 		{[2]int{1, 2}, true},
 		{map[string]int{}, true},
 		{struct{ A int }{}, true},
-		{[]fluss.MapEntry{}, true},
+		{[]datum.MapEntry{}, true},
 		{[]byte("x"), false},
 		{json.RawMessage(`{}`), false},
 		{time.Now(), false},
@@ -71,10 +70,10 @@ func TestArrayMapRowScanners(t *testing.T) {
 	assert.Equal(t, []float64{1.25}, decs)
 
 	var m map[string]int64
-	require.NoError(t, Map(&m).Scan([]fluss.MapEntry{{Key: "a", Value: int64(1)}, {Key: "b", Value: int64(2)}}))
+	require.NoError(t, Map(&m).Scan([]datum.MapEntry{{Key: "a", Value: int64(1)}, {Key: "b", Value: int64(2)}}))
 	assert.Equal(t, map[string]int64{"a": 1, "b": 2}, m)
 	var mp map[int32]*string
-	require.NoError(t, Map(&mp).Scan([]fluss.MapEntry{{Key: int64(1), Value: nil}}))
+	require.NoError(t, Map(&mp).Scan([]datum.MapEntry{{Key: int64(1), Value: nil}}))
 	assert.Equal(t, map[int32]*string{1: nil}, mp)
 
 	type addr struct {
@@ -111,7 +110,7 @@ func TestArrayOfMapOf(t *testing.T) {
 	assert.Equal(t, ArrayOf[ArrayOf[int64]]{{1}, nil}, grid)
 
 	var m MapOf[string, int32]
-	require.NoError(t, m.Scan([]fluss.MapEntry{{Key: "k", Value: int64(2)}}))
+	require.NoError(t, m.Scan([]datum.MapEntry{{Key: "k", Value: int64(2)}}))
 	assert.Equal(t, MapOf[string, int32]{"k": 2}, m)
 	require.Error(t, m.Scan([]any{"x"}))
 

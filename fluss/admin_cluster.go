@@ -3,6 +3,7 @@ package fluss
 import (
 	"context"
 	"sort"
+	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -50,6 +51,34 @@ func (a *Admin) LatestKvSnapshots(ctx context.Context, path TablePath, partition
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Bucket < out[j].Bucket })
+	return out, nil
+}
+
+// ActiveKvSnapshots returns the KV snapshots the cluster keeps for a primary-key table, or
+// for one partition of a partitioned one (partitionID, NoPartition for a non-partitioned
+// table): the retained ones and those still in use by readers, several per bucket, ordered
+// by bucket and snapshot id. It needs Fluss 1.0 (LIST_KV_SNAPSHOTS); an older coordinator
+// gives an error matching ErrUnsupportedByServer.
+func (a *Admin) ActiveKvSnapshots(ctx context.Context, tableID, partitionID int64) ([]KvSnapshot, error) {
+	req := &protocol.ListKvSnapshotsRequest{TableId: proto.Int64(tableID)}
+	if partitionID != NoPartition {
+		req.PartitionId = proto.Int64(partitionID)
+	}
+	var resp protocol.ListKvSnapshotsResponse
+	err := a.c.callCoordinator(ctx, protocol.ListKvSnapshots, req, &resp)
+	if err = a.c.since10(ctx, "listing the KV snapshots of table id "+strconv.FormatInt(tableID, 10), protocol.ListKvSnapshots, err); err != nil {
+		return nil, err
+	}
+	out := make([]KvSnapshot, 0, len(resp.GetActiveSnapshots()))
+	for _, s := range resp.GetActiveSnapshots() {
+		out = append(out, KvSnapshot{Bucket: s.GetBucketId(), SnapshotID: s.GetSnapshotId(), LogOffset: s.GetLogOffset(), HasSnapshot: s.SnapshotId != nil})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Bucket != out[j].Bucket {
+			return out[i].Bucket < out[j].Bucket
+		}
+		return out[i].SnapshotID < out[j].SnapshotID
+	})
 	return out, nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/flussql/flussql/fluss/flusserr"
 )
 
 // The outcome of a write. Every row handed to a writer ends in exactly one
@@ -251,23 +253,23 @@ func maybeStored(err error) bool {
 		return false
 	}
 	switch fe.Code {
-	case CodeNotLeaderOrFollower:
+	case flusserr.NotLeaderOrFollower:
 		// Not a proof: with acks=all the leader appends first and waits for its followers
 		// (DelayedWrite); when it loses the leadership meanwhile the wait ends with
 		// NOT_LEADER_OR_FOLLOWER (Replica.checkEnoughReplicasReachOffset in Fluss 0.9.1), and
 		// the follower that took over may hold the rows. A retry under the same writer id and
 		// sequence is safe (the server answers DUPLICATE_SEQUENCE); giving up is "unknown".
 		return true
-	case CodeUnknownTableOrBucketException, CodeRecordTooLargeException,
-		CodeCorruptMessage, CodeCorruptRecordException, CodeInvalidTableException, CodeInvalidRequiredAcks,
-		CodeNotEnoughReplicasException, CodeOutOfOrderSequenceException, CodeUnknownWriterIDException,
-		CodePartitionNotExists, CodeAuthorizationException, CodeTableNotExist, CodeSchemaNotExist,
-		CodeLeaderNotAvailableException, CodeFencedLeaderEpochException, CodeNonPrimaryKeyTableException,
-		CodeInvalidTargetColumn, CodeInvalidColumnProjection, CodeDeletionDisabledException,
-		CodeUnsupportedVersion, CodeInvalidProducerIDException,
+	case flusserr.UnknownTableOrBucketException, flusserr.RecordTooLargeException,
+		flusserr.CorruptMessage, flusserr.CorruptRecordException, flusserr.InvalidTableException, flusserr.InvalidRequiredAcks,
+		flusserr.NotEnoughReplicasException, flusserr.OutOfOrderSequenceException, flusserr.UnknownWriterIDException,
+		flusserr.PartitionNotExists, flusserr.AuthorizationException, flusserr.TableNotExist, flusserr.SchemaNotExist,
+		flusserr.LeaderNotAvailableException, flusserr.FencedLeaderEpochException, flusserr.NonPrimaryKeyTableException,
+		flusserr.InvalidTargetColumn, flusserr.InvalidColumnProjection, flusserr.DeletionDisabledException,
+		flusserr.UnsupportedVersion, flusserr.InvalidProducerIDException,
 		// Fluss 1.0 refusals before anything is written: storage under pressure, a disk
 		// over its write limit, too many requests for historical partitions.
-		CodeStorageBackpressure, CodeDiskWriteLocked, CodeHistoricalPartitionThrottled:
+		flusserr.StorageBackpressureException, flusserr.DiskWriteLocked, flusserr.HistoricalPartitionThrottled:
 		return false
 	}
 	// REQUEST_TIME_OUT (the leader appended, replicas did not confirm in

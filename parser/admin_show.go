@@ -16,11 +16,13 @@ type ShowOffsets struct {
 	Partition []PartitionValue
 }
 
-// ShowKvSnapshots is SHOW KV SNAPSHOTS FOR t [PARTITION (…)]: the latest
-// snapshot of every bucket of a primary-key table.
+// ShowKvSnapshots is SHOW [ACTIVE] KV SNAPSHOTS FOR t [PARTITION (…)]: the latest
+// snapshot of every bucket of a primary-key table, or with ACTIVE every snapshot the
+// cluster keeps (retained or still in use; Fluss 1.0).
 type ShowKvSnapshots struct {
 	Table     TableName
 	Partition []PartitionValue
+	Active    bool
 }
 
 // ShowClusterConfigs is SHOW CLUSTER CONFIGS [LIKE '…'].
@@ -41,6 +43,9 @@ func (s *ShowOffsets) String() string { return showFor("SHOW OFFSETS FOR ", s.Ta
 
 // String renders the statement as canonical SQL.
 func (s *ShowKvSnapshots) String() string {
+	if s.Active {
+		return showFor("SHOW ACTIVE KV SNAPSHOTS FOR ", s.Table, s.Partition)
+	}
 	return showFor("SHOW KV SNAPSHOTS FOR ", s.Table, s.Partition)
 }
 
@@ -72,6 +77,9 @@ func (p *ddlParser) showAdmin() (st Statement, ok bool, err error) {
 	case p.words("kv", "snapshots"):
 		t, spec, err := p.forTable()
 		return &ShowKvSnapshots{Table: t, Partition: spec}, true, err
+	case p.words("active", "kv", "snapshots"):
+		t, spec, err := p.forTable()
+		return &ShowKvSnapshots{Table: t, Partition: spec, Active: true}, true, err
 	case p.words("cluster", "health"):
 		return &ShowClusterHealth{}, true, p.end()
 	case p.words("create", "database"), p.words("create", "schema"):

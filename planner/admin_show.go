@@ -33,6 +33,9 @@ type ShowOffsets struct {
 type ShowKvSnapshots struct {
 	Table *fluss.TableInfo
 	SpecFilter
+	// Active: every snapshot the cluster keeps (Admin.ActiveKvSnapshots, Fluss 1.0), not
+	// only the latest of each bucket.
+	Active bool
 }
 
 // SpecFilter is the optional, possibly partial, partition spec of
@@ -207,8 +210,12 @@ func (p *ShowOffsets) String() string {
 
 // String describes the plan for EXPLAIN.
 func (p *ShowKvSnapshots) String() string {
+	what := "latest of every bucket (GetLatestKvSnapshots)"
+	if p.Active {
+		what = "every one the cluster keeps: retained and in use (ListKvSnapshots, Fluss 1.0)"
+	}
 	return describe("ShowKvSnapshots %s", p.Table.Path).partitionsOf(p.Table, &p.SpecFilter).
-		line("snapshots", "latest of every bucket (GetLatestKvSnapshots)").
+		line("snapshots", "%s", what).
 		pending(p.Placeholders).String()
 }
 
@@ -281,7 +288,7 @@ func (b *builder) showKvSnapshots(s *parser.ShowKvSnapshots) (Plan, error) {
 	if !info.HasPrimaryKey() {
 		return nil, &notPrimaryKeyError{path: info.Path}
 	}
-	return &ShowKvSnapshots{Table: info, SpecFilter: f}, nil
+	return &ShowKvSnapshots{Table: info, SpecFilter: f, Active: s.Active}, nil
 }
 
 type notPrimaryKeyError struct{ path fluss.TablePath }

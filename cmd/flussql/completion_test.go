@@ -53,7 +53,7 @@ func TestComplete(t *testing.T) {
 		{name: "database after USE", line: "USE ana", want: []string{"analytics "}, head: "USE "},
 		{name: "database after SHOW TABLES FROM", line: "SHOW TABLES FROM f", want: []string{"fluss "}, head: "SHOW TABLES FROM "},
 		{name: "backslash command", line: `\con`, want: []string{`\conninfo `}},
-		{name: "ACL statements", line: "SHOW AC", want: []string{"ACL", "ACLS"}, head: "SHOW "},
+		{name: "ACL statements", line: "SHOW AC", want: []string{"ACL", "ACLS", "ACTIVE"}, head: "SHOW "},
 		{name: "backslash commands", line: `\d`, want: []string{`\dt`, `\d`, `\dp`, `\dA`}},
 		{name: "table after \\d", line: `\d ord`, want: []string{"orders", "order_items"}, head: `\d `},
 		{name: "database after \\c", line: `\c an`, want: []string{"analytics "}, head: `\c `},

@@ -45,16 +45,16 @@ func (c *Session) readAdmin(ctx context.Context, p planner.QueryPlan) (rows [][]
 		}
 		var offsets []planner.BucketOffsets
 		for _, part := range parts {
-			earliest, err := admin.ListOffsets(ctx, p.Table.Path, part, nil, fluss.OffsetEarliest())
+			earliest, err := admin.ListOffsets(ctx, p.Table.Path, part.Name, nil, fluss.OffsetEarliest())
 			if err != nil {
 				return nil, true, err
 			}
-			latest, err := admin.ListOffsets(ctx, p.Table.Path, part, nil, fluss.OffsetLatest())
+			latest, err := admin.ListOffsets(ctx, p.Table.Path, part.Name, nil, fluss.OffsetLatest())
 			if err != nil {
 				return nil, true, err
 			}
 			for _, b := range slices.Sorted(maps.Keys(earliest)) {
-				offsets = append(offsets, planner.BucketOffsets{Partition: part, Bucket: b, Earliest: earliest[b], Latest: latest[b]})
+				offsets = append(offsets, planner.BucketOffsets{Partition: part.Name, Bucket: b, Earliest: earliest[b], Latest: latest[b]})
 			}
 		}
 		return p.Rows(offsets), true, nil
@@ -65,30 +65,31 @@ func (c *Session) readAdmin(ctx context.Context, p planner.QueryPlan) (rows [][]
 		}
 		var snaps []planner.PartitionSnapshots
 		for _, part := range parts {
-			s, err := admin.LatestKvSnapshots(ctx, p.Table.Path, part)
+			var s []fluss.KvSnapshot
+			if p.Active {
+				s, err = admin.ActiveKvSnapshots(ctx, p.Table.TableID, part.ID)
+			} else {
+				s, err = admin.LatestKvSnapshots(ctx, p.Table.Path, part.Name)
+			}
 			if err != nil {
 				return nil, true, err
 			}
-			snaps = append(snaps, planner.PartitionSnapshots{Partition: part, Snapshots: s})
+			snaps = append(snaps, planner.PartitionSnapshots{Partition: part.Name, Snapshots: s})
 		}
 		return p.Rows(snaps), true, nil
 	}
 	return nil, false, nil
 }
 
-// showPartitionsOf returns the names of the partitions a SHOW … FOR
-// statement covers, or [""] for a non-partitioned table.
-func (c *Session) showPartitionsOf(ctx context.Context, info *fluss.TableInfo, f *planner.SpecFilter) ([]string, error) {
+// showPartitionsOf returns the partitions a SHOW … FOR statement covers, or one without a
+// name (and NoPartition as its id) for a non-partitioned table.
+func (c *Session) showPartitionsOf(ctx context.Context, info *fluss.TableInfo, f *planner.SpecFilter) ([]fluss.PartitionInfo, error) {
 	if !info.IsPartitioned() {
-		return []string{""}, nil
+		return []fluss.PartitionInfo{{ID: fluss.NoPartition}}, nil
 	}
 	all, err := c.client.Admin().ListPartitions(ctx, info.Path, nil)
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, p := range f.Matching(all) {
-		names = append(names, p.Name)
-	}
-	return names, nil
+	return f.Matching(all), nil
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -95,17 +95,17 @@ func valueCell(t types.DataType, v any) (any, error) {
 		return strings.Clone(x), nil
 	case []byte:
 		return bytes.Clone(x), nil
-	case fluss.Decimal:
+	case datum.Decimal:
 		return x.String(), nil
-	case fluss.Date:
+	case datum.Date:
 		return x.Time(), nil
-	case fluss.Time:
+	case datum.Time:
 		return formatTimeOfDay(time.UnixMilli(int64(x)), t.Precision), nil
-	case fluss.TimestampNTZ:
+	case datum.TimestampNTZ:
 		return x.Time(), nil
-	case fluss.TimestampLTZ:
+	case datum.TimestampLTZ:
 		return x.Time(), nil
-	case []any, []fluss.MapEntry:
+	case []any, []datum.MapEntry:
 		return nestedValue(t, x)
 	}
 	return nil, fmt.Errorf("flussql: value %T of column type %s is %w", v, t, ErrNotSupported)

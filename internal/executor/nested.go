@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -44,11 +45,11 @@ func nestedValue(t types.DataType, v any) (any, error) {
 			out[i] = c
 		}
 		return out, nil
-	case []fluss.MapEntry:
+	case []datum.MapEntry:
 		if t.Kind != types.Map || t.Key == nil || t.Value == nil {
 			return nil, fmt.Errorf("flussql: map entries for column type %s are %w", t, ErrNotSupported)
 		}
-		out := make([]fluss.MapEntry, len(x))
+		out := make([]datum.MapEntry, len(x))
 		for i, e := range x {
 			k, err := valueCell(*t.Key, e.Key)
 			if err != nil {
@@ -58,7 +59,7 @@ func nestedValue(t types.DataType, v any) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[i] = fluss.MapEntry{Key: k, Value: val}
+			out[i] = datum.MapEntry{Key: k, Value: val}
 		}
 		return out, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/flusserr"
 )
 
 // ErrNotSupported is wrapped by every error about a statement, clause or type that
@@ -45,7 +46,7 @@ func ddlOutcome(err error) error {
 	}
 	var fe *fluss.Error
 	if errors.As(err, &fe) {
-		if fe.NotSent || (fe.Code != fluss.CodeNetworkException && fe.Code != fluss.CodeRequestTimeOut) {
+		if fe.NotSent || (fe.Code != flusserr.NetworkException && fe.Code != flusserr.RequestTimeOut) {
 			return err // not sent, or the coordinator's own answer
 		}
 		return &outcomeUnknownError{err}

@@ -165,7 +165,7 @@ func counted(n int64) Result { return Result{RowsAffected: n, Counted: true} }
 
 // Rows is a statement's result: rows in the driver's value representation (integers as
 // int64 or their column's Go type, DECIMAL as its string, temporal types as time.Time,
-// ARRAY/MAP/ROW as []any / []fluss.MapEntry).
+// ARRAY/MAP/ROW as []any / []datum.MapEntry).
 type Rows interface {
 	// Columns describes the result columns.
 	Columns() []planner.ResultColumn

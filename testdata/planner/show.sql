@@ -48,6 +48,8 @@ SHOW KV SNAPSHOTS FOR users
 ====
 SHOW KV SNAPSHOTS FOR partitioned_users PARTITION (region = 'EU')
 ====
+SHOW ACTIVE KV SNAPSHOTS FOR users
+====
 SHOW KV SNAPSHOTS FOR logs
 ====
 SHOW OFFSETS FOR nope

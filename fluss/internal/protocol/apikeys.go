@@ -48,6 +48,8 @@ const (
 	ScanKv APIKey = 1061
 	// GetClusterHealth (1.0+) counts replicas in sync and leaders active.
 	GetClusterHealth APIKey = 1062
+	// ListKvSnapshots (1.0+) lists the KV snapshots a table keeps (retained and in use).
+	ListKvSnapshots APIKey = 1064
 )
 
 // VersionRange is an inclusive range of API versions.
@@ -103,6 +105,7 @@ var clientAPIs = map[APIKey]apiInfo{
 	AlterDatabase:          {"ALTER_DATABASE", VersionRange{0, 0}},
 	ScanKv:                 {"SCAN_KV", VersionRange{0, 0}},
 	GetClusterHealth:       {"GET_CLUSTER_HEALTH", VersionRange{0, 0}},
+	ListKvSnapshots:        {"LIST_KV_SNAPSHOTS", VersionRange{0, 0}},
 }
 
 // String returns the Fluss name of the API, e.g. "CREATE_TABLE(1005)".

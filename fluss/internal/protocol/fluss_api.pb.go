@@ -5278,6 +5278,120 @@ func (x *PbKvSnapshot) GetLogOffset() int64 {
 	return 0
 }
 
+// ---- LIST_KV_SNAPSHOTS (1064, Fluss 1.0 FlussApi.proto): the active snapshots of a table
+// (or partition): the retained ones and those still in use, several per bucket. ----
+type ListKvSnapshotsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TableId       *int64                 `protobuf:"varint,1,req,name=table_id,json=tableId" json:"table_id,omitempty"`
+	PartitionId   *int64                 `protobuf:"varint,2,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListKvSnapshotsRequest) Reset() {
+	*x = ListKvSnapshotsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[90]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListKvSnapshotsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListKvSnapshotsRequest) ProtoMessage() {}
+
+func (x *ListKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[90]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListKvSnapshotsRequest.ProtoReflect.Descriptor instead.
+func (*ListKvSnapshotsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{90}
+}
+
+func (x *ListKvSnapshotsRequest) GetTableId() int64 {
+	if x != nil && x.TableId != nil {
+		return *x.TableId
+	}
+	return 0
+}
+
+func (x *ListKvSnapshotsRequest) GetPartitionId() int64 {
+	if x != nil && x.PartitionId != nil {
+		return *x.PartitionId
+	}
+	return 0
+}
+
+type ListKvSnapshotsResponse struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	TableId         *int64                 `protobuf:"varint,1,req,name=table_id,json=tableId" json:"table_id,omitempty"`
+	PartitionId     *int64                 `protobuf:"varint,2,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
+	ActiveSnapshots []*PbKvSnapshot        `protobuf:"bytes,3,rep,name=active_snapshots,json=activeSnapshots" json:"active_snapshots,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *ListKvSnapshotsResponse) Reset() {
+	*x = ListKvSnapshotsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[91]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListKvSnapshotsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListKvSnapshotsResponse) ProtoMessage() {}
+
+func (x *ListKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[91]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListKvSnapshotsResponse.ProtoReflect.Descriptor instead.
+func (*ListKvSnapshotsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{91}
+}
+
+func (x *ListKvSnapshotsResponse) GetTableId() int64 {
+	if x != nil && x.TableId != nil {
+		return *x.TableId
+	}
+	return 0
+}
+
+func (x *ListKvSnapshotsResponse) GetPartitionId() int64 {
+	if x != nil && x.PartitionId != nil {
+		return *x.PartitionId
+	}
+	return 0
+}
+
+func (x *ListKvSnapshotsResponse) GetActiveSnapshots() []*PbKvSnapshot {
+	if x != nil {
+		return x.ActiveSnapshots
+	}
+	return nil
+}
+
 type ListAclsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	AclFilter     *PbAclFilter           `protobuf:"bytes,1,req,name=acl_filter,json=aclFilter" json:"acl_filter,omitempty"`
@@ -5287,7 +5401,7 @@ type ListAclsRequest struct {
 
 func (x *ListAclsRequest) Reset() {
 	*x = ListAclsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[90]
+	mi := &file_fluss_api_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5299,7 +5413,7 @@ func (x *ListAclsRequest) String() string {
 func (*ListAclsRequest) ProtoMessage() {}
 
 func (x *ListAclsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[90]
+	mi := &file_fluss_api_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5312,7 +5426,7 @@ func (x *ListAclsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAclsRequest.ProtoReflect.Descriptor instead.
 func (*ListAclsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{90}
+	return file_fluss_api_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *ListAclsRequest) GetAclFilter() *PbAclFilter {
@@ -5331,7 +5445,7 @@ type ListAclsResponse struct {
 
 func (x *ListAclsResponse) Reset() {
 	*x = ListAclsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[91]
+	mi := &file_fluss_api_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5343,7 +5457,7 @@ func (x *ListAclsResponse) String() string {
 func (*ListAclsResponse) ProtoMessage() {}
 
 func (x *ListAclsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[91]
+	mi := &file_fluss_api_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5356,7 +5470,7 @@ func (x *ListAclsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAclsResponse.ProtoReflect.Descriptor instead.
 func (*ListAclsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{91}
+	return file_fluss_api_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *ListAclsResponse) GetAcl() []*PbAclInfo {
@@ -5375,7 +5489,7 @@ type CreateAclsRequest struct {
 
 func (x *CreateAclsRequest) Reset() {
 	*x = CreateAclsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[92]
+	mi := &file_fluss_api_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5387,7 +5501,7 @@ func (x *CreateAclsRequest) String() string {
 func (*CreateAclsRequest) ProtoMessage() {}
 
 func (x *CreateAclsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[92]
+	mi := &file_fluss_api_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5400,7 +5514,7 @@ func (x *CreateAclsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateAclsRequest.ProtoReflect.Descriptor instead.
 func (*CreateAclsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{92}
+	return file_fluss_api_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *CreateAclsRequest) GetAcl() []*PbAclInfo {
@@ -5419,7 +5533,7 @@ type CreateAclsResponse struct {
 
 func (x *CreateAclsResponse) Reset() {
 	*x = CreateAclsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[93]
+	mi := &file_fluss_api_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5431,7 +5545,7 @@ func (x *CreateAclsResponse) String() string {
 func (*CreateAclsResponse) ProtoMessage() {}
 
 func (x *CreateAclsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[93]
+	mi := &file_fluss_api_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5444,7 +5558,7 @@ func (x *CreateAclsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateAclsResponse.ProtoReflect.Descriptor instead.
 func (*CreateAclsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{93}
+	return file_fluss_api_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *CreateAclsResponse) GetAclRes() []*PbCreateAclRespInfo {
@@ -5463,7 +5577,7 @@ type DropAclsRequest struct {
 
 func (x *DropAclsRequest) Reset() {
 	*x = DropAclsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[94]
+	mi := &file_fluss_api_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5475,7 +5589,7 @@ func (x *DropAclsRequest) String() string {
 func (*DropAclsRequest) ProtoMessage() {}
 
 func (x *DropAclsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[94]
+	mi := &file_fluss_api_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5488,7 +5602,7 @@ func (x *DropAclsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropAclsRequest.ProtoReflect.Descriptor instead.
 func (*DropAclsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{94}
+	return file_fluss_api_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *DropAclsRequest) GetAclFilter() []*PbAclFilter {
@@ -5507,7 +5621,7 @@ type DropAclsResponse struct {
 
 func (x *DropAclsResponse) Reset() {
 	*x = DropAclsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[95]
+	mi := &file_fluss_api_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5519,7 +5633,7 @@ func (x *DropAclsResponse) String() string {
 func (*DropAclsResponse) ProtoMessage() {}
 
 func (x *DropAclsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[95]
+	mi := &file_fluss_api_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5532,7 +5646,7 @@ func (x *DropAclsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropAclsResponse.ProtoReflect.Descriptor instead.
 func (*DropAclsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{95}
+	return file_fluss_api_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *DropAclsResponse) GetFilterResults() []*PbDropAclsFilterResult {
@@ -5553,7 +5667,7 @@ type PbCreateAclRespInfo struct {
 
 func (x *PbCreateAclRespInfo) Reset() {
 	*x = PbCreateAclRespInfo{}
-	mi := &file_fluss_api_proto_msgTypes[96]
+	mi := &file_fluss_api_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5565,7 +5679,7 @@ func (x *PbCreateAclRespInfo) String() string {
 func (*PbCreateAclRespInfo) ProtoMessage() {}
 
 func (x *PbCreateAclRespInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[96]
+	mi := &file_fluss_api_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5578,7 +5692,7 @@ func (x *PbCreateAclRespInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbCreateAclRespInfo.ProtoReflect.Descriptor instead.
 func (*PbCreateAclRespInfo) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{96}
+	return file_fluss_api_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *PbCreateAclRespInfo) GetAcl() *PbAclInfo {
@@ -5617,7 +5731,7 @@ type PbAclInfo struct {
 
 func (x *PbAclInfo) Reset() {
 	*x = PbAclInfo{}
-	mi := &file_fluss_api_proto_msgTypes[97]
+	mi := &file_fluss_api_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5629,7 +5743,7 @@ func (x *PbAclInfo) String() string {
 func (*PbAclInfo) ProtoMessage() {}
 
 func (x *PbAclInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[97]
+	mi := &file_fluss_api_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5642,7 +5756,7 @@ func (x *PbAclInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbAclInfo.ProtoReflect.Descriptor instead.
 func (*PbAclInfo) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{97}
+	return file_fluss_api_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *PbAclInfo) GetResourceName() string {
@@ -5709,7 +5823,7 @@ type PbAclFilter struct {
 
 func (x *PbAclFilter) Reset() {
 	*x = PbAclFilter{}
-	mi := &file_fluss_api_proto_msgTypes[98]
+	mi := &file_fluss_api_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5721,7 +5835,7 @@ func (x *PbAclFilter) String() string {
 func (*PbAclFilter) ProtoMessage() {}
 
 func (x *PbAclFilter) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[98]
+	mi := &file_fluss_api_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5734,7 +5848,7 @@ func (x *PbAclFilter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbAclFilter.ProtoReflect.Descriptor instead.
 func (*PbAclFilter) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{98}
+	return file_fluss_api_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *PbAclFilter) GetResourceName() string {
@@ -5797,7 +5911,7 @@ type PbDropAclsFilterResult struct {
 
 func (x *PbDropAclsFilterResult) Reset() {
 	*x = PbDropAclsFilterResult{}
-	mi := &file_fluss_api_proto_msgTypes[99]
+	mi := &file_fluss_api_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5809,7 +5923,7 @@ func (x *PbDropAclsFilterResult) String() string {
 func (*PbDropAclsFilterResult) ProtoMessage() {}
 
 func (x *PbDropAclsFilterResult) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[99]
+	mi := &file_fluss_api_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5822,7 +5936,7 @@ func (x *PbDropAclsFilterResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbDropAclsFilterResult.ProtoReflect.Descriptor instead.
 func (*PbDropAclsFilterResult) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{99}
+	return file_fluss_api_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *PbDropAclsFilterResult) GetMatchingAcls() []*PbDropAclsMatchingAcl {
@@ -5857,7 +5971,7 @@ type PbDropAclsMatchingAcl struct {
 
 func (x *PbDropAclsMatchingAcl) Reset() {
 	*x = PbDropAclsMatchingAcl{}
-	mi := &file_fluss_api_proto_msgTypes[100]
+	mi := &file_fluss_api_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5869,7 +5983,7 @@ func (x *PbDropAclsMatchingAcl) String() string {
 func (*PbDropAclsMatchingAcl) ProtoMessage() {}
 
 func (x *PbDropAclsMatchingAcl) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[100]
+	mi := &file_fluss_api_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5882,7 +5996,7 @@ func (x *PbDropAclsMatchingAcl) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbDropAclsMatchingAcl.ProtoReflect.Descriptor instead.
 func (*PbDropAclsMatchingAcl) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{100}
+	return file_fluss_api_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *PbDropAclsMatchingAcl) GetAcl() *PbAclInfo {
@@ -5914,7 +6028,7 @@ type DescribeClusterConfigsRequest struct {
 
 func (x *DescribeClusterConfigsRequest) Reset() {
 	*x = DescribeClusterConfigsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[101]
+	mi := &file_fluss_api_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5926,7 +6040,7 @@ func (x *DescribeClusterConfigsRequest) String() string {
 func (*DescribeClusterConfigsRequest) ProtoMessage() {}
 
 func (x *DescribeClusterConfigsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[101]
+	mi := &file_fluss_api_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5939,7 +6053,7 @@ func (x *DescribeClusterConfigsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeClusterConfigsRequest.ProtoReflect.Descriptor instead.
 func (*DescribeClusterConfigsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{101}
+	return file_fluss_api_proto_rawDescGZIP(), []int{103}
 }
 
 type DescribeClusterConfigsResponse struct {
@@ -5951,7 +6065,7 @@ type DescribeClusterConfigsResponse struct {
 
 func (x *DescribeClusterConfigsResponse) Reset() {
 	*x = DescribeClusterConfigsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[102]
+	mi := &file_fluss_api_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5963,7 +6077,7 @@ func (x *DescribeClusterConfigsResponse) String() string {
 func (*DescribeClusterConfigsResponse) ProtoMessage() {}
 
 func (x *DescribeClusterConfigsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[102]
+	mi := &file_fluss_api_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5976,7 +6090,7 @@ func (x *DescribeClusterConfigsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeClusterConfigsResponse.ProtoReflect.Descriptor instead.
 func (*DescribeClusterConfigsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{102}
+	return file_fluss_api_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *DescribeClusterConfigsResponse) GetConfigs() []*PbDescribeConfig {
@@ -5997,7 +6111,7 @@ type PbDescribeConfig struct {
 
 func (x *PbDescribeConfig) Reset() {
 	*x = PbDescribeConfig{}
-	mi := &file_fluss_api_proto_msgTypes[103]
+	mi := &file_fluss_api_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6009,7 +6123,7 @@ func (x *PbDescribeConfig) String() string {
 func (*PbDescribeConfig) ProtoMessage() {}
 
 func (x *PbDescribeConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[103]
+	mi := &file_fluss_api_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6022,7 +6136,7 @@ func (x *PbDescribeConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbDescribeConfig.ProtoReflect.Descriptor instead.
 func (*PbDescribeConfig) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{103}
+	return file_fluss_api_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *PbDescribeConfig) GetConfigKey() string {
@@ -6059,7 +6173,7 @@ type AlterDatabaseRequest struct {
 
 func (x *AlterDatabaseRequest) Reset() {
 	*x = AlterDatabaseRequest{}
-	mi := &file_fluss_api_proto_msgTypes[104]
+	mi := &file_fluss_api_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6071,7 +6185,7 @@ func (x *AlterDatabaseRequest) String() string {
 func (*AlterDatabaseRequest) ProtoMessage() {}
 
 func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[104]
+	mi := &file_fluss_api_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6084,7 +6198,7 @@ func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterDatabaseRequest.ProtoReflect.Descriptor instead.
 func (*AlterDatabaseRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{104}
+	return file_fluss_api_proto_rawDescGZIP(), []int{106}
 }
 
 func (x *AlterDatabaseRequest) GetDatabaseName() string {
@@ -6123,7 +6237,7 @@ type AlterDatabaseResponse struct {
 
 func (x *AlterDatabaseResponse) Reset() {
 	*x = AlterDatabaseResponse{}
-	mi := &file_fluss_api_proto_msgTypes[105]
+	mi := &file_fluss_api_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6135,7 +6249,7 @@ func (x *AlterDatabaseResponse) String() string {
 func (*AlterDatabaseResponse) ProtoMessage() {}
 
 func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[105]
+	mi := &file_fluss_api_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6148,7 +6262,7 @@ func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterDatabaseResponse.ProtoReflect.Descriptor instead.
 func (*AlterDatabaseResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{105}
+	return file_fluss_api_proto_rawDescGZIP(), []int{107}
 }
 
 type GetClusterHealthRequest struct {
@@ -6159,7 +6273,7 @@ type GetClusterHealthRequest struct {
 
 func (x *GetClusterHealthRequest) Reset() {
 	*x = GetClusterHealthRequest{}
-	mi := &file_fluss_api_proto_msgTypes[106]
+	mi := &file_fluss_api_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6171,7 +6285,7 @@ func (x *GetClusterHealthRequest) String() string {
 func (*GetClusterHealthRequest) ProtoMessage() {}
 
 func (x *GetClusterHealthRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[106]
+	mi := &file_fluss_api_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6184,7 +6298,7 @@ func (x *GetClusterHealthRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterHealthRequest.ProtoReflect.Descriptor instead.
 func (*GetClusterHealthRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{106}
+	return file_fluss_api_proto_rawDescGZIP(), []int{108}
 }
 
 type GetClusterHealthResponse struct {
@@ -6201,7 +6315,7 @@ type GetClusterHealthResponse struct {
 
 func (x *GetClusterHealthResponse) Reset() {
 	*x = GetClusterHealthResponse{}
-	mi := &file_fluss_api_proto_msgTypes[107]
+	mi := &file_fluss_api_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6213,7 +6327,7 @@ func (x *GetClusterHealthResponse) String() string {
 func (*GetClusterHealthResponse) ProtoMessage() {}
 
 func (x *GetClusterHealthResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[107]
+	mi := &file_fluss_api_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6226,7 +6340,7 @@ func (x *GetClusterHealthResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterHealthResponse.ProtoReflect.Descriptor instead.
 func (*GetClusterHealthResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{107}
+	return file_fluss_api_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *GetClusterHealthResponse) GetNumReplicas() int32 {
@@ -6284,7 +6398,7 @@ type PbPredicate struct {
 
 func (x *PbPredicate) Reset() {
 	*x = PbPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[108]
+	mi := &file_fluss_api_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6296,7 +6410,7 @@ func (x *PbPredicate) String() string {
 func (*PbPredicate) ProtoMessage() {}
 
 func (x *PbPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[108]
+	mi := &file_fluss_api_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6309,7 +6423,7 @@ func (x *PbPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPredicate.ProtoReflect.Descriptor instead.
 func (*PbPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{108}
+	return file_fluss_api_proto_rawDescGZIP(), []int{110}
 }
 
 func (x *PbPredicate) GetType() int32 {
@@ -6345,7 +6459,7 @@ type PbLeafPredicate struct {
 
 func (x *PbLeafPredicate) Reset() {
 	*x = PbLeafPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[109]
+	mi := &file_fluss_api_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6357,7 +6471,7 @@ func (x *PbLeafPredicate) String() string {
 func (*PbLeafPredicate) ProtoMessage() {}
 
 func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[109]
+	mi := &file_fluss_api_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6370,7 +6484,7 @@ func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLeafPredicate.ProtoReflect.Descriptor instead.
 func (*PbLeafPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{109}
+	return file_fluss_api_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *PbLeafPredicate) GetFunction() int32 {
@@ -6404,7 +6518,7 @@ type PbCompoundPredicate struct {
 
 func (x *PbCompoundPredicate) Reset() {
 	*x = PbCompoundPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[110]
+	mi := &file_fluss_api_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6416,7 +6530,7 @@ func (x *PbCompoundPredicate) String() string {
 func (*PbCompoundPredicate) ProtoMessage() {}
 
 func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[110]
+	mi := &file_fluss_api_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6429,7 +6543,7 @@ func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbCompoundPredicate.ProtoReflect.Descriptor instead.
 func (*PbCompoundPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{110}
+	return file_fluss_api_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *PbCompoundPredicate) GetFunction() int32 {
@@ -6467,7 +6581,7 @@ type PbLiteralValue struct {
 
 func (x *PbLiteralValue) Reset() {
 	*x = PbLiteralValue{}
-	mi := &file_fluss_api_proto_msgTypes[111]
+	mi := &file_fluss_api_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6479,7 +6593,7 @@ func (x *PbLiteralValue) String() string {
 func (*PbLiteralValue) ProtoMessage() {}
 
 func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[111]
+	mi := &file_fluss_api_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6492,7 +6606,7 @@ func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLiteralValue.ProtoReflect.Descriptor instead.
 func (*PbLiteralValue) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{111}
+	return file_fluss_api_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *PbLiteralValue) GetLiteralType() int32 {
@@ -6599,7 +6713,7 @@ type PbScanReqForBucket struct {
 
 func (x *PbScanReqForBucket) Reset() {
 	*x = PbScanReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[112]
+	mi := &file_fluss_api_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6611,7 +6725,7 @@ func (x *PbScanReqForBucket) String() string {
 func (*PbScanReqForBucket) ProtoMessage() {}
 
 func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[112]
+	mi := &file_fluss_api_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6624,7 +6738,7 @@ func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbScanReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbScanReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{112}
+	return file_fluss_api_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *PbScanReqForBucket) GetTableId() int64 {
@@ -6669,7 +6783,7 @@ type ScanKvRequest struct {
 
 func (x *ScanKvRequest) Reset() {
 	*x = ScanKvRequest{}
-	mi := &file_fluss_api_proto_msgTypes[113]
+	mi := &file_fluss_api_proto_msgTypes[115]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6681,7 +6795,7 @@ func (x *ScanKvRequest) String() string {
 func (*ScanKvRequest) ProtoMessage() {}
 
 func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[113]
+	mi := &file_fluss_api_proto_msgTypes[115]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6694,7 +6808,7 @@ func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvRequest.ProtoReflect.Descriptor instead.
 func (*ScanKvRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{113}
+	return file_fluss_api_proto_rawDescGZIP(), []int{115}
 }
 
 func (x *ScanKvRequest) GetScannerId() []byte {
@@ -6749,7 +6863,7 @@ type ScanKvResponse struct {
 
 func (x *ScanKvResponse) Reset() {
 	*x = ScanKvResponse{}
-	mi := &file_fluss_api_proto_msgTypes[114]
+	mi := &file_fluss_api_proto_msgTypes[116]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6761,7 +6875,7 @@ func (x *ScanKvResponse) String() string {
 func (*ScanKvResponse) ProtoMessage() {}
 
 func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[114]
+	mi := &file_fluss_api_proto_msgTypes[116]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6774,7 +6888,7 @@ func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvResponse.ProtoReflect.Descriptor instead.
 func (*ScanKvResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{114}
+	return file_fluss_api_proto_rawDescGZIP(), []int{116}
 }
 
 func (x *ScanKvResponse) GetErrorCode() int32 {
@@ -7211,7 +7325,14 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\vsnapshot_id\x18\x02 \x01(\x03R\n" +
 	"snapshotId\x12\x1d\n" +
 	"\n" +
-	"log_offset\x18\x03 \x01(\x03R\tlogOffset\"I\n" +
+	"log_offset\x18\x03 \x01(\x03R\tlogOffset\"V\n" +
+	"\x16ListKvSnapshotsRequest\x12\x19\n" +
+	"\btable_id\x18\x01 \x02(\x03R\atableId\x12!\n" +
+	"\fpartition_id\x18\x02 \x01(\x03R\vpartitionId\"\x9c\x01\n" +
+	"\x17ListKvSnapshotsResponse\x12\x19\n" +
+	"\btable_id\x18\x01 \x02(\x03R\atableId\x12!\n" +
+	"\fpartition_id\x18\x02 \x01(\x03R\vpartitionId\x12C\n" +
+	"\x10active_snapshots\x18\x03 \x03(\v2\x18.fluss.wire.PbKvSnapshotR\x0factiveSnapshots\"I\n" +
 	"\x0fListAclsRequest\x126\n" +
 	"\n" +
 	"acl_filter\x18\x01 \x02(\v2\x17.fluss.wire.PbAclFilterR\taclFilter\";\n" +
@@ -7340,7 +7461,7 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 115)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 117)
 var file_fluss_api_proto_goTypes = []any{
 	(*ErrorResponse)(nil),                  // 0: fluss.wire.ErrorResponse
 	(*ApiVersionsRequest)(nil),             // 1: fluss.wire.ApiVersionsRequest
@@ -7432,31 +7553,33 @@ var file_fluss_api_proto_goTypes = []any{
 	(*GetLatestKvSnapshotsRequest)(nil),    // 87: fluss.wire.GetLatestKvSnapshotsRequest
 	(*GetLatestKvSnapshotsResponse)(nil),   // 88: fluss.wire.GetLatestKvSnapshotsResponse
 	(*PbKvSnapshot)(nil),                   // 89: fluss.wire.PbKvSnapshot
-	(*ListAclsRequest)(nil),                // 90: fluss.wire.ListAclsRequest
-	(*ListAclsResponse)(nil),               // 91: fluss.wire.ListAclsResponse
-	(*CreateAclsRequest)(nil),              // 92: fluss.wire.CreateAclsRequest
-	(*CreateAclsResponse)(nil),             // 93: fluss.wire.CreateAclsResponse
-	(*DropAclsRequest)(nil),                // 94: fluss.wire.DropAclsRequest
-	(*DropAclsResponse)(nil),               // 95: fluss.wire.DropAclsResponse
-	(*PbCreateAclRespInfo)(nil),            // 96: fluss.wire.PbCreateAclRespInfo
-	(*PbAclInfo)(nil),                      // 97: fluss.wire.PbAclInfo
-	(*PbAclFilter)(nil),                    // 98: fluss.wire.PbAclFilter
-	(*PbDropAclsFilterResult)(nil),         // 99: fluss.wire.PbDropAclsFilterResult
-	(*PbDropAclsMatchingAcl)(nil),          // 100: fluss.wire.PbDropAclsMatchingAcl
-	(*DescribeClusterConfigsRequest)(nil),  // 101: fluss.wire.DescribeClusterConfigsRequest
-	(*DescribeClusterConfigsResponse)(nil), // 102: fluss.wire.DescribeClusterConfigsResponse
-	(*PbDescribeConfig)(nil),               // 103: fluss.wire.PbDescribeConfig
-	(*AlterDatabaseRequest)(nil),           // 104: fluss.wire.AlterDatabaseRequest
-	(*AlterDatabaseResponse)(nil),          // 105: fluss.wire.AlterDatabaseResponse
-	(*GetClusterHealthRequest)(nil),        // 106: fluss.wire.GetClusterHealthRequest
-	(*GetClusterHealthResponse)(nil),       // 107: fluss.wire.GetClusterHealthResponse
-	(*PbPredicate)(nil),                    // 108: fluss.wire.PbPredicate
-	(*PbLeafPredicate)(nil),                // 109: fluss.wire.PbLeafPredicate
-	(*PbCompoundPredicate)(nil),            // 110: fluss.wire.PbCompoundPredicate
-	(*PbLiteralValue)(nil),                 // 111: fluss.wire.PbLiteralValue
-	(*PbScanReqForBucket)(nil),             // 112: fluss.wire.PbScanReqForBucket
-	(*ScanKvRequest)(nil),                  // 113: fluss.wire.ScanKvRequest
-	(*ScanKvResponse)(nil),                 // 114: fluss.wire.ScanKvResponse
+	(*ListKvSnapshotsRequest)(nil),         // 90: fluss.wire.ListKvSnapshotsRequest
+	(*ListKvSnapshotsResponse)(nil),        // 91: fluss.wire.ListKvSnapshotsResponse
+	(*ListAclsRequest)(nil),                // 92: fluss.wire.ListAclsRequest
+	(*ListAclsResponse)(nil),               // 93: fluss.wire.ListAclsResponse
+	(*CreateAclsRequest)(nil),              // 94: fluss.wire.CreateAclsRequest
+	(*CreateAclsResponse)(nil),             // 95: fluss.wire.CreateAclsResponse
+	(*DropAclsRequest)(nil),                // 96: fluss.wire.DropAclsRequest
+	(*DropAclsResponse)(nil),               // 97: fluss.wire.DropAclsResponse
+	(*PbCreateAclRespInfo)(nil),            // 98: fluss.wire.PbCreateAclRespInfo
+	(*PbAclInfo)(nil),                      // 99: fluss.wire.PbAclInfo
+	(*PbAclFilter)(nil),                    // 100: fluss.wire.PbAclFilter
+	(*PbDropAclsFilterResult)(nil),         // 101: fluss.wire.PbDropAclsFilterResult
+	(*PbDropAclsMatchingAcl)(nil),          // 102: fluss.wire.PbDropAclsMatchingAcl
+	(*DescribeClusterConfigsRequest)(nil),  // 103: fluss.wire.DescribeClusterConfigsRequest
+	(*DescribeClusterConfigsResponse)(nil), // 104: fluss.wire.DescribeClusterConfigsResponse
+	(*PbDescribeConfig)(nil),               // 105: fluss.wire.PbDescribeConfig
+	(*AlterDatabaseRequest)(nil),           // 106: fluss.wire.AlterDatabaseRequest
+	(*AlterDatabaseResponse)(nil),          // 107: fluss.wire.AlterDatabaseResponse
+	(*GetClusterHealthRequest)(nil),        // 108: fluss.wire.GetClusterHealthRequest
+	(*GetClusterHealthResponse)(nil),       // 109: fluss.wire.GetClusterHealthResponse
+	(*PbPredicate)(nil),                    // 110: fluss.wire.PbPredicate
+	(*PbLeafPredicate)(nil),                // 111: fluss.wire.PbLeafPredicate
+	(*PbCompoundPredicate)(nil),            // 112: fluss.wire.PbCompoundPredicate
+	(*PbLiteralValue)(nil),                 // 113: fluss.wire.PbLiteralValue
+	(*PbScanReqForBucket)(nil),             // 114: fluss.wire.PbScanReqForBucket
+	(*ScanKvRequest)(nil),                  // 115: fluss.wire.ScanKvRequest
+	(*ScanKvResponse)(nil),                 // 116: fluss.wire.ScanKvResponse
 }
 var file_fluss_api_proto_depIdxs = []int32{
 	3,   // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
@@ -7497,7 +7620,7 @@ var file_fluss_api_proto_depIdxs = []int32{
 	62,  // 35: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
 	64,  // 36: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
 	65,  // 37: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
-	108, // 38: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
+	110, // 38: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
 	67,  // 39: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
 	68,  // 40: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
 	69,  // 41: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
@@ -7512,27 +7635,28 @@ var file_fluss_api_proto_depIdxs = []int32{
 	86,  // 50: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
 	6,   // 51: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
 	89,  // 52: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
-	98,  // 53: fluss.wire.ListAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
-	97,  // 54: fluss.wire.ListAclsResponse.acl:type_name -> fluss.wire.PbAclInfo
-	97,  // 55: fluss.wire.CreateAclsRequest.acl:type_name -> fluss.wire.PbAclInfo
-	96,  // 56: fluss.wire.CreateAclsResponse.aclRes:type_name -> fluss.wire.PbCreateAclRespInfo
-	98,  // 57: fluss.wire.DropAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
-	99,  // 58: fluss.wire.DropAclsResponse.filter_results:type_name -> fluss.wire.PbDropAclsFilterResult
-	97,  // 59: fluss.wire.PbCreateAclRespInfo.acl:type_name -> fluss.wire.PbAclInfo
-	100, // 60: fluss.wire.PbDropAclsFilterResult.matching_acls:type_name -> fluss.wire.PbDropAclsMatchingAcl
-	97,  // 61: fluss.wire.PbDropAclsMatchingAcl.acl:type_name -> fluss.wire.PbAclInfo
-	103, // 62: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
-	43,  // 63: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
-	109, // 64: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
-	110, // 65: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
-	111, // 66: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
-	108, // 67: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
-	112, // 68: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
-	69,  // [69:69] is the sub-list for method output_type
-	69,  // [69:69] is the sub-list for method input_type
-	69,  // [69:69] is the sub-list for extension type_name
-	69,  // [69:69] is the sub-list for extension extendee
-	0,   // [0:69] is the sub-list for field type_name
+	89,  // 53: fluss.wire.ListKvSnapshotsResponse.active_snapshots:type_name -> fluss.wire.PbKvSnapshot
+	100, // 54: fluss.wire.ListAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
+	99,  // 55: fluss.wire.ListAclsResponse.acl:type_name -> fluss.wire.PbAclInfo
+	99,  // 56: fluss.wire.CreateAclsRequest.acl:type_name -> fluss.wire.PbAclInfo
+	98,  // 57: fluss.wire.CreateAclsResponse.aclRes:type_name -> fluss.wire.PbCreateAclRespInfo
+	100, // 58: fluss.wire.DropAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
+	101, // 59: fluss.wire.DropAclsResponse.filter_results:type_name -> fluss.wire.PbDropAclsFilterResult
+	99,  // 60: fluss.wire.PbCreateAclRespInfo.acl:type_name -> fluss.wire.PbAclInfo
+	102, // 61: fluss.wire.PbDropAclsFilterResult.matching_acls:type_name -> fluss.wire.PbDropAclsMatchingAcl
+	99,  // 62: fluss.wire.PbDropAclsMatchingAcl.acl:type_name -> fluss.wire.PbAclInfo
+	105, // 63: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
+	43,  // 64: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
+	111, // 65: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
+	112, // 66: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
+	113, // 67: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
+	110, // 68: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
+	114, // 69: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
+	70,  // [70:70] is the sub-list for method output_type
+	70,  // [70:70] is the sub-list for method input_type
+	70,  // [70:70] is the sub-list for extension type_name
+	70,  // [70:70] is the sub-list for extension extendee
+	0,   // [0:70] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -7546,7 +7670,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   115,
+			NumMessages:   117,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
