@@ -255,8 +255,13 @@ func (s *LogScanner) fetchFrom(ctx context.Context, node ServerNode, group []*bu
 				f.err = err
 				continue
 			}
-			if b.GetRemoteLogFetchInfo() != nil && len(b.GetRecords()) == 0 {
-				f.err = fmt.Errorf("fluss: offset %d of %s lies in remote (tiered) log storage, which this client cannot read", f.offset, f.tb)
+			if info := b.GetRemoteLogFetchInfo(); info != nil && len(b.GetRecords()) == 0 {
+				// The offset is in tiered storage: read the segments (remote_log.go).
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					f.batches, f.next, f.err = s.readRemote(ctx, f, info, b.GetHighWatermark())
+				}()
 				continue
 			}
 			s.fetched.Add(int64(len(b.GetRecords())))
