@@ -85,8 +85,8 @@ func openRemote(ctx context.Context, path string) (RemoteFile, error) {
 	remoteFSs.RUnlock()
 	if fs == nil {
 		sort.Strings(known)
-		return nil, fmt.Errorf("fluss: remote log file %s: no reader for scheme %q (readers: local paths, %s): "+
-			"register one with fluss.RegisterRemoteFS(%q, fs) before scanning", path, scheme, strings.Join(known, ", "), scheme)
+		return nil, &noReaderError{fmt.Sprintf("fluss: remote log file %s: no reader for scheme %q (readers: local paths, %s): "+
+			"register one with fluss.RegisterRemoteFS(%q, fs) before scanning", path, scheme, strings.Join(known, ", "), scheme)}
 	}
 	f, err := fs.Open(ctx, path)
 	if err != nil {
@@ -94,6 +94,11 @@ func openRemote(ctx context.Context, path string) (RemoteFile, error) {
 	}
 	return f, nil
 }
+
+// noReaderError is openRemote's error for a scheme without a RemoteFS.
+type noReaderError struct{ msg string }
+
+func (e *noReaderError) Error() string { return e.msg }
 
 // LocalFS is the RemoteFS of the local filesystem: plain paths and file://
 // URIs (file:/dir and file:///dir alike).

@@ -62,7 +62,11 @@ func readSegmentChunk(ctx context.Context, path string, pos, size, from int64, b
 	}
 	f, err := openRemote(ctx, path)
 	if err != nil {
-		return nil, false, err
+		var ns *noReaderError
+		if errors.As(err, &ns) || ctx.Err() != nil {
+			return nil, false, err
+		}
+		return nil, false, &remoteIOError{err}
 	}
 	defer f.Close()
 	readAt := func(buf []byte, at int64) error {
@@ -73,7 +77,7 @@ func readSegmentChunk(ctx context.Context, path string, pos, size, from int64, b
 		if err == nil || errors.Is(err, io.EOF) {
 			return fmt.Errorf("fluss: remote log segment %s ends at byte %d; the server says it has %d bytes: %w", path, at+int64(n), size, logbatch.ErrCorrupt)
 		}
-		return fmt.Errorf("fluss: reading remote log segment %s at byte %d: %w", path, at, err)
+		return &remoteIOError{fmt.Errorf("fluss: reading remote log segment %s at byte %d: %w", path, at, err)}
 	}
 	var head [logbatch.HeaderSizeV2]byte
 	var first int64 // the size of the batch at pos
@@ -114,13 +118,22 @@ func readSegmentChunk(ctx context.Context, path string, pos, size, from int64, b
 	var buf bytes.Buffer
 	n, err := buf.ReadFrom(io.NewSectionReader(f, pos, want))
 	if err != nil {
-		return nil, false, fmt.Errorf("fluss: reading remote log segment %s at byte %d: %w", path, pos+n, err)
+		return nil, false, &remoteIOError{fmt.Errorf("fluss: reading remote log segment %s at byte %d: %w", path, pos+n, err)}
 	}
 	if n < want {
 		return nil, false, fmt.Errorf("fluss: remote log segment %s ends at byte %d; the server says it has %d bytes: %w", path, pos+n, size, logbatch.ErrCorrupt)
 	}
 	return buf.Bytes(), pos+want == size, nil
 }
+
+// remoteIOError is a remote log segment that could not be opened or read (not one
+// that was read and is corrupt): the fetch is retried a few times, since the
+// storage may fail for a moment and the server may have dropped the segment
+// (retention) after naming it.
+type remoteIOError struct{ err error }
+
+func (e *remoteIOError) Error() string { return e.err.Error() }
+func (e *remoteIOError) Unwrap() error { return e.err }
 
 // maxUpfrontRead is the largest remote read given its whole buffer at once.
 const maxUpfrontRead = 8 << 20

@@ -30,6 +30,8 @@ type memFS struct {
 	opens []string
 	// block, when set, makes Open wait for the context to end.
 	block bool
+	// fail is how many more opens fail with an I/O error.
+	fail int
 }
 
 func (m *memFS) Open(ctx context.Context, path string) (RemoteFile, error) {
@@ -37,7 +39,12 @@ func (m *memFS) Open(ctx context.Context, path string) (RemoteFile, error) {
 	data, ok := m.files[path]
 	m.opens = append(m.opens, path)
 	block := m.block
+	fail := m.fail > 0
+	m.fail--
 	m.mu.Unlock()
+	if fail {
+		return nil, fmt.Errorf("%s: connection reset by the store", path)
+	}
 	if block {
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -130,11 +137,14 @@ func scanTiered(t *testing.T, f *fakeCluster, opts ScannerOptions, offset int64)
 	}
 }
 
-// wantTiered returns the rows of db.tiered from offset from, as scanTiered gives them for
-// the projection cols (nil: both columns).
-func wantTiered(from int, cols []int) []string {
+// wantTiered returns the rows of db.tiered from offset from to offset to (0: the end), as
+// scanTiered gives them for the projection cols (nil: both columns).
+func wantTiered(from, to int, cols []int) []string {
+	if to == 0 {
+		to = tieredBatches * tieredBatchRows
+	}
 	var out []string
-	for id := from; id < tieredBatches*tieredBatchRows; id++ {
+	for id := from; id < to; id++ {
 		vals := []string{fmt.Sprint(id), fmt.Sprintf("row %d", id)}
 		if cols != nil {
 			var p []string
@@ -155,6 +165,7 @@ func TestScanReadsTieredSegments(t *testing.T) {
 		offset int64
 		from   int
 		cols   []int
+		end    int // a bounded scan's end offset (the high watermark when it starts); 0: the log end
 	}{
 		{name: "from earliest", offset: EarliestOffset},
 		{name: "from offset 0", offset: 0},
@@ -163,15 +174,20 @@ func TestScanReadsTieredSegments(t *testing.T) {
 		{name: "projection pushed down for local fetches", opts: ScannerOptions{Projection: []int{1}}, offset: 7, from: 7, cols: []int{1}},
 		{name: "projection reordered", opts: ScannerOptions{Projection: []int{1, 0}}, offset: EarliestOffset, cols: []int{1, 0}},
 		{name: "one batch per read", opts: ScannerOptions{MaxBucketBytes: 1}, offset: EarliestOffset},
+		{name: "bounded scan ending inside a batch of a segment", offset: 3, from: 3, end: 22},
+		{name: "bounded scan ending at a segment end", offset: EarliestOffset, end: 30},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &memFS{}
 			registerMemFS(t, "mem", m)
 			f, files := tieredCluster(t, "mem://bucket/remote/log/db/tiered-1/0")
 			m.files = files
+			if tc.end > 0 {
+				f.SetHighWatermark("db", "tiered", "", 0, 1, int64(tc.end))
+			}
 			rows, remote, err := scanTiered(t, f, tc.opts, tc.offset)
 			require.NoError(t, err)
-			assert.Equal(t, wantTiered(tc.from, tc.cols), rows)
+			assert.Equal(t, wantTiered(tc.from, tc.end, tc.cols), rows)
 			assert.Positive(t, remote, "rows were read from the remote segments")
 			assert.NotEmpty(t, m.opens)
 			for _, p := range m.opens {
@@ -189,7 +205,7 @@ func TestScanPastTieredPartReadsNoRemoteFile(t *testing.T) {
 	m.files = files
 	rows, remote, err := scanTiered(t, f, ScannerOptions{}, 45)
 	require.NoError(t, err)
-	assert.Equal(t, wantTiered(45, nil), rows)
+	assert.Equal(t, wantTiered(45, 0, nil), rows)
 	assert.Zero(t, remote)
 	assert.Empty(t, m.opens)
 }
@@ -213,7 +229,7 @@ func TestScanReadsTieredSegmentsFromLocalDir(t *testing.T) {
 			}
 			rows, remote, err := scanTiered(t, f, ScannerOptions{}, EarliestOffset)
 			require.NoError(t, err)
-			assert.Equal(t, wantTiered(0, nil), rows)
+			assert.Equal(t, wantTiered(0, 0, nil), rows)
 			assert.Positive(t, remote)
 		})
 	}
@@ -230,7 +246,7 @@ func TestScanTieredSegmentErrors(t *testing.T) {
 			wants: []string{`no reader for scheme "s3"`, `fluss.RegisterRemoteFS("s3", fs)`, "s3://bucket/remote/"}},
 		{name: "missing file", dir: "mem://r", edit: func(files map[string][]byte) {
 			delete(files, "mem://r/00000000-0000-4000-8000-000000000000/00000000000000000000.log")
-		}, wants: []string{"mem://r/00000000-0000-4000-8000-000000000000/00000000000000000000.log", "file does not exist"}},
+		}, wants: []string{"mem://r/00000000-0000-4000-8000-000000000000/00000000000000000000.log", "file does not exist", "(attempt 6, failing for"}},
 		{name: "truncated file", dir: "mem://r", edit: func(files map[string][]byte) {
 			p := "mem://r/00000000-0000-4000-8000-000000000000/00000000000000000000.log"
 			files[p] = files[p][:len(files[p])-10]
@@ -256,6 +272,18 @@ func TestScanTieredSegmentErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A remote file that cannot be opened for a moment is read at the next fetch.
+func TestScanRetriesRemoteIOError(t *testing.T) {
+	m := &memFS{fail: 2}
+	registerMemFS(t, "mem", m)
+	f, files := tieredCluster(t, "mem://r")
+	m.files = files
+	rows, _, err := scanTiered(t, f, ScannerOptions{}, EarliestOffset)
+	require.NoError(t, err)
+	assert.Equal(t, wantTiered(0, 0, nil), rows)
+	assert.Equal(t, m.opens[0], m.opens[2], "the failed segment was opened again")
 }
 
 // A remote read that waits is given up when the scanner closes.

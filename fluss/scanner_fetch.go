@@ -65,8 +65,13 @@ const (
 // STORAGE, NOT_ENOUGH_REPLICAS*). UNKNOWN_SERVER_ERROR is retried a few
 // times. Everything else — LOG_OFFSET_OUT_OF_RANGE, CORRUPT_MESSAGE,
 // authorization, a dropped table or partition, a batch that does not
-// decode — is reported.
+// decode — is reported. A remote log segment that cannot be opened or read
+// is retried a few times too (the next fetch names the segments anew).
 func classifyFetchError(err error) fetchRetry {
+	var re *remoteIOError
+	if errors.As(err, &re) {
+		return fetchRetryLimited // a remote file that could not be read (remote_log.go)
+	}
 	var fe *Error
 	if !errors.As(err, &fe) {
 		return fetchFatal
