@@ -251,4 +251,70 @@ func TestScanReadsTieredLog(t *testing.T) {
 		}
 		assert.Len(t, ids, before+after+added, "projection %v", projection)
 	}
+
+	t.Run("partitioned table", func(t *testing.T) { tieredPartition(t, cl, c, db) })
+}
+
+// tieredPartition checks a scan of a partition whose segments were tiered (the remote
+// tablet directory then has a {partition}-p{id} level, which the server's path names).
+func tieredPartition(t *testing.T, cl *localcluster.Cluster, c *fluss.Client, db string) {
+	ctx := testCtx(t)
+	admin := c.Admin()
+	tbl := createLogTable(t, c, db, "tiered_p", fluss.TableDescriptor{
+		Schema: types.Schema{Columns: []types.Column{
+			{Name: "id", Type: types.NewBigInt().AsNotNull()},
+			{Name: "pad", Type: types.NewString()},
+			{Name: "region", Type: types.NewString().AsNotNull()},
+		}},
+		BucketCount: 1, PartitionKeys: []string{"region"},
+		Properties: map[string]string{"table.log.tiered.local-segments": "1"},
+	})
+	info := tbl.Info()
+	require.NoError(t, admin.CreatePartition(ctx, info.Path, fluss.PartitionSpec{"region": "us"}, false))
+	parts, err := admin.ListPartitions(ctx, info.Path, nil)
+	require.NoError(t, err)
+	require.Len(t, parts, 1)
+	part := parts[0]
+	write := func(from, to int64) {
+		w, err := tbl.NewAppendWriter(ctx, fluss.AppendWriterOptions{WriterOptions: fluss.WriterOptions{BatchSize: 8 << 10}})
+		require.NoError(t, err)
+		for id := from; id < to; id++ {
+			require.NoError(t, w.Append(ctx, []any{id, tieredPad(id), "us"}))
+		}
+		require.NoError(t, w.Flush(ctx))
+		require.NoError(t, w.Close(ctx))
+	}
+	const before, after = 4000, 500
+	write(0, before)
+	partDir := filepath.Join(db, fmt.Sprintf("%s-%d", info.Path.Table, info.TableID), fmt.Sprintf("%s-p%d", part.Name, part.ID))
+	remote := filepath.Join(cl.RemoteDataDir, "log", partDir, "0")
+	local := filepath.Join(cl.Dir, "data", "ts0", partDir, "log-0")
+	require.Eventually(t, func() bool {
+		l := segmentStarts(t, local)
+		return len(segmentStarts(t, remote)) >= 2 && len(l) > 0 && l[0] > 0
+	}, 90*time.Second, 250*time.Millisecond, "the tablet server did not tier the segments of partition %s (%s)", part.Name, remote)
+	write(before, before+after)
+
+	s, err := tbl.NewLogScanner(fluss.ScannerOptions{Bounded: true, Projection: []int{0, 1}})
+	require.NoError(t, err)
+	defer s.Close()
+	require.NoError(t, s.SubscribePartition(ctx, part.ID, 0, fluss.EarliestOffset))
+	var n int64
+	for {
+		b, err := s.Poll(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+		ids, pads := b.Record.Column(0).(*array.Int64), b.Record.Column(1).(*array.String)
+		for i := 0; i < b.NumRows(); i++ {
+			require.Equal(t, n, b.Offset(i))
+			require.Equal(t, n, ids.Value(i), "one writer, one bucket: ids in offset order")
+			require.Equal(t, tieredPad(n), pads.Value(i))
+			n++
+		}
+		b.Release()
+	}
+	assert.Equal(t, int64(before+after), n)
+	assert.Positive(t, s.RemoteFetchedBytes())
 }
