@@ -106,9 +106,13 @@ func scanTieredLog(t *testing.T, tbl *fluss.Table, buckets int, projection []int
 	}
 	require.NoError(t, s.SubscribeBuckets(ctx, subs))
 	out := map[int32][]tieredRow{}
+	start := time.Now()
+	rows := 0
 	for {
 		b, err := s.Poll(ctx)
 		if errors.Is(err, io.EOF) {
+			t.Logf("scanned %d rows in %s: %d bytes from remote segments, %d fetched from the server",
+				rows, time.Since(start).Round(time.Millisecond), s.RemoteFetchedBytes(), s.FetchedBytes())
 			return out, s.RemoteFetchedBytes()
 		}
 		require.NoError(t, err)
@@ -129,6 +133,7 @@ func scanTieredLog(t *testing.T, tbl *fluss.Table, buckets int, projection []int
 			}
 			out[b.Bucket.Bucket] = append(out[b.Bucket.Bucket], r)
 		}
+		rows += b.NumRows()
 		b.Release()
 	}
 }
