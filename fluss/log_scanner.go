@@ -200,7 +200,8 @@ type LogScanner struct {
 	round   *fetchRound // fetch in flight, if any
 	closed  bool
 	decs    *decoderPool
-	views   schemaViews // batches of other schema ids (scanner_schema.go)
+	views   schemaViews    // batches of other schema ids (scanner_schema.go)
+	remote  remoteDecoding // batches of remote log segments (remote_log.go)
 
 	filterMu sync.Mutex
 	filter   scanFilter // scanner_filter.go
@@ -553,6 +554,7 @@ func (s *LogScanner) Close() error {
 		<-round.done
 		round.release()
 	}
+	s.remote.close()
 	s.decs.close()
 	s.views.close()
 	return nil

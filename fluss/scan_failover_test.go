@@ -3,6 +3,7 @@ package fluss
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"sync"
@@ -346,6 +347,8 @@ func TestClassifyFetchError(t *testing.T) {
 		{&Error{Code: flusserr.PartitionNotExists}, fetchFatal},
 		{errors.New("decoding"), fetchFatal},
 		{context.Canceled, fetchFatal},
+		{fmt.Errorf("reading bucket 0: %w", &remoteIOError{errors.New("open s3://b/x.log: timeout")}), fetchRetryLimited},
+		{&noReaderError{"no reader for scheme s3"}, fetchFatal},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, classifyFetchError(tt.err), "%v", tt.err)

@@ -196,6 +196,13 @@ func (e errDecoder) Decode(logbatch.Batch) (*logbatch.Records, error) { return n
 // table handle's are decoded with their own schema (fetched with ctx once)
 // and mapped to the output columns by column id (scanner_schema.go).
 func (s *LogScanner) decodeRecords(ctx context.Context, dec batchDecoder, f *bucketFetch, records []byte, hw int64) ([]*ScanBatch, int64, error) {
+	return s.decodeBatches(ctx, s.proj, dec, f, records, hw)
+}
+
+// decodeBatches is decodeRecords for batches fetched as projection p says
+// (the scanner's own, or, for remote segments, one without pushdown); dec
+// is a decoder of p.
+func (s *LogScanner) decodeBatches(ctx context.Context, p *projection, dec batchDecoder, f *bucketFetch, records []byte, hw int64) ([]*ScanBatch, int64, error) {
 	var out []*ScanBatch
 	fail := func(err error) ([]*ScanBatch, int64, error) {
 		for _, b := range out {
@@ -204,7 +211,7 @@ func (s *LogScanner) decodeRecords(ctx context.Context, dec batchDecoder, f *buc
 		return nil, f.offset, err
 	}
 	next := f.offset
-	it := logbatch.NewIterator(records, logbatch.DecodeOptions{SkipCRC: s.proj.pushdown})
+	it := logbatch.NewIterator(records, logbatch.DecodeOptions{SkipCRC: p.pushdown})
 	prev := int64(-1)
 	for it.Next() {
 		b := it.Batch()
@@ -227,14 +234,14 @@ func (s *LogScanner) decodeRecords(ctx context.Context, dec batchDecoder, f *buc
 		var err error
 		mapped := int32(b.SchemaID) != s.t.info.SchemaID
 		if mapped {
-			recs, err = s.decodeOtherSchema(ctx, b)
+			recs, err = s.decodeOtherSchema(ctx, p, b)
 		} else {
 			recs, err = dec.Decode(b)
 		}
 		if err != nil {
 			return fail(fmt.Errorf("fluss: decoding the batch at offset %d (schema id %d): %w", b.BaseOffset, b.SchemaID, err))
 		}
-		sb, err := s.scanBatch(f, recs, hw, mapped)
+		sb, err := s.scanBatch(p, f, recs, hw, mapped)
 		if err != nil {
 			return fail(err)
 		}
@@ -251,7 +258,7 @@ func (s *LogScanner) decodeRecords(ctx context.Context, dec batchDecoder, f *buc
 // scanBatch trims a decoded batch to [fetch offset, end) and puts its
 // columns in the output order (unless ordered: they already are). It
 // returns nil when no row is left.
-func (s *LogScanner) scanBatch(f *bucketFetch, recs *logbatch.Records, hw int64, ordered bool) (*ScanBatch, error) {
+func (s *LogScanner) scanBatch(p *projection, f *bucketFetch, recs *logbatch.Records, hw int64, ordered bool) (*ScanBatch, error) {
 	n := int64(recs.NumRows())
 	lo, hi := int64(0), n
 	if f.offset > recs.Header.BaseOffset {
@@ -269,12 +276,12 @@ func (s *LogScanner) scanBatch(f *bucketFetch, recs *logbatch.Records, hw int64,
 		rec = rec.NewSlice(lo, hi)
 		recs.Record.Release()
 	}
-	if s.proj.reorder != nil && !ordered {
-		cols := make([]arrow.Array, len(s.proj.reorder))
-		for i, c := range s.proj.reorder {
+	if p.reorder != nil && !ordered {
+		cols := make([]arrow.Array, len(p.reorder))
+		for i, c := range p.reorder {
 			cols[i] = rec.Column(c)
 		}
-		re := array.NewRecordBatch(s.proj.out, cols, rec.NumRows())
+		re := array.NewRecordBatch(p.out, cols, rec.NumRows())
 		rec.Release()
 		rec = re
 	}

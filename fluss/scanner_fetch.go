@@ -66,8 +66,13 @@ const (
 // STORAGE, NOT_ENOUGH_REPLICAS*). UNKNOWN_SERVER_ERROR is retried a few
 // times. Everything else — LOG_OFFSET_OUT_OF_RANGE, CORRUPT_MESSAGE,
 // authorization, a dropped table or partition, a batch that does not
-// decode — is reported.
+// decode — is reported. A remote log segment that cannot be opened or read
+// is retried a few times too (the next fetch names the segments anew).
 func classifyFetchError(err error) fetchRetry {
+	var re *remoteIOError
+	if errors.As(err, &re) {
+		return fetchRetryLimited // a remote file that could not be read (remote_log.go)
+	}
 	var fe *Error
 	if !errors.As(err, &fe) {
 		return fetchFatal
@@ -256,8 +261,13 @@ func (s *LogScanner) fetchFrom(ctx context.Context, node ServerNode, group []*bu
 				f.err = err
 				continue
 			}
-			if b.GetRemoteLogFetchInfo() != nil && len(b.GetRecords()) == 0 {
-				f.err = fmt.Errorf("fluss: offset %d of %s lies in remote (tiered) log storage, which this client cannot read", f.offset, f.tb)
+			if info := b.GetRemoteLogFetchInfo(); info != nil && len(b.GetRecords()) == 0 {
+				// The offset is in tiered storage: read the segments (remote_log.go).
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					f.batches, f.next, f.err = s.readRemote(ctx, f, info, b.GetHighWatermark())
+				}()
 				continue
 			}
 			s.fetched.Add(int64(len(b.GetRecords())))

@@ -75,8 +75,13 @@ func (s *LogScanner) FilterPushed() bool { return s.filterPushed.Load() }
 // from the servers so far.
 func (s *LogScanner) FetchedBytes() int64 { return s.fetched.Load() }
 
+// RemoteFetchedBytes returns how many bytes of remote (tiered) log
+// segments the scanner read so far (see RemoteFS).
+func (s *LogScanner) RemoteFetchedBytes() int64 { return s.remoteFetched.Load() }
+
 // fetchCounters are the scanner's atomic counters (embedded in LogScanner).
 type fetchCounters struct {
-	filterPushed atomic.Bool
-	fetched      atomic.Int64
+	filterPushed  atomic.Bool
+	fetched       atomic.Int64
+	remoteFetched atomic.Int64
 }

@@ -31,7 +31,14 @@ import (
 type schemaViews struct {
 	mu      sync.Mutex
 	checked bool // the pushdown check ran
-	byID    map[int16]*schemaView
+	byID    map[viewKey]*schemaView
+}
+
+// viewKey names the decoders of one schema id for batches fetched with
+// projection pushdown or whole (remote segments, or no pushdown).
+type viewKey struct {
+	id       int16
+	pushdown bool
 }
 
 // schemaView decodes batches of one other schema id.
@@ -99,8 +106,8 @@ func (s *LogScanner) checkPushdown(ctx context.Context) error {
 
 // decodeOtherSchema decodes a batch written under another schema id into a
 // record of the scanner's output schema.
-func (s *LogScanner) decodeOtherSchema(ctx context.Context, b logbatch.Batch) (*logbatch.Records, error) {
-	v, err := s.schemaView(ctx, b.SchemaID)
+func (s *LogScanner) decodeOtherSchema(ctx context.Context, p *projection, b logbatch.Batch) (*logbatch.Records, error) {
+	v, err := s.schemaView(ctx, p, b.SchemaID)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +117,7 @@ func (s *LogScanner) decodeOtherSchema(ctx context.Context, b logbatch.Batch) (*
 	if err != nil {
 		return nil, err
 	}
-	out := s.proj.out
+	out := p.out
 	n := recs.Record.NumRows()
 	cols := make([]arrow.Array, len(v.colMap))
 	for j, k := range v.colMap {
@@ -130,11 +137,12 @@ func (s *LogScanner) decodeOtherSchema(ctx context.Context, b logbatch.Batch) (*
 	return recs, nil
 }
 
-// schemaView returns the decoders for batches of schema id, building them
-// (and fetching the schema) on first use.
-func (s *LogScanner) schemaView(ctx context.Context, id int16) (*schemaView, error) {
+// schemaView returns the decoders for batches of schema id fetched as p
+// says, building them (and fetching the schema) on first use.
+func (s *LogScanner) schemaView(ctx context.Context, p *projection, id int16) (*schemaView, error) {
+	key := viewKey{id: id, pushdown: p.pushdown}
 	s.views.mu.Lock()
-	v := s.views.byID[id]
+	v := s.views.byID[key]
 	s.views.mu.Unlock()
 	if v != nil {
 		return v, nil
@@ -148,27 +156,26 @@ func (s *LogScanner) schemaView(ctx context.Context, id int16) (*schemaView, err
 	if err != nil {
 		return nil, err
 	}
-	v, err = newSchemaView(s, cur, old)
+	v, err = newSchemaView(s, p, cur, old)
 	if err != nil {
 		return nil, err
 	}
 	s.views.mu.Lock()
 	defer s.views.mu.Unlock()
 	if s.views.byID == nil {
-		s.views.byID = map[int16]*schemaView{}
+		s.views.byID = map[viewKey]*schemaView{}
 	}
-	if prev := s.views.byID[id]; prev != nil {
+	if prev := s.views.byID[key]; prev != nil {
 		v.decs.close()
 		return prev, nil
 	}
-	s.views.byID[id] = v
+	s.views.byID[key] = v
 	return v, nil
 }
 
-// newSchemaView plans decoding batches of schema old for a scanner whose
-// table handle has schema cur.
-func newSchemaView(s *LogScanner, cur, old *schemaVersion) (*schemaView, error) {
-	p := s.proj
+// newSchemaView plans decoding batches of schema old, fetched as p says,
+// for a scanner whose table handle has schema cur.
+func newSchemaView(s *LogScanner, p *projection, cur, old *schemaVersion) (*schemaView, error) {
 	var cols []int // columns of old the batches hold: all, or the pushed-down positions
 	if p.pushdown {
 		cols = p.fetch

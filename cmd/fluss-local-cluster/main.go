@@ -1,7 +1,7 @@
 // Command fluss-local-cluster starts and stops a real Apache Fluss cluster on loopback for
 // development and tests (see package fluss/localcluster).
 //
-//	fluss-local-cluster up   [-state FILE] [-sasl user:password[,…]] [-authorizer] [-tablet-servers N] [-zk-session-timeout D]
+//	fluss-local-cluster up   [-state FILE] [-sasl user:password[,…]] [-authorizer] [-tablet-servers N] [-zk-session-timeout D] [-log-tiering]
 //	                                                               start detached, print the bootstrap address
 //	fluss-local-cluster down [-state FILE]                         stop what `up` started
 //	fluss-local-cluster run  [-sasl user:password[,…]] [-authorizer] -- CMD ARGS…  start, run CMD with the addresses in its environment, stop
@@ -130,6 +130,7 @@ func up(args []string) error {
 	authz := fs.Bool("authorizer", false, "turn the authorizer on: the first -sasl user is the super user, the others have no rights until granted (CREATE ACL)")
 	tablets := fs.Int("tablet-servers", 1, "number of tablet servers")
 	zkSession := fs.Duration("zk-session-timeout", 0, "ZooKeeper session timeout of the servers (0: Fluss's default, 60s)")
+	tiering := fs.Bool("log-tiering", false, "tier log segments to the remote data dir within seconds (64 KiB segments, remote log task every second)")
 	_ = fs.Parse(args)
 	if *tablets < 1 {
 		return fmt.Errorf("-tablet-servers wants at least 1, got %d", *tablets)
@@ -156,7 +157,7 @@ func up(args []string) error {
 	}
 	started := time.Now()
 	c, err := localcluster.Start(context.Background(), localcluster.Options{Dir: dir, SASLUsers: users, SuperUsers: supers, Detach: true, Logf: logf,
-		TabletServers: *tablets, ZooKeeperSessionTimeout: *zkSession})
+		TabletServers: *tablets, ZooKeeperSessionTimeout: *zkSession, LogTiering: *tiering})
 	if err != nil {
 		os.RemoveAll(dir)
 		return err

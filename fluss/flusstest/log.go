@@ -22,6 +22,8 @@ type bucket struct {
 	// writers holds the last batch of each idempotent writer, for duplicate detection.
 	writers map[int64]writerState
 	kv      map[string][]byte // encoded key → value (schema id + row)
+	// tier is the tiered part of the log (TierLog), nil when none.
+	tier *tiering
 }
 
 // logEntry is one stored log batch: its bytes (base offset and commit timestamp set by the
@@ -231,6 +233,11 @@ func (c *Cluster) fetchOnce(r *request, req *protocol.FetchLogRequest, hooked ma
 			}
 			if off < 0 || off > bk.end {
 				out.ErrorCode, out.ErrorMessage = codePtr(19, fmt.Sprintf("fetch offset %d is out of range [0, %d]", off, bk.end))
+				continue
+			}
+			if info := bk.remoteInfo(off); info != nil {
+				out.RemoteLogFetchInfo = info
+				idle = false
 				continue
 			}
 			data, code, msg := c.readLog(t, bk, off, hw, min(int(br.GetMaxFetchBytes()), budget), proj)

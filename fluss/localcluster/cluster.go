@@ -68,6 +68,14 @@ type Options struct {
 	// themselves directly on INTERNAL. See Cluster.Relay. Not possible with Detach (the relays
 	// live in this process).
 	Relays bool
+	// LogTiering, when true, makes the tablet servers move log segments to remote storage
+	// (Cluster.RemoteDataDir, which every cluster has) within seconds of being written:
+	// segments roll at TieringSegmentSize instead of 1 GiB and the remote log task runs every
+	// TieringInterval instead of every minute. The active segment is never tiered, and a
+	// bucket keeps 'table.log.tiered.local-segments' (default 2) local segments after tiering,
+	// so a test writes several segments' worth of rows, and may set that table property to 1.
+	// ServerConfig entries for the same keys win.
+	LogTiering bool
 }
 
 // Cluster is a running local cluster.
@@ -82,6 +90,9 @@ type Cluster struct {
 	Version string
 	// Dir is the run folder.
 	Dir string
+	// RemoteDataDir is the servers' 'remote.data.dir' (a folder under Dir): tiered log
+	// segments live in its subfolder log/{database}/{table}-{table id}/{bucket}/.
+	RemoteDataDir string
 	// Procs are the started processes, in start order (ZooKeeper first). Restart updates
 	// the PID of the process it starts again.
 	Procs []Proc
@@ -216,10 +227,11 @@ func (c *Cluster) start(ctx context.Context, java, cp string, opts Options) erro
 	zkPort, csPort, csInternalPort := ports[0], ports[1], ports[2]
 	c.BootstrapServers = fmt.Sprintf("127.0.0.1:%d", csPort)
 	c.zkAddr = fmt.Sprintf("127.0.0.1:%d", zkPort)
+	c.RemoteDataDir = filepath.Join(c.Dir, "remote")
 	split := c.SASL || opts.Relays
 	if err := writeConfigs(c.Dir, configSpec{
 		zkPort: zkPort, csPort: csPort, csInternalPort: csInternalPort, sasl: opts.SASLUsers, superUsers: opts.SuperUsers,
-		split: split, zkSessionTimeout: opts.ZooKeeperSessionTimeout, extra: opts.ServerConfig,
+		split: split, zkSessionTimeout: opts.ZooKeeperSessionTimeout, extra: opts.ServerConfig, tiering: opts.LogTiering,
 	}); err != nil {
 		return err
 	}

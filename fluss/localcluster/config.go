@@ -23,6 +23,8 @@ type configSpec struct {
 	zkSessionTimeout time.Duration
 	// extra holds additional server.yaml entries; they replace ours with the same key.
 	extra map[string]string
+	// tiering makes log segments small and the remote log task frequent (Options.LogTiering).
+	tiering bool
 }
 
 // Keys of the Fluss server configuration this package sets (ConfigOptions in Fluss 0.9.1).
@@ -38,6 +40,24 @@ const (
 	// sync, else refused with NOT_ENOUGH_REPLICAS. At 1, a write acknowledged while the ISR
 	// had shrunk to the leader alone is lost if that leader dies before a follower caught up.
 	KeyMinInSyncReplicas = "log.replica.min-in-sync-replicas-number"
+	// KeyRemoteDataDir is ConfigOptions.REMOTE_DATA_DIR: where tablet servers keep tiered log
+	// segments (and KV snapshots). Every cluster of this package has one, under its run folder.
+	KeyRemoteDataDir = "remote.data.dir"
+	// KeyLogSegmentFileSize is ConfigOptions.LOG_SEGMENT_FILE_SIZE (default 1024m): the size at
+	// which a bucket's active log segment rolls; only rolled segments are tiered.
+	KeyLogSegmentFileSize = "log.segment.file-size"
+	// KeyRemoteLogTaskInterval is ConfigOptions.REMOTE_LOG_TASK_INTERVAL_DURATION (default 1
+	// min): how often a tablet server copies rolled segments to remote storage and deletes
+	// local ones; 0 turns tiering off.
+	KeyRemoteLogTaskInterval = "remote.log.task-interval-duration"
+)
+
+// What Options.LogTiering sets.
+const (
+	// TieringSegmentSize is the log segment size of a LogTiering cluster.
+	TieringSegmentSize = "64kb"
+	// TieringInterval is the remote log task interval of a LogTiering cluster.
+	TieringInterval = time.Second
 )
 
 // writeConfigs writes zookeeper.properties, server.yaml (shared by the coordinator and the
@@ -64,7 +84,7 @@ admin.enableServer=false
 
 	entries := map[string]string{
 		"zookeeper.address": fmt.Sprintf("127.0.0.1:%d", s.zkPort),
-		"remote.data.dir":   filepath.Join(dir, "remote"),
+		KeyRemoteDataDir:    filepath.Join(dir, "remote"),
 		// The coordinator reads these two although it stores no data; tablet servers override them.
 		"data.dir":                         filepath.Join(dir, "data", "coordinator"),
 		"tablet-server.id":                 "0",
@@ -84,6 +104,10 @@ admin.enableServer=false
 	}
 	if s.zkSessionTimeout > 0 {
 		add(KeyZooKeeperSessionTimeout, fmt.Sprintf("%dms", s.zkSessionTimeout.Milliseconds()))
+	}
+	if s.tiering {
+		add(KeyLogSegmentFileSize, TieringSegmentSize)
+		add(KeyRemoteLogTaskInterval, fmt.Sprintf("%dms", TieringInterval.Milliseconds()))
 	}
 	if !s.split && len(s.sasl) == 0 {
 		add("bind.listeners", fmt.Sprintf("FLUSS://127.0.0.1:%d", s.csPort))

@@ -64,6 +64,15 @@ func TestWriteConfigs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(y), "bind.listeners: FLUSS://127.0.0.1:9123\n")
 	assert.NotContains(t, string(y), "sasl")
+	assert.NotContains(t, string(y), KeyLogSegmentFileSize, "the default cluster keeps 1 GiB segments")
+	assert.NotContains(t, string(y), KeyRemoteLogTaskInterval)
+
+	require.NoError(t, writeConfigs(dir, configSpec{zkPort: 2181, csPort: 9123, csInternalPort: 9122, tiering: true,
+		extra: map[string]string{KeyLogSegmentFileSize: "1mb"}}))
+	y, err = os.ReadFile(filepath.Join(dir, "conf", "server.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(y), "remote.log.task-interval-duration: 1000ms\n")
+	assert.Contains(t, string(y), "log.segment.file-size: 1mb\n", "ServerConfig wins over LogTiering")
 }
 
 func TestStateRoundTrip(t *testing.T) {

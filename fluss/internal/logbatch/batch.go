@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"math"
 )
 
 // Batch is one log batch inside a larger buffer: its parsed header and its
@@ -142,4 +143,31 @@ func DecodeBatches(buf []byte, opts DecodeOptions) ([]Batch, error) {
 		out = append(out, it.Batch())
 	}
 	return out, it.Err()
+}
+
+// PeekBatch reads the size and the next offset of the batch whose first
+// bytes are prefix (at least its header: HeaderSizeV2 bytes, or the whole
+// batch when shorter), without the rest of it: for walking a log file batch
+// by batch.
+func PeekBatch(prefix []byte) (size, nextOffset int64, err error) {
+	if len(prefix) <= offMagic {
+		return 0, 0, fmt.Errorf("%w: %d bytes is too short for a batch header", ErrCorrupt, len(prefix))
+	}
+	size = int64(LogOverhead) + int64(int32(binary.LittleEndian.Uint32(prefix[offLength:])))
+	l, err := layoutOf(int8(prefix[offMagic]))
+	if err != nil {
+		return 0, 0, err
+	}
+	if size < int64(l.size) {
+		return 0, 0, fmt.Errorf("%w: batch of %d bytes is smaller than its %d-byte header", ErrCorrupt, size, l.size)
+	}
+	if len(prefix) < l.size {
+		return 0, 0, fmt.Errorf("%w: %d bytes is too short for a %d-byte batch header", ErrCorrupt, len(prefix), l.size)
+	}
+	base := int64(binary.LittleEndian.Uint64(prefix[offBaseOffset:]))
+	delta := int32(binary.LittleEndian.Uint32(prefix[l.lastOffsetDelta:]))
+	if base < 0 || delta < 0 || base > math.MaxInt64-int64(delta)-1 {
+		return 0, 0, fmt.Errorf("%w: batch at offset %d has last offset delta %d", ErrCorrupt, base, delta)
+	}
+	return size, base + int64(delta) + 1, nil
 }

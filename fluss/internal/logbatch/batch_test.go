@@ -3,6 +3,7 @@ package logbatch
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -137,4 +138,41 @@ func TestParseCompressionAndChangeType(t *testing.T) {
 	assert.False(t, ChangeType(5).Valid())
 	_, err = ParseChangeType("+X")
 	assert.Error(t, err)
+}
+
+func TestPeekBatch(t *testing.T) {
+	ex, err := hex.DecodeString(example47)
+	require.NoError(t, err)
+	at := func(base int64, delta int32) []byte {
+		b := append([]byte(nil), ex...)
+		binary.LittleEndian.PutUint64(b, uint64(base))
+		binary.LittleEndian.PutUint32(b[28:], uint32(delta))
+		return b
+	}
+	for _, tc := range []struct {
+		name    string
+		prefix  []byte
+		size    int64
+		next    int64
+		wantErr string
+	}{
+		{name: "header of the worked example", prefix: ex[:HeaderSizeV0], size: int64(len(ex)), next: 1},
+		{name: "whole batch", prefix: at(40, 4), size: int64(len(ex)), next: 45},
+		{name: "magic byte missing", prefix: ex[:12], wantErr: "too short"},
+		{name: "header cut", prefix: ex[:30], wantErr: "48-byte batch header"},
+		{name: "unknown magic", prefix: append(append([]byte(nil), ex[:12]...), 9), wantErr: "unsupported batch magic"},
+		{name: "negative delta", prefix: at(0, -1), wantErr: "last offset delta -1"},
+		{name: "offset overflow", prefix: at(math.MaxInt64-5, 10), wantErr: "corrupt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			size, next, err := PeekBatch(tc.prefix)
+			if tc.wantErr != "" {
+				require.ErrorContains(t, err, tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.size, size)
+			assert.Equal(t, tc.next, next)
+		})
+	}
 }
