@@ -119,7 +119,12 @@ func (a *Admin) GetTableInfo(ctx context.Context, path TablePath) (*TableInfo, e
 	if err := a.c.callAnyServer(ctx, protocol.GetTableInfo, &protocol.GetTableInfoRequest{TablePath: pbPath(path)}, &resp); err != nil {
 		return nil, err
 	}
-	return tableInfoFromJSON(path, resp.GetTableId(), resp.GetSchemaId(), resp.GetTableJson(), resp.GetCreatedTime(), resp.GetModifiedTime())
+	info, err := tableInfoFromJSON(path, resp.GetTableId(), resp.GetSchemaId(), resp.GetTableJson(), resp.GetCreatedTime(), resp.GetModifiedTime())
+	if err != nil {
+		return nil, err
+	}
+	info.RemoteDataDir = resp.GetRemoteDataDir()
+	return info, nil
 }
 
 // GetTableSchema returns a schema of the table: the latest when schemaID

@@ -294,6 +294,7 @@ func (c *Client) tableMetadata(ctx context.Context, path TablePath) (*tableMetad
 		if err != nil {
 			return nil, err
 		}
+		info.RemoteDataDir = t.GetRemoteDataDir()
 		tm = &tableMetadata{Info: info, Buckets: bucketsFromPb(t.GetBucketMetadata())}
 		c.noteLeaders(path, "", tm.Buckets)
 		c.meta.mu.Lock()

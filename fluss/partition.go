@@ -31,6 +31,9 @@ type PartitionInfo struct {
 	Name string
 	// Keys and Values are the partition keys and values in key order.
 	Keys, Values []string
+	// RemoteDataDir is the remote storage folder of the partition's tiered data (Fluss 1.0;
+	// "" from a 0.9 server).
+	RemoteDataDir string
 }
 
 // Spec returns the partition's keys and values as a map.
@@ -106,7 +109,7 @@ func (s PartitionSpec) toPb() *protocol.PbPartitionSpec {
 }
 
 func partitionFromPb(p *protocol.PbPartitionInfo) PartitionInfo {
-	info := PartitionInfo{ID: p.GetPartitionId()}
+	info := PartitionInfo{ID: p.GetPartitionId(), RemoteDataDir: p.GetRemoteDataDir()}
 	for _, kv := range p.GetPartitionSpec().GetPartitionKeyValues() {
 		info.Keys = append(info.Keys, kv.GetKey())
 		info.Values = append(info.Values, kv.GetValue())

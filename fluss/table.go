@@ -156,6 +156,10 @@ type TableInfo struct {
 	Descriptor TableDescriptor
 	// CreatedTime and ModifiedTime are the server's timestamps (ms precision).
 	CreatedTime, ModifiedTime time.Time
+	// RemoteDataDir is the remote storage folder of the table's tiered log segments and KV
+	// snapshots, as the server reports it (Fluss 1.0, which may spread tables over several
+	// remote folders); "" from a 0.9 server.
+	RemoteDataDir string
 }
 
 // Schema returns the table's schema.

@@ -569,6 +569,8 @@ type PbPartitionInfo struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	PartitionId   *int64                 `protobuf:"varint,1,req,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
 	PartitionSpec *PbPartitionSpec       `protobuf:"bytes,2,req,name=partition_spec,json=partitionSpec" json:"partition_spec,omitempty"`
+	// Fluss 1.0: the remote storage folder of the partition's tiered data.
+	RemoteDataDir *string `protobuf:"bytes,3,opt,name=remote_data_dir,json=remoteDataDir" json:"remote_data_dir,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -615,6 +617,13 @@ func (x *PbPartitionInfo) GetPartitionSpec() *PbPartitionSpec {
 		return x.PartitionSpec
 	}
 	return nil
+}
+
+func (x *PbPartitionInfo) GetRemoteDataDir() string {
+	if x != nil && x.RemoteDataDir != nil {
+		return *x.RemoteDataDir
+	}
+	return ""
 }
 
 // PbTableBucket identifies one bucket of a table or partition.
@@ -898,8 +907,10 @@ type PbTableMetadata struct {
 	BucketMetadata []*PbBucketMetadata `protobuf:"bytes,5,rep,name=bucket_metadata,json=bucketMetadata" json:"bucket_metadata,omitempty"`
 	CreatedTime    *int64              `protobuf:"varint,6,req,name=created_time,json=createdTime" json:"created_time,omitempty"`
 	ModifiedTime   *int64              `protobuf:"varint,7,req,name=modified_time,json=modifiedTime" json:"modified_time,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Fluss 1.0: the remote storage folder of the table's tiered data.
+	RemoteDataDir *string `protobuf:"bytes,8,opt,name=remote_data_dir,json=remoteDataDir" json:"remote_data_dir,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PbTableMetadata) Reset() {
@@ -979,6 +990,13 @@ func (x *PbTableMetadata) GetModifiedTime() int64 {
 		return *x.ModifiedTime
 	}
 	return 0
+}
+
+func (x *PbTableMetadata) GetRemoteDataDir() string {
+	if x != nil && x.RemoteDataDir != nil {
+		return *x.RemoteDataDir
+	}
+	return ""
 }
 
 // PbPartitionMetadata carries one partition's id and its buckets.
@@ -1898,8 +1916,10 @@ type GetTableInfoResponse struct {
 	SchemaId  *int32                 `protobuf:"varint,2,req,name=schema_id,json=schemaId" json:"schema_id,omitempty"`
 	TableJson []byte                 `protobuf:"bytes,3,req,name=table_json,json=tableJson" json:"table_json,omitempty"`
 	// Epoch milliseconds.
-	CreatedTime   *int64 `protobuf:"varint,4,req,name=created_time,json=createdTime" json:"created_time,omitempty"`
-	ModifiedTime  *int64 `protobuf:"varint,5,req,name=modified_time,json=modifiedTime" json:"modified_time,omitempty"`
+	CreatedTime  *int64 `protobuf:"varint,4,req,name=created_time,json=createdTime" json:"created_time,omitempty"`
+	ModifiedTime *int64 `protobuf:"varint,5,req,name=modified_time,json=modifiedTime" json:"modified_time,omitempty"`
+	// Fluss 1.0: the remote storage folder of the table's tiered data.
+	RemoteDataDir *string `protobuf:"bytes,6,opt,name=remote_data_dir,json=remoteDataDir" json:"remote_data_dir,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1967,6 +1987,13 @@ func (x *GetTableInfoResponse) GetModifiedTime() int64 {
 		return *x.ModifiedTime
 	}
 	return 0
+}
+
+func (x *GetTableInfoResponse) GetRemoteDataDir() string {
+	if x != nil && x.RemoteDataDir != nil {
+		return *x.RemoteDataDir
+	}
+	return ""
 }
 
 type ListTablesRequest struct {
@@ -6975,10 +7002,11 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x02(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x02(\tR\x05value\"[\n" +
 	"\x0fPbPartitionSpec\x12H\n" +
-	"\x14partition_key_values\x18\x01 \x03(\v2\x16.fluss.wire.PbKeyValueR\x12partitionKeyValues\"x\n" +
+	"\x14partition_key_values\x18\x01 \x03(\v2\x16.fluss.wire.PbKeyValueR\x12partitionKeyValues\"\xa0\x01\n" +
 	"\x0fPbPartitionInfo\x12!\n" +
 	"\fpartition_id\x18\x01 \x02(\x03R\vpartitionId\x12B\n" +
-	"\x0epartition_spec\x18\x02 \x02(\v2\x1b.fluss.wire.PbPartitionSpecR\rpartitionSpec\"j\n" +
+	"\x0epartition_spec\x18\x02 \x02(\v2\x1b.fluss.wire.PbPartitionSpecR\rpartitionSpec\x12&\n" +
+	"\x0fremote_data_dir\x18\x03 \x01(\tR\rremoteDataDir\"j\n" +
 	"\rPbTableBucket\x12\x19\n" +
 	"\btable_id\x18\x01 \x02(\x03R\atableId\x12!\n" +
 	"\fpartition_id\x18\x02 \x01(\x03R\vpartitionId\x12\x1b\n" +
@@ -6998,7 +7026,7 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\x12coordinator_server\x18\x01 \x01(\v2\x18.fluss.wire.PbServerNodeR\x11coordinatorServer\x12?\n" +
 	"\x0etablet_servers\x18\x02 \x03(\v2\x18.fluss.wire.PbServerNodeR\rtabletServers\x12B\n" +
 	"\x0etable_metadata\x18\x03 \x03(\v2\x1b.fluss.wire.PbTableMetadataR\rtableMetadata\x12N\n" +
-	"\x12partition_metadata\x18\x04 \x03(\v2\x1f.fluss.wire.PbPartitionMetadataR\x11partitionMetadata\"\xaf\x02\n" +
+	"\x12partition_metadata\x18\x04 \x03(\v2\x1f.fluss.wire.PbPartitionMetadataR\x11partitionMetadata\"\xd7\x02\n" +
 	"\x0fPbTableMetadata\x126\n" +
 	"\n" +
 	"table_path\x18\x01 \x02(\v2\x17.fluss.wire.PbTablePathR\ttablePath\x12\x19\n" +
@@ -7008,7 +7036,8 @@ const file_fluss_api_proto_rawDesc = "" +
 	"table_json\x18\x04 \x02(\fR\ttableJson\x12E\n" +
 	"\x0fbucket_metadata\x18\x05 \x03(\v2\x1c.fluss.wire.PbBucketMetadataR\x0ebucketMetadata\x12!\n" +
 	"\fcreated_time\x18\x06 \x02(\x03R\vcreatedTime\x12#\n" +
-	"\rmodified_time\x18\a \x02(\x03R\fmodifiedTime\"\xc1\x01\n" +
+	"\rmodified_time\x18\a \x02(\x03R\fmodifiedTime\x12&\n" +
+	"\x0fremote_data_dir\x18\b \x01(\tR\rremoteDataDir\"\xc1\x01\n" +
 	"\x13PbPartitionMetadata\x12\x19\n" +
 	"\btable_id\x18\x01 \x02(\x03R\atableId\x12%\n" +
 	"\x0epartition_name\x18\x02 \x02(\tR\rpartitionName\x12!\n" +
@@ -7064,14 +7093,15 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\x11DropTableResponse\"M\n" +
 	"\x13GetTableInfoRequest\x126\n" +
 	"\n" +
-	"table_path\x18\x01 \x02(\v2\x17.fluss.wire.PbTablePathR\ttablePath\"\xb5\x01\n" +
+	"table_path\x18\x01 \x02(\v2\x17.fluss.wire.PbTablePathR\ttablePath\"\xdd\x01\n" +
 	"\x14GetTableInfoResponse\x12\x19\n" +
 	"\btable_id\x18\x01 \x02(\x03R\atableId\x12\x1b\n" +
 	"\tschema_id\x18\x02 \x02(\x05R\bschemaId\x12\x1d\n" +
 	"\n" +
 	"table_json\x18\x03 \x02(\fR\ttableJson\x12!\n" +
 	"\fcreated_time\x18\x04 \x02(\x03R\vcreatedTime\x12#\n" +
-	"\rmodified_time\x18\x05 \x02(\x03R\fmodifiedTime\"8\n" +
+	"\rmodified_time\x18\x05 \x02(\x03R\fmodifiedTime\x12&\n" +
+	"\x0fremote_data_dir\x18\x06 \x01(\tR\rremoteDataDir\"8\n" +
 	"\x11ListTablesRequest\x12#\n" +
 	"\rdatabase_name\x18\x01 \x02(\tR\fdatabaseName\"3\n" +
 	"\x12ListTablesResponse\x12\x1d\n" +
