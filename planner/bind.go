@@ -178,20 +178,39 @@ func (bd *binder) values(vs []Value) ([]Value, error) {
 // The bind methods of the plans with values.
 
 func (p *Write) bind(bd *binder) (Plan, error) {
-	out := *p
-	out.Rows = make([]WriteRow, len(p.Rows))
+	var out *Write
+	if len(p.Rows) == 1 {
+		// The bulk path (a prepared one-row INSERT run many times): plan and row in one
+		// allocation.
+		one := &struct {
+			w    Write
+			rows [1]WriteRow
+		}{w: *p}
+		out = &one.w
+		out.Rows = one.rows[:]
+	} else {
+		cp := *p
+		out = &cp
+		out.Rows = make([]WriteRow, len(p.Rows))
+	}
 	for i, r := range p.Rows {
-		vs, err := bd.values(r.Values)
-		if err != nil {
-			return nil, rowError(len(p.Rows), i, err)
+		// Straight into the value model: no bound []Value (a prepared INSERT run many
+		// times binds here once per Exec).
+		vs := make([]any, len(r.Values))
+		for j, v := range r.Values {
+			b, err := bd.value(v)
+			if err != nil {
+				return nil, rowError(len(p.Rows), i, err)
+			}
+			vs[j] = b.Const
 		}
-		row, err := out.checkRow(WriteRow{Values: vs})
+		row, err := out.checkRow(WriteRow{bound: vs})
 		if err != nil {
 			return nil, rowError(len(p.Rows), i, err)
 		}
 		out.Rows[i] = row
 	}
-	return &out, nil
+	return out, nil
 }
 
 func rowError(n, i int, err error) error {

@@ -193,6 +193,14 @@ func (w *Write) String() string {
 	d.items(len(w.Rows), func(i int) string {
 		r := w.Rows[i]
 		s := formatValues(r.Values)
+		if r.Values == nil { // bound: the values with their columns' types
+			cols := w.Table.Schema().Columns
+			parts := make([]string, len(r.bound))
+			for j, v := range r.bound {
+				parts[j] = formatTyped(cols[j].Type, v)
+			}
+			s = "(" + strings.Join(parts, ", ") + ")"
+		}
 		if r.PartitionValues != nil {
 			s += " → partition " + r.Partition()
 		}

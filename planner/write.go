@@ -62,13 +62,17 @@ type Write struct {
 	Placeholders
 }
 
-// WriteRow is one row of a Write.
+// WriteRow is one row of a Write: its Values (constants and placeholders) until Bind, then
+// the bound values in the value model (Any).
 type WriteRow struct {
+	// Values are the row's values as planned; nil once the row is bound.
 	Values []Value
 	// PartitionValues are the row's partition values rendered as Fluss
 	// partition strings, in partition-key order; set by Bind (nil when
 	// the table is not partitioned).
 	PartitionValues []string
+	// bound holds the values Bind converted, one per table column (nil: not bound).
+	bound []any
 }
 
 // Partition returns the name of the row's partition ("" when the table
@@ -77,9 +81,12 @@ func (r WriteRow) Partition() string {
 	return strings.Join(r.PartitionValues, fluss.PartitionSeparator)
 }
 
-// Any returns the row's values in the value model (the row must be
-// bound).
+// Any returns the values of a bound row in the value model, one per table column. The
+// slice is the row's own: callers must not change it.
 func (r WriteRow) Any() []any {
+	if r.bound != nil || r.Values == nil {
+		return r.bound
+	}
 	out := make([]any, len(r.Values))
 	for i, v := range r.Values {
 		out[i] = v.Const
@@ -331,8 +338,8 @@ func (b *builder) keyRows(info *fluss.TableInfo, where parser.Expr, verb string)
 // row's partition; it runs on bound rows.
 func (w *Write) checkRow(r WriteRow) (WriteRow, error) {
 	schema := w.Table.Schema()
-	for i, v := range r.Values {
-		if v.Const != nil {
+	for i, v := range r.bound {
+		if v != nil {
 			continue
 		}
 		col := schema.Columns[i]
@@ -351,7 +358,7 @@ func (w *Write) checkRow(r WriteRow) (WriteRow, error) {
 		r.PartitionValues = make([]string, len(keys))
 		for i, k := range keys {
 			idx := schema.Index(k)
-			s, err := partitionString(schema.Columns[idx].Type, r.Values[idx].Const)
+			s, err := partitionString(schema.Columns[idx].Type, r.bound[idx])
 			if err != nil {
 				return r, fmt.Errorf("partition key %q: %w", k, err)
 			}
@@ -380,7 +387,7 @@ func (w *Write) CheckPartitions(parts []fluss.PartitionInfo) error {
 		keys := w.Table.PartitionKeys()
 		lits := make([]string, len(keys))
 		for i, k := range keys {
-			lits[i] = partitionLiteral(r.Values[schema.Index(k)].Const)
+			lits[i] = partitionLiteral(r.Any()[schema.Index(k)])
 		}
 		return &MissingPartitionError{Path: w.Table.Path, Keys: keys, Values: r.PartitionValues,
 			Statement: addPartitionStatement(w.Table.Path, keys, lits)}
