@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/internal/executor"
 	"github.com/flussql/flussql/planner"
 )
@@ -43,6 +45,10 @@ type TraceEnd struct {
 	Plan string
 	// Rows is the number of rows written (Exec) or returned (Query).
 	Rows int64
+	// Bytes is what the statement exchanged with the cluster: the protobuf bodies of its
+	// requests and answers, and for a write its rows' share of the batches sent, every
+	// attempt counted (see fluss.WithByteCounter). For a Query it counts until the rows close.
+	Bytes int64
 	// Duration is the time from TraceStatementStart to the end.
 	Duration time.Duration
 	// Err is the statement's error (for Query, the first of the query's and its rows'
@@ -52,7 +58,8 @@ type TraceEnd struct {
 
 // traceState collects what the statement's code learns (the plan) for TraceEnd.
 type traceState struct {
-	plan string
+	plan  string
+	bytes atomic.Int64
 }
 
 type traceKey struct{}
@@ -73,12 +80,13 @@ func (c *conn) traceExec(ctx context.Context, query string, nargs int, run func(
 	start := time.Now()
 	st := &traceState{}
 	ctx = context.WithValue(tr.TraceStatementStart(ctx, TraceStart{SQL: query, Args: nargs}), traceKey{}, st)
+	ctx = fluss.WithByteCounter(ctx, &st.bytes)
 	res, err := run(ctx)
 	var n int64
 	if err == nil && res != nil {
 		n, _ = res.RowsAffected()
 	}
-	tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Rows: n, Duration: time.Since(start), Err: err})
+	tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Rows: n, Bytes: st.bytes.Load(), Duration: time.Since(start), Err: err})
 	return res, err
 }
 
@@ -96,17 +104,18 @@ func (c *conn) traceQuery(ctx context.Context, query string, nargs int, run func
 	start := time.Now()
 	st := &traceState{}
 	ctx = context.WithValue(tr.TraceStatementStart(ctx, TraceStart{SQL: query, Args: nargs, Query: true}), traceKey{}, st)
+	ctx = fluss.WithByteCounter(ctx, &st.bytes)
 	r, err := run(ctx)
 	if err != nil {
-		tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Duration: time.Since(start), Err: err})
+		tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Bytes: st.bytes.Load(), Duration: time.Since(start), Err: err})
 		return nil, err
 	}
 	return &rows{rows: r, cols: r.Columns(), end: func(n int64, err error) {
-		tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Rows: n, Duration: time.Since(start), Err: err})
+		tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Rows: n, Bytes: st.bytes.Load(), Duration: time.Since(start), Err: err})
 	}}, nil
 }
 
 // String names the trace points for debugging.
 func (e TraceEnd) String() string {
-	return fmt.Sprintf("%s: plan %s, %d rows, %s, err %v", e.SQL, e.Plan, e.Rows, e.Duration, e.Err)
+	return fmt.Sprintf("%s: plan %s, %d rows, %d bytes, %s, err %v", e.SQL, e.Plan, e.Rows, e.Bytes, e.Duration, e.Err)
 }

@@ -150,4 +150,7 @@ func TestTracer(t *testing.T) {
 	}
 	assert.Equal(t, []string{"CreateTable|0|false", "Write|2|false", "Scan|2|false", "|0|true"}, got)
 	assert.ErrorContains(t, tr.ends[3].Err, "nosuch")
+	for i, e := range tr.ends[:3] {
+		assert.Positive(t, e.Bytes, "statement %d exchanged bytes with the cluster: %s", i, e)
+	}
 }

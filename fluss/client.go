@@ -253,6 +253,13 @@ func (c *Client) callAddr(ctx context.Context, addr string, want ServerType, api
 			Message: fmt.Sprintf("%s answered as %s, expected %s (stale metadata)", addr, conn.ServerType(), want)}
 	}
 	err = convertErr(conn.Call(ctx, api, req, resp))
+	if byteCounter(ctx) != nil {
+		n := proto.Size(req)
+		if err == nil {
+			n += proto.Size(resp)
+		}
+		countBytes(ctx, int64(n))
+	}
 	var fe *Error
 	if errors.As(err, &fe) && fe.Code == flusserr.NetworkException {
 		c.meta.invalidateCluster()

@@ -464,10 +464,12 @@ func (s *LogScanner) Poll(ctx context.Context) (*ScanBatch, error) {
 			s.pending[0] = nil
 			s.pending = s.pending[1:]
 			s.mu.Unlock()
+			s.reportBytes(ctx)
 			return b, nil
 		}
 		if s.opts.Bounded && s.allDoneLocked() {
 			s.mu.Unlock()
+			s.reportBytes(ctx)
 			return nil, io.EOF
 		}
 		if len(s.subs) == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -149,6 +150,15 @@ func (co *lookupCoalescer) sendBatch(p *leaderPipe, batch []*lookupCall) {
 	}
 	ctx, cancel := co.requestContext(live)
 	defer cancel()
+	// The request's bytes are shared by its callers, not charged to the first one.
+	var exchanged atomic.Int64
+	ctx = WithByteCounter(ctx, &exchanged)
+	defer func() {
+		share := exchanged.Load() / int64(len(live))
+		for _, c := range live {
+			countBytes(c.ctx, share)
+		}
+	}()
 	routed := make([]routedKey, len(live))
 	out := make([][]any, len(live))
 	var reqs []*kvBucketReq

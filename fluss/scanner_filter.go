@@ -84,4 +84,17 @@ type fetchCounters struct {
 	filterPushed  atomic.Bool
 	fetched       atomic.Int64
 	remoteFetched atomic.Int64
+	// reported is how much of fetched+remoteFetched Poll has added to its callers' byte
+	// counters (WithByteCounter): fetches run in the background, the bytes go to the
+	// Poll that hands their rows out.
+	reported atomic.Int64
+}
+
+// reportBytes adds the bytes fetched since the last report to ctx's byte counter.
+func (s *LogScanner) reportBytes(ctx context.Context) {
+	if byteCounter(ctx) == nil {
+		return
+	}
+	total := s.fetched.Load() + s.remoteFetched.Load()
+	countBytes(ctx, total-s.reported.Swap(total))
 }

@@ -131,6 +131,9 @@ type Receipt struct {
 	// bucket and attempts they concern.
 	unknownCause, failCause   error
 	unknownDetail, failDetail string
+	// sentBytes is the receipt's share of the bytes of the batches sent for it (every
+	// attempt); reported is how much of it Wait has added to a context's byte counter.
+	sentBytes, reported int64
 }
 
 // NewReceipt returns an empty Receipt.
@@ -150,7 +153,7 @@ func (r *Receipt) track(b *writeBatch, w *writerCore) {
 
 // settle records the end of b for the rows of r in it. Called with the
 // batch's writer lock held; a batch settles once per receipt.
-func (r *Receipt) settle(b *writeBatch, rows int, o rowOutcome, cause error, detail string) {
+func (r *Receipt) settle(b *writeBatch, rows int, bytes int64, o rowOutcome, cause error, detail string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, ok := r.open[b]; !ok {
@@ -158,6 +161,7 @@ func (r *Receipt) settle(b *writeBatch, rows int, o rowOutcome, cause error, det
 	}
 	delete(r.open, b)
 	r.count[o] += rows
+	r.sentBytes += bytes
 	switch o {
 	case outcomeUnknown:
 		if r.unknownCause == nil {
@@ -195,7 +199,21 @@ func (r *Receipt) Wait(ctx context.Context) error {
 	case <-ctx.Done():
 		r.giveUp(ctx.Err())
 	}
+	r.mu.Lock()
+	unreported := r.sentBytes - r.reported
+	r.reported = r.sentBytes
+	r.mu.Unlock()
+	countBytes(ctx, unreported)
 	return r.Err()
+}
+
+// SentBytes returns the receipt's share of the encoded bytes of the batches sent so far for
+// its rows, every attempt counted (a batch holding rows of several receipts is shared by
+// rows).
+func (r *Receipt) SentBytes() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sentBytes
 }
 
 // giveUp ends every batch of r that is still open: withdrawn when it was

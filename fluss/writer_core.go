@@ -68,7 +68,9 @@ type writeBatch struct {
 	writerID int64  // -1 until first sent idempotently
 	seq      int32
 	attempts int
-	retryAt  time.Time
+	// sentBytes counts the encoded bytes of every send of the batch.
+	sentBytes int64
+	retryAt   time.Time
 	// shares lists the receipts whose rows the batch holds, with their row
 	// counts, in the order the rows came.
 	shares []receiptShare
@@ -313,7 +315,11 @@ func (w *writerCore) shareLocked(b *writeBatch, r *Receipt, rows int) {
 // for b do nothing.
 func (w *writerCore) settleLocked(b *writeBatch, o rowOutcome, cause error, detail string) {
 	for _, s := range b.shares {
-		s.r.settle(b, s.rows, o, cause, detail)
+		var bytes int64
+		if b.rows > 0 {
+			bytes = b.sentBytes * int64(s.rows) / int64(b.rows)
+		}
+		s.r.settle(b, s.rows, bytes, o, cause, detail)
 	}
 	b.shares = nil
 }

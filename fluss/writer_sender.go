@@ -203,6 +203,7 @@ func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*wr
 		}
 		b.attempts++
 		b.sending = true
+		b.sentBytes += int64(len(b.data))
 		live = append(live, b)
 	}
 	w.mu.Unlock()

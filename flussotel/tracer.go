@@ -49,7 +49,7 @@ func (tr *tracer) TraceStatementEnd(ctx context.Context, end flussql.TraceEnd) {
 	if end.Plan != "" {
 		span.SetAttributes(attribute.String("flussql.plan", end.Plan))
 	}
-	span.SetAttributes(attribute.Int64("db.response.returned_rows", end.Rows))
+	span.SetAttributes(attribute.Int64("db.response.returned_rows", end.Rows), attribute.Int64("fluss.statement.bytes", end.Bytes))
 	if end.Err != nil {
 		span.RecordError(end.Err)
 		span.SetStatus(codes.Error, end.Err.Error())
