@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"io"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -86,21 +87,43 @@ func BenchmarkFilterProject(b *testing.B) {
 }
 
 // BenchmarkAggregate1MKeys groups 1M rows with 1M distinct keys (every group new).
-func BenchmarkAggregate1MKeys(b *testing.B) {
-	k, v := col(0, "k", types.NewBigInt()), col(1, "v", types.NewBigInt())
-	cols := []Column{{"k", types.NewBigInt()}, {"v", types.NewBigInt()}}
+func BenchmarkAggregate1MKeys(b *testing.B) { benchAggKeys(b, 1, 1<<20) }
+
+// BenchmarkAggregate1MKeys10MRows groups 10M rows with 1M distinct keys (ten rows a group,
+// in runs of 65,536 distinct keys), as the root package's BenchmarkQueryEngine group-by-1m.
+func BenchmarkAggregate1MKeys10MRows(b *testing.B) { benchAggKeys(b, 10, 1<<20) }
+
+// BenchmarkAggregate1MStringKeys is BenchmarkAggregate1MKeys10MRows with STRING keys.
+func BenchmarkAggregate1MStringKeys10MRows(b *testing.B) { benchAggKeysOf(b, 10, 1<<20, true) }
+
+func benchAggKeys(b *testing.B, passes, keys int) { benchAggKeysOf(b, passes, keys, false) }
+
+func benchAggKeysOf(b *testing.B, passes, keys int, strs bool) {
+	kt := types.NewBigInt()
+	if strs {
+		kt = types.NewString()
+	}
+	k, v := col(0, "k", kt), col(1, "v", types.NewBigInt())
+	cols := []Column{{"k", kt}, {"v", types.NewBigInt()}}
 	n := &Aggregate{Input: &Input{Cols: cols}, Keys: []Expr{k}, Names: []string{"k"},
 		Aggs: []*Agg{must(NewAgg("COUNT", nil, false)), must(NewAgg("SUM", v, false))}}
 	mem := memory.NewGoAllocator()
-	in := &benchInput{}
-	for p := range 16 {
+	var batches []arrow.RecordBatch
+	for p := range keys >> 16 {
 		rows := make([][]any, 1<<16)
 		for i := range rows {
 			rows[i] = []any{int64(p<<16 + i), int64(i)}
+			if strs {
+				rows[i][0] = "key-" + strconv.Itoa(p<<16+i)
+			}
 		}
 		batch := batchOf(b, mem, cols, rows)
 		defer batch.Release()
-		in.batches = append(in.batches, batch)
+		batches = append(batches, batch)
+	}
+	in := &benchInput{}
+	for range passes {
+		in.batches = append(in.batches, batches...)
 	}
 	b.ResetTimer()
 	for range b.N {
@@ -113,5 +136,5 @@ func BenchmarkAggregate1MKeys(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(16<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(len(in.batches)<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
 }
