@@ -21,6 +21,7 @@ type converter struct {
 	orders     int      // the ORDER BY clauses converted so far
 	q          *queryRewrites
 	hints      []map[string]string // by the number in a hinted table's stand-in name
+	query      bool                // converting a SELECT (where x.y may be a ROW field)
 }
 
 // tableHints takes a table name of FROM or JOIN apart: the name as written
@@ -192,6 +193,7 @@ func (c *converter) selectStmt(n *sqlparser.Select) (Statement, error) {
 		return nil, c.unsupported("a locking clause", "for", "lock")
 	}
 	hasFrom := c.hasFrom(n)
+	c.query = true
 	s := &Select{Distinct: n.Distinct != ""}
 	var err error
 	if hasFrom {
