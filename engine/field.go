@@ -26,7 +26,7 @@ type Field struct {
 func NewField(base Expr, name string) (*Field, error) {
 	bt := base.Type()
 	if bt.Kind != types.Row {
-		return nil, fmt.Errorf("%s.%s: %s is a %s, not a ROW; only a ROW has fields", base, quoteIdent(name), base, TypeName(bt))
+		return nil, fmt.Errorf("%s.%s: %s is %s, not a ROW; only a ROW has fields", base, quoteIdent(name), base, TypeName(bt))
 	}
 	idx := -1
 	for i, f := range bt.Fields {
