@@ -360,9 +360,13 @@ func (t *topNOp) consume(b arrow.RecordBatch) error {
 	// Key values alone decide whether a row enters a full heap: read them
 	// first, the whole row only for rows that enter.
 	probe := make([]any, len(cols))
+	passes := intProbe(t.node.Keys, cols)
 	for r := range int(b.NumRows()) {
 		t.seq++
 		if int64(t.h.Len()) >= t.keep {
+			if passes != nil && passes(r, t.h.rows[0].vals) {
+				continue
+			}
 			for _, k := range t.node.Keys {
 				probe[k.Col] = nil
 				if cols[k.Col].IsValid(r) {
