@@ -138,3 +138,34 @@ func benchAggKeysOf(b *testing.B, passes, keys int, strs bool) {
 	}
 	b.ReportMetric(float64(len(in.batches)<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkTopN10Scattered is BenchmarkTopN10 with v scattered (i·7 mod 1,000,003, as the
+// root package's BenchmarkQueryEngine top-10): few rows enter the heap.
+func BenchmarkTopN10Scattered(b *testing.B) {
+	cols := []Column{{"k", types.NewBigInt()}, {"v", types.NewBigInt()}}
+	n := &Sort{Input: &Input{Cols: cols}, Keys: []SortKey{{Col: 1, Desc: true}}, Limit: 10}
+	mem := memory.NewGoAllocator()
+	in := &benchInput{}
+	for p := range 16 {
+		rows := make([][]any, 1<<16)
+		for i := range rows {
+			j := p<<16 + i
+			rows[i] = []any{int64(j), int64(j) * 7 % 1_000_003}
+		}
+		batch := batchOf(b, mem, cols, rows)
+		defer batch.Release()
+		in.batches = append(in.batches, batch)
+	}
+	b.ResetTimer()
+	for range b.N {
+		in.i = 0
+		op, err := Build(context.Background(), n, in, Options{Mem: mem})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(16<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
