@@ -365,15 +365,20 @@ func (t *topNOp) consume(b arrow.RecordBatch) error {
 	// full heap replaces its root (the worst row) and takes its values'
 	// slice; heap.Fix moves rows without boxing them.
 	probe := make([]any, len(cols))
-	passes := intProbe(t.node.Keys, cols)
-	for r := range int(b.NumRows()) {
-		t.seq++
+	skip := intSkipper(t.node.Keys, cols)
+	n := int(b.NumRows())
+	for r := 0; r < n; r++ {
 		var reuse []any
 		full := int64(t.h.Len()) >= t.keep
-		if full {
-			if passes != nil && passes(r, t.h.rows[0].vals) {
-				continue
+		if full && skip != nil {
+			next := skip(r, t.h.rows[0].vals)
+			t.seq += int64(next - r)
+			if r = next; r == n {
+				break
 			}
+		}
+		t.seq++
+		if full {
 			for _, k := range t.node.Keys {
 				probe[k.Col] = nil
 				if cols[k.Col].IsValid(r) {
