@@ -6,7 +6,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flussql/flussql/fluss/types"
 )
 
 // accumulator is one aggregate's state for every group, as columns: the
@@ -100,11 +103,30 @@ func (c *countAcc) update(gids []int32, arg arrow.Array) error {
 	return nil
 }
 
-func (c *countAcc) build(mem memory.Allocator) (arrow.Array, error) {
-	b := array.NewInt64Builder(mem)
-	defer b.Release()
-	b.AppendValues(c.n, nil)
-	return b.NewArray(), nil
+func (c *countAcc) build(memory.Allocator) (arrow.Array, error) { return int64Array(c.n, nil), nil }
+
+// int64Array makes a BIGINT array over vals itself, not a copy (the state
+// is dropped once the result is built), NULL where valid is false (valid
+// nil: no NULLs).
+func int64Array(vals []int64, valid func(i int) bool) arrow.Array {
+	bufs := []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(vals))}
+	nulls := 0
+	if valid != nil {
+		bits := make([]byte, bitutil.BytesForBits(int64(len(vals))))
+		for i := range vals {
+			if valid(i) {
+				bitutil.SetBit(bits, i)
+			} else {
+				nulls++
+			}
+		}
+		if nulls > 0 {
+			bufs[0] = memory.NewBufferBytes(bits)
+		}
+	}
+	d := array.NewData(arrow.PrimitiveTypes.Int64, len(vals), bufs, nil, nulls, 0)
+	defer d.Release()
+	return array.NewInt64Data(d)
 }
 
 // intSumAcc is SUM or AVG of an integer: BIGINT sums checked for overflow
@@ -159,6 +181,9 @@ func sumInts[T int8 | int16 | int32 | int64](sum, cnt []int64, gids []int32, val
 }
 
 func (s *intSumAcc) build(mem memory.Allocator) (arrow.Array, error) {
+	if !s.avg && s.agg.T.Kind == types.BigInt {
+		return int64Array(s.sum, func(g int) bool { return s.n[g] > 0 }), nil
+	}
 	b, err := newBuilder(mem, s.agg.T)
 	if err != nil {
 		return nil, err

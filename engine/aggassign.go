@@ -18,6 +18,9 @@ func (a *aggregateOp) assign(keyCols []arrow.Array, gids []int32) error {
 		clear(gids)
 		a.groups = 1
 	case keyInt:
+		if n := len(a.intKeys); cap(a.intKeys)-n < len(gids) { // room for every row to be a new group
+			a.intKeys = grown(a.intKeys, n+len(gids))[:n] // doubling: append's 1.25× copies too often
+		}
 		i8, i16, i32, i64 := ints(keyCols[0])
 		switch {
 		case i64 != nil:
