@@ -81,7 +81,7 @@ func assignInts[T int8 | int16 | int32 | int64](a *aggregateOp, col arrow.Array,
 				lo, hi = min(lo, int64(v)), max(hi, int64(v))
 			}
 		}
-		if lo <= hi && a.ints.widen(lo, hi, a.groups+len(vals), a.intKeys, a.nullGroup) {
+		if lo <= hi && a.ints.widen(lo, hi, a.groups+len(vals), a.intKeys, a.nullGroup, a.denseRoom()) {
 			dense, base := a.ints.dense, a.ints.lo
 			for r := range gids {
 				if nulls && col.IsNull(r) {
@@ -113,6 +113,16 @@ func assignInts[T int8 | int16 | int32 | int64](a *aggregateOp, col arrow.Array,
 		}
 		gids[r] = g
 	}
+}
+
+// denseRoom is what a dense integer index may take: half the budget left
+// (with what the index takes now), so that the index never fails a query
+// that a hash table would let through.
+func (a *aggregateOp) denseRoom() int64 {
+	if a.budget == nil || a.budget.Limit <= 0 {
+		return math.MaxInt64
+	}
+	return (a.budget.Limit-a.budget.Used())/2 + int64(cap(a.ints.dense))*4
 }
 
 func (a *aggregateOp) assignEncoded(keyCols []arrow.Array, gids []int32) error {

@@ -23,21 +23,25 @@ type intIndex struct {
 }
 
 // maxDense bounds the range of a dense index: 4 slots (16 bytes) a group
-// or row, as much as the hash table's, and no more than 256 MiB.
-func maxDense(groups int) int64 { return min(4*int64(groups)+4096, 1<<26) }
+// or row, as much as the hash table's, or 1Mi slots (4 MiB) whatever the
+// groups (keys arriving out of order, as a scan's buckets deliver them,
+// span a wide range before the groups between are seen), and no more than
+// 256 MiB.
+func maxDense(groups int) int64 { return min(max(4*int64(groups)+4096, 1<<20), 1<<26) }
 
 // widen makes the index cover keys [lo, hi] for at most groups groups:
 // a dense index is re-based or grown, or turned into a hash table (from
-// keys, the key of each group; skip is a group not in the index, or -1).
+// keys, the key of each group; skip is a group not in the index, or -1)
+// when the range is too wide or its array would take more than room bytes.
 // It reports whether the index is still dense.
-func (x *intIndex) widen(lo, hi int64, groups int, keys []int64, skip int32) bool {
+func (x *intIndex) widen(lo, hi int64, groups int, keys []int64, skip int32, room int64) bool {
 	if x.sparse {
 		return false
 	}
 	if len(x.dense) > 0 {
 		lo, hi = min(lo, x.lo), max(hi, x.lo+int64(len(x.dense))-1)
 	}
-	if span := hi - lo + 1; span > 0 && span <= maxDense(groups) { // span <= 0: the range overflowed
+	if span := hi - lo + 1; span > 0 && span <= maxDense(groups) && 4*span <= room { // span <= 0: the range overflowed
 		if len(x.dense) > 0 && lo >= x.lo && hi < x.lo+int64(len(x.dense)) {
 			return true
 		}

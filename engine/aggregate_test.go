@@ -168,7 +168,7 @@ func TestIntIndex(t *testing.T) {
 		for _, k := range keys {
 			var g int32
 			var added bool
-			if x.widen(k, k, len(groups)+1, groups, -1) {
+			if x.widen(k, k, len(groups)+1, groups, -1, math.MaxInt64) {
 				d := &x.dense[k-x.lo]
 				if added = *d == 0; added {
 					*d = int32(len(groups)) + 1
@@ -213,4 +213,11 @@ func TestAggregateBudget(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, got, len(rows))
 	assert.Zero(t, budget.Used())
+
+	// Two keys 900,000 apart: a dense index would take 3.6 MB, more than half of a 1 MiB
+	// budget, so the groups go to the hash table and the query fits.
+	budget = &Budget{Limit: 1 << 20}
+	got, err = run(t, n, [][]any{{int64(0), int64(1)}, {int64(900_000), int64(2)}, {int64(0), int64(3)}}, 2, budget)
+	require.NoError(t, err)
+	assert.Equal(t, [][]any{{int64(0), int64(4)}, {int64(900_000), int64(2)}}, got)
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"io"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -94,11 +95,15 @@ func BenchmarkAggregate1MKeys(b *testing.B) { benchAggKeys(b, 1, 1<<20) }
 func BenchmarkAggregate1MKeys10MRows(b *testing.B) { benchAggKeys(b, 10, 1<<20) }
 
 // BenchmarkAggregate1MStringKeys is BenchmarkAggregate1MKeys10MRows with STRING keys.
-func BenchmarkAggregate1MStringKeys10MRows(b *testing.B) { benchAggKeysOf(b, 10, 1<<20, true) }
+func BenchmarkAggregate1MStringKeys10MRows(b *testing.B) { benchAggKeysOf(b, 10, 1<<20, true, false) }
 
-func benchAggKeys(b *testing.B, passes, keys int) { benchAggKeysOf(b, passes, keys, false) }
+// BenchmarkAggregate1MKeys10MRowsShuffled is BenchmarkAggregate1MKeys10MRows with the
+// batches of the first pass in random order.
+func BenchmarkAggregate1MKeys10MRowsShuffled(b *testing.B) { benchAggKeysOf(b, 10, 1<<20, false, true) }
 
-func benchAggKeysOf(b *testing.B, passes, keys int, strs bool) {
+func benchAggKeys(b *testing.B, passes, keys int) { benchAggKeysOf(b, passes, keys, false, false) }
+
+func benchAggKeysOf(b *testing.B, passes, keys int, strs, shuffled bool) {
 	kt := types.NewBigInt()
 	if strs {
 		kt = types.NewString()
@@ -122,8 +127,14 @@ func benchAggKeysOf(b *testing.B, passes, keys int, strs bool) {
 		batches = append(batches, batch)
 	}
 	in := &benchInput{}
-	for range passes {
+	for pass := range passes {
 		in.batches = append(in.batches, batches...)
+		if pass == 0 && shuffled {
+			// as a scan's buckets deliver them: the key runs out of order
+			rand.New(rand.NewPCG(1, 2)).Shuffle(len(in.batches), func(i, j int) {
+				in.batches[i], in.batches[j] = in.batches[j], in.batches[i]
+			})
+		}
 	}
 	b.ResetTimer()
 	for range b.N {
