@@ -242,3 +242,12 @@ func (s *decState) result() (any, error) {
 	}
 	return decimal128.FromBigInt(q), nil
 }
+
+func (s *intState) addInt(x int64) error {
+	r := s.sum + x
+	if (x > 0 && r < s.sum) || (x < 0 && r > s.sum) {
+		return fmt.Errorf("%w: %s overflows BIGINT", ErrArithmetic, s.agg)
+	}
+	s.sum, s.n = r, s.n+1
+	return nil
+}

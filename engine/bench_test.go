@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"io"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -86,17 +88,80 @@ func BenchmarkFilterProject(b *testing.B) {
 }
 
 // BenchmarkAggregate1MKeys groups 1M rows with 1M distinct keys (every group new).
-func BenchmarkAggregate1MKeys(b *testing.B) {
-	k, v := col(0, "k", types.NewBigInt()), col(1, "v", types.NewBigInt())
-	cols := []Column{{"k", types.NewBigInt()}, {"v", types.NewBigInt()}}
+func BenchmarkAggregate1MKeys(b *testing.B) { benchAggKeys(b, 1, 1<<20) }
+
+// BenchmarkAggregate1MKeys10MRows groups 10M rows with 1M distinct keys (ten rows a group,
+// in runs of 65,536 distinct keys), as the root package's BenchmarkQueryEngine group-by-1m.
+func BenchmarkAggregate1MKeys10MRows(b *testing.B) { benchAggKeys(b, 10, 1<<20) }
+
+// BenchmarkAggregate1MStringKeys is BenchmarkAggregate1MKeys10MRows with STRING keys.
+func BenchmarkAggregate1MStringKeys10MRows(b *testing.B) { benchAggKeysOf(b, 10, 1<<20, true, false) }
+
+// BenchmarkAggregate1MKeys10MRowsShuffled is BenchmarkAggregate1MKeys10MRows with the
+// batches of the first pass in random order.
+func BenchmarkAggregate1MKeys10MRowsShuffled(b *testing.B) { benchAggKeysOf(b, 10, 1<<20, false, true) }
+
+func benchAggKeys(b *testing.B, passes, keys int) { benchAggKeysOf(b, passes, keys, false, false) }
+
+func benchAggKeysOf(b *testing.B, passes, keys int, strs, shuffled bool) {
+	kt := types.NewBigInt()
+	if strs {
+		kt = types.NewString()
+	}
+	k, v := col(0, "k", kt), col(1, "v", types.NewBigInt())
+	cols := []Column{{"k", kt}, {"v", types.NewBigInt()}}
 	n := &Aggregate{Input: &Input{Cols: cols}, Keys: []Expr{k}, Names: []string{"k"},
 		Aggs: []*Agg{must(NewAgg("COUNT", nil, false)), must(NewAgg("SUM", v, false))}}
+	mem := memory.NewGoAllocator()
+	var batches []arrow.RecordBatch
+	for p := range keys >> 16 {
+		rows := make([][]any, 1<<16)
+		for i := range rows {
+			rows[i] = []any{int64(p<<16 + i), int64(i)}
+			if strs {
+				rows[i][0] = "key-" + strconv.Itoa(p<<16+i)
+			}
+		}
+		batch := batchOf(b, mem, cols, rows)
+		defer batch.Release()
+		batches = append(batches, batch)
+	}
+	in := &benchInput{}
+	for pass := range passes {
+		in.batches = append(in.batches, batches...)
+		if pass == 0 && shuffled {
+			// as a scan's buckets deliver them: the key runs out of order
+			rand.New(rand.NewPCG(1, 2)).Shuffle(len(in.batches), func(i, j int) {
+				in.batches[i], in.batches[j] = in.batches[j], in.batches[i]
+			})
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		in.i = 0
+		op, err := Build(context.Background(), n, in, Options{Mem: mem})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(in.batches)<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkTopN10Scattered is BenchmarkTopN10 with v scattered (i·7 mod 1,000,003, as the
+// root package's BenchmarkQueryEngine top-10): few rows enter the heap.
+func BenchmarkTopN10Scattered(b *testing.B) {
+	cols := []Column{{"k", types.NewBigInt()}, {"v", types.NewBigInt()}}
+	n := &Sort{Input: &Input{Cols: cols}, Keys: []SortKey{{Col: 1, Desc: true}}, Limit: 10}
 	mem := memory.NewGoAllocator()
 	in := &benchInput{}
 	for p := range 16 {
 		rows := make([][]any, 1<<16)
 		for i := range rows {
-			rows[i] = []any{int64(p<<16 + i), int64(i)}
+			j := p<<16 + i
+			rows[i] = []any{int64(j), int64(j) * 7 % 1_000_003}
 		}
 		batch := batchOf(b, mem, cols, rows)
 		defer batch.Release()

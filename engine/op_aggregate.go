@@ -1,48 +1,59 @@
 package engine
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // aggregateOp is a hash aggregation: it reads its whole input, keeping one
-// entry per group (the key values and one state per aggregate) under the
-// budget, and then emits the groups in order of first appearance. Arrow-go
-// has no aggregation kernels, so this is hand-written; the key and
-// argument expressions are still evaluated a batch at a time.
+// entry per group under the budget, and then emits the groups in order of
+// first appearance. Arrow-go has no aggregation kernels, so this is
+// hand-written, a batch at a time: the key and argument expressions are
+// evaluated over the batch, every row gets its group number, and then each
+// aggregate folds its argument column into its groups (accumulator).
+//
+// The state is columnar, so that a million groups cost a few large
+// allocations and little garbage-collector scanning: a single integer key
+// has its own index (intIndex) and key column, a single string key is kept
+// by its index's byte arena (bytesIndex), other keys are encoded into a
+// bytesIndex and kept as values of the model (anyKeys); COUNT, SUM, AVG,
+// MIN and MAX of integers and floats are typed columns, other aggregates
+// one aggState per group. The result columns are built from these.
 type aggregateOp struct {
 	ec     *evalCtx
 	budget *Budget
 	in     Operator
 	node   *Aggregate
 	schema *arrow.Schema
-	// index maps a group's encoded key to its position in order. Groups
-	// live in slabs rather than as one object each, so that a million
-	// groups cost a few large allocations and little garbage-collector
-	// scanning: the keys of group g are keys[g*nk:(g+1)*nk], its states
-	// states[g*na:(g+1)*na], its DISTINCT sets seen[g*na:(g+1)*na] (only
-	// when an aggregate is DISTINCT).
-	index map[string]int32
-	// intIndex and nullGroup replace index when the only key is an integer
-	// (the common GROUP BY): no key bytes to build and hash, and a map the
-	// garbage collector need not scan. nullGroup is the NULL key's group, -1
-	// until it appears.
-	intIndex  map[int64]int32
+	mode   keyMode
+	// ints and intKeys are the index and keys of an integer key; strs is
+	// the index (and keys) of a string key, or of the encoded keys of
+	// other keys, kept in keys. nullGroup is the NULL key's group of a
+	// single key, -1 until it appears.
+	ints      intIndex
+	intKeys   []int64
+	strs      bytesIndex
+	keys      []anyKeys
 	nullGroup int32
 	groups    int
-	keys      []any
-	states    []aggState
-	seen      []map[string]struct{}
-	distinct  bool
-	arena     stateArena
+	accs      []accumulator
+	gids      []int32
+	key       []byte
+	distinct  int64 // bytes the DISTINCT sets hold
 	held      int64
 	done      bool
 }
 
-const groupOverhead = 96
+// keyMode is how an aggregation indexes its groups.
+type keyMode int
+
+const (
+	keysNone    keyMode = iota // a global aggregate: one group
+	keyInt                     // one integer key
+	keyString                  // one STRING or CHAR key
+	keysEncoded                // anything else
+)
 
 func newAggregate(ec *evalCtx, budget *Budget, in Operator, n *Aggregate) (Operator, error) {
 	schema, err := schemaOf(n.Columns())
@@ -50,10 +61,19 @@ func newAggregate(ec *evalCtx, budget *Budget, in Operator, n *Aggregate) (Opera
 		in.Close()
 		return nil, err
 	}
-	a := &aggregateOp{ec: ec, budget: budget, in: in, node: n, schema: schema, index: map[string]int32{},
-		intIndex: map[int64]int32{}, nullGroup: -1}
+	a := &aggregateOp{ec: ec, budget: budget, in: in, node: n, schema: schema, nullGroup: -1}
+	switch {
+	case len(n.Keys) == 0:
+		a.mode = keysNone
+	case len(n.Keys) == 1 && isInt(n.Keys[0].Type().Kind):
+		a.mode = keyInt
+	case len(n.Keys) == 1 && isString(n.Keys[0].Type().Kind):
+		a.mode, a.strs = keyString, newBytesIndex()
+	default:
+		a.mode, a.strs, a.keys = keysEncoded, newBytesIndex(), make([]anyKeys, len(n.Keys))
+	}
 	for _, agg := range n.Aggs {
-		a.distinct = a.distinct || agg.Distinct
+		a.accs = append(a.accs, newAccumulator(agg, a.growDistinct))
 	}
 	return a, nil
 }
@@ -61,6 +81,23 @@ func newAggregate(ec *evalCtx, budget *Budget, in Operator, n *Aggregate) (Opera
 func (a *aggregateOp) grow(n int64) error {
 	a.held += n
 	return a.budget.Grow(n, "aggregation")
+}
+
+func (a *aggregateOp) growDistinct(n int64) error {
+	a.distinct += n
+	return a.grow(n)
+}
+
+// account brings the budget to what the groups' state holds now.
+func (a *aggregateOp) account() error {
+	now := a.ints.bytes() + int64(cap(a.intKeys))*8 + a.strs.bytes() + int64(cap(a.gids))*4
+	for i := range a.keys {
+		now += a.keys[i].bytes()
+	}
+	for _, acc := range a.accs {
+		now += acc.bytes()
+	}
+	return a.grow(now + a.distinct - a.held)
 }
 
 func (a *aggregateOp) Next() (arrow.RecordBatch, error) {
@@ -83,27 +120,13 @@ func (a *aggregateOp) Next() (arrow.RecordBatch, error) {
 	}
 	a.done = true
 	a.in.Close()
-	if len(a.node.Keys) == 0 && a.groups == 0 {
-		a.newGroup() // a global aggregate over no rows: one row
-	}
-	return a.emit()
-}
-
-// newGroup adds a group whose keys the caller has appended to a.keys, and
-// returns its number.
-func (a *aggregateOp) newGroup() int {
-	for _, agg := range a.node.Aggs {
-		a.states = append(a.states, agg.newStateIn(&a.arena))
-		if a.distinct {
-			var set map[string]struct{}
-			if agg.Distinct {
-				set = map[string]struct{}{}
-			}
-			a.seen = append(a.seen, set)
+	if a.mode == keysNone && a.groups == 0 {
+		a.groups = 1 // a global aggregate over no rows: one row
+		for _, acc := range a.accs {
+			acc.resize(1)
 		}
 	}
-	a.groups++
-	return a.groups - 1
+	return a.emit()
 }
 
 func (a *aggregateOp) consume(b arrow.RecordBatch) error {
@@ -116,177 +139,59 @@ func (a *aggregateOp) consume(b arrow.RecordBatch) error {
 		return err
 	}
 	defer releaseAll(keyCols)
-	argExprs := make([]Expr, 0, len(a.node.Aggs))
-	for _, agg := range a.node.Aggs {
+	args := make([]arrow.Array, len(a.node.Aggs))
+	defer releaseAll(args)
+	for i, agg := range a.node.Aggs {
 		if agg.Arg != nil {
-			argExprs = append(argExprs, agg.Arg)
+			if args[i], err = agg.Arg.eval(a.ec, b); err != nil {
+				return err
+			}
 		}
 	}
-	argCols, err := evalAll(a.ec, argExprs, b)
-	if err != nil {
+	if cap(a.gids) < n {
+		a.gids = make([]int32, n)
+	}
+	gids := a.gids[:n]
+	if err := a.assign(keyCols, gids); err != nil {
 		return err
 	}
-	defer releaseAll(argCols)
-	keyGet, err := getters(keyCols)
-	if err != nil {
-		return err
-	}
-	keyEnc := make([]func([]byte, int) []byte, len(keyCols))
-	for i, c := range keyCols {
-		if keyEnc[i], err = keyAppender(c); err != nil {
+	for i, acc := range a.accs {
+		acc.resize(a.groups)
+		if err := acc.update(gids, args[i]); err != nil {
 			return err
 		}
 	}
-	argGet, err := getters(argCols)
-	if err != nil {
-		return err
-	}
-	argInt := make([]func(int) int64, len(argCols))
-	for i, c := range argCols {
-		argInt[i] = intReader(c)
-	}
-	var intKey func(int) int64
-	if len(keyCols) == 1 {
-		intKey = intReader(keyCols[0]) // nil unless an integer column
-	}
-	var key []byte
-	for r := range n {
-		var gi int32
-		var ok bool
-		var ik int64
-		switch {
-		case intKey != nil && keyCols[0].IsNull(r):
-			gi, ok = a.nullGroup, a.nullGroup >= 0
-		case intKey != nil:
-			ik = intKey(r)
-			gi, ok = a.intIndex[ik]
-		default:
-			key = key[:0]
-			for i := range keyCols {
-				key = keyEnc[i](key, r)
-			}
-			gi, ok = a.index[string(key)]
-		}
-		if !ok {
-			size := int64(groupOverhead + len(key) + 48*len(a.node.Aggs))
-			for i, c := range keyCols { // read the values only for a new group
-				var k any
-				if c.IsValid(r) {
-					k = keyGet[i](r)
-				}
-				size += valueSize(k)
-				a.keys = append(a.keys, k)
-			}
-			if err := a.grow(size); err != nil {
-				return err
-			}
-			gi = int32(a.newGroup())
-			switch {
-			case intKey != nil && keyCols[0].IsNull(r):
-				a.nullGroup = gi
-			case intKey != nil:
-				a.intIndex[ik] = gi
-			default:
-				a.index[string(key)] = gi
-			}
-		}
-		na := len(a.node.Aggs)
-		states := a.states[int(gi)*na : int(gi+1)*na]
-		var seen []map[string]struct{}
-		if a.distinct {
-			seen = a.seen[int(gi)*na : int(gi+1)*na]
-		}
-		ai := 0
-		for i, agg := range a.node.Aggs {
-			if agg.Arg == nil {
-				_ = states[i].add(true)
-				continue
-			}
-			col := argCols[ai]
-			get, fast := argGet[ai], argInt[ai]
-			ai++
-			if col.IsNull(r) {
-				continue
-			}
-			if fast != nil && !agg.Distinct {
-				// Integers go to COUNT, SUM and AVG states unboxed.
-				if st, ok := states[i].(intAdder); ok {
-					if err := st.addInt(fast(r)); err != nil {
-						return err
-					}
-					continue
-				}
-			}
-			v := get(r)
-			if agg.Distinct {
-				k := string(appendKey(nil, v))
-				if _, dup := seen[i][k]; dup {
-					continue
-				}
-				if err := a.grow(int64(len(k) + 48)); err != nil {
-					return err
-				}
-				seen[i][k] = struct{}{}
-			}
-			if err := states[i].add(v); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func getters(cols []arrow.Array) ([]func(int) any, error) {
-	out := make([]func(int) any, len(cols))
-	for i, c := range cols {
-		g, err := getter(c)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = g
-	}
-	return out, nil
+	return a.account()
 }
 
 func (a *aggregateOp) emit() (arrow.RecordBatch, error) {
 	cols := a.node.Columns()
-	nk, na := len(a.node.Keys), len(a.node.Aggs)
-	vals := make([][]any, len(cols))
-	for i := range vals {
-		vals[i] = make([]any, a.groups)
-	}
-	for g := range a.groups {
-		for i := range nk {
-			vals[i][g] = a.keys[g*nk+i]
-		}
-		for i := range na {
-			v, err := a.states[g*na+i].result()
-			if err != nil {
-				return nil, err
-			}
-			vals[nk+i][g] = v
-		}
-	}
+	nk := len(a.node.Keys)
 	arrs := make([]arrow.Array, len(cols))
-	for i, c := range cols {
-		arr, err := buildArray(a.ec.mem, c.Type, vals[i])
+	defer releaseAll(arrs)
+	for i := range nk {
+		arr, err := a.buildKeys(i, cols[i].Type)
 		if err != nil {
-			releaseAll(arrs)
 			return nil, err
 		}
 		arrs[i] = arr
 	}
-	defer releaseAll(arrs)
+	for i, acc := range a.accs {
+		arr, err := acc.build(a.ec.mem)
+		if err != nil {
+			return nil, err
+		}
+		arrs[nk+i] = arr
+	}
 	out := arrowRecord(a.schema, arrs, int64(a.groups))
 	a.release()
 	return out, nil
 }
 
 func (a *aggregateOp) release() {
-	a.index, a.intIndex, a.keys, a.states, a.seen, a.groups = nil, nil, nil, nil, nil, 0
-	a.arena = stateArena{}
+	a.ints, a.intKeys, a.strs, a.keys, a.accs, a.gids, a.groups = intIndex{}, nil, bytesIndex{}, nil, nil, nil, 0
 	a.budget.Shrink(a.held)
-	a.held = 0
+	a.held, a.distinct = 0, 0
 }
 
 func (a *aggregateOp) Close() {
@@ -306,35 +211,4 @@ func schemaOf(cols []Column) (*arrow.Schema, error) {
 		fields[i] = arrow.Field{Name: c.Name, Type: at, Nullable: !c.Type.NotNull}
 	}
 	return arrow.NewSchema(fields, nil), nil
-}
-
-// intAdder is a state that takes integers unboxed.
-type intAdder interface {
-	addInt(v int64) error
-}
-
-func (s *countState) addInt(int64) error { s.n++; return nil }
-
-func (s *intState) addInt(x int64) error {
-	r := s.sum + x
-	if (x > 0 && r < s.sum) || (x < 0 && r > s.sum) {
-		return fmt.Errorf("%w: %s overflows BIGINT", ErrArithmetic, s.agg)
-	}
-	s.sum, s.n = r, s.n+1
-	return nil
-}
-
-// intReader reads an integer array's values as int64 (nil for other arrays).
-func intReader(arr arrow.Array) func(int) int64 {
-	switch a := arr.(type) {
-	case *array.Int8:
-		return func(i int) int64 { return int64(a.Value(i)) }
-	case *array.Int16:
-		return func(i int) int64 { return int64(a.Value(i)) }
-	case *array.Int32:
-		return func(i int) int64 { return int64(a.Value(i)) }
-	case *array.Int64:
-		return a.Value
-	}
-	return nil
 }

@@ -334,9 +334,12 @@ func (t *topNOp) consume(b arrow.RecordBatch) error {
 	}
 	cols := b.Columns()
 	gets := make([]func(int) any, len(cols))
-	read := func(r int) []any {
-		vals := make([]any, len(cols))
+	read := func(r int, vals []any) []any {
+		if vals == nil {
+			vals = make([]any, len(cols))
+		}
 		for i, c := range cols {
+			vals[i] = nil
 			if gets[i] != nil && c.IsValid(r) {
 				vals[i] = gets[i](r)
 			}
@@ -358,11 +361,24 @@ func (t *topNOp) consume(b arrow.RecordBatch) error {
 		gets[i] = g
 	}
 	// Key values alone decide whether a row enters a full heap: read them
-	// first, the whole row only for rows that enter.
+	// first, the whole row only for rows that enter. A row that enters a
+	// full heap replaces its root (the worst row) and takes its values'
+	// slice; heap.Fix moves rows without boxing them.
 	probe := make([]any, len(cols))
-	for r := range int(b.NumRows()) {
+	skip := intSkipper(t.node.Keys, cols)
+	n := int(b.NumRows())
+	for r := 0; r < n; r++ {
+		var reuse []any
+		full := int64(t.h.Len()) >= t.keep
+		if full && skip != nil {
+			next := skip(r, t.h.rows[0].vals)
+			t.seq += int64(next - r)
+			if r = next; r == n {
+				break
+			}
+		}
 		t.seq++
-		if int64(t.h.Len()) >= t.keep {
+		if full {
 			for _, k := range t.node.Keys {
 				probe[k.Col] = nil
 				if cols[k.Col].IsValid(r) {
@@ -372,28 +388,33 @@ func (t *topNOp) consume(b arrow.RecordBatch) error {
 			if compareRows(t.node.Keys, probe, t.h.rows[0].vals) >= 0 {
 				continue // not better than the worst row kept (ties keep the earlier)
 			}
-			old := heap.Pop(&t.h).(heapRow)
+			old := t.h.rows[0]
 			sz := rowSize(old.vals)
 			t.held -= sz
 			t.budget.Shrink(sz)
 			if old.rec != nil {
 				t.drop(old.rec)
 			}
+			reuse = old.vals
 		}
-		row := heapRow{vals: read(r), seq: t.seq}
+		row := heapRow{vals: read(r, reuse), seq: t.seq}
 		sz := rowSize(row.vals)
 		t.held += sz
-		if err := t.budget.Grow(sz, "top-N"); err != nil {
+		err := t.budget.Grow(sz, "top-N")
+		if err == nil && t.byRef {
+			row.rec, row.row = b, r
+			err = t.hold(b)
+		}
+		if !full {
+			t.h.rows = append(t.h.rows, row)
+			heap.Fix(&t.h, len(t.h.rows)-1)
+		} else {
+			t.h.rows[0] = row
+			heap.Fix(&t.h, 0)
+		}
+		if err != nil {
 			return err
 		}
-		if t.byRef {
-			row.rec, row.row = b, r
-			if err := t.hold(b); err != nil {
-				heap.Push(&t.h, row)
-				return err
-			}
-		}
-		heap.Push(&t.h, row)
 	}
 	return nil
 }

@@ -77,6 +77,10 @@ type Sort struct {
 	Keys   []SortKey
 	Limit  int64 // -1: all
 	Offset int64
+	// Pending, when set, is a LIMIT or OFFSET that is still a placeholder
+	// (the planner's, opaque here): the planner binds it into Limit and
+	// Offset, and Build refuses a node that still has one.
+	Pending any
 }
 
 // Limit passes rows Offset .. Offset+Limit-1 (Limit -1: all after Offset)
@@ -85,6 +89,8 @@ type Limit struct {
 	Input  Node
 	Limit  int64
 	Offset int64
+	// Pending is as Sort's.
+	Pending any
 }
 
 // Distinct passes the first of every set of equal rows.
@@ -237,6 +243,9 @@ func (n *Sort) Describe() string {
 			keys[i] += " NULLS LAST"
 		}
 	}
+	if n.Pending != nil {
+		return fmt.Sprintf("TopN %v ORDER BY %s (bounded heap, or a sort without LIMIT)", n.Pending, strings.Join(keys, ", "))
+	}
 	if n.Limit >= 0 {
 		return fmt.Sprintf("TopN %d%s ORDER BY %s (bounded heap)", n.Limit, offsetText(n.Offset), strings.Join(keys, ", "))
 	}
@@ -252,6 +261,9 @@ func offsetText(o int64) string {
 
 // Describe implements Node.
 func (n *Limit) Describe() string {
+	if n.Pending != nil {
+		return fmt.Sprintf("Limit %v (stops reading its input)", n.Pending)
+	}
 	if n.Limit < 0 {
 		return fmt.Sprintf("Limit OFFSET %d", n.Offset)
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -75,6 +76,12 @@ type runner struct {
 }
 
 func (r *runner) build(n Node) (Operator, error) {
+	if s, ok := n.(*Sort); ok && s.Pending != nil {
+		return nil, errPending
+	}
+	if l, ok := n.(*Limit); ok && l.Pending != nil {
+		return nil, errPending
+	}
 	var kids []Operator
 	closeKids := func() {
 		for _, k := range kids {
@@ -129,6 +136,8 @@ func (r *runner) build(n Node) (Operator, error) {
 	}
 	return op, err
 }
+
+var errPending = errors.New("engine: a LIMIT or OFFSET placeholder was not bound (bind the plan's arguments first)")
 
 // checked stops an input once the context ends.
 type checked struct {

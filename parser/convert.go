@@ -20,6 +20,20 @@ type converter struct {
 	nested     bool     // converting a subquery
 	orders     int      // the ORDER BY clauses converted so far
 	q          *queryRewrites
+	hints      []map[string]string // by the number in a hinted table's stand-in name
+	query      bool                // converting a SELECT (where x.y may be a ROW field)
+}
+
+// tableHints takes a table name of FROM or JOIN apart: the name as written
+// and the OPTIONS hint written after it (nil without one).
+func (c *converter) tableHints(x sqlparser.TableName) (TableName, map[string]string) {
+	t := tableName(x)
+	name, n := unhint(t.Name)
+	if n < 0 || n >= len(c.hints) {
+		return t, nil
+	}
+	t.Name = name
+	return t, c.hints[n]
 }
 
 // unsupportedUse reports a feature the dialect lacks, with advice.
@@ -161,7 +175,8 @@ func (c *converter) singleTable(exprs sqlparser.TableExprs) (TableName, error) {
 		if te.Hints != nil {
 			return TableName{}, c.unsupported("an index hint", "use", "ignore", "force")
 		}
-		return tableName(name), nil
+		t, _ := c.tableHints(name)
+		return t, nil
 	case *sqlparser.JoinTableExpr:
 		return TableName{}, c.unsupported("JOIN", "join", "straight_join", "left", "right", "natural")
 	}
@@ -178,10 +193,11 @@ func (c *converter) selectStmt(n *sqlparser.Select) (Statement, error) {
 		return nil, c.unsupported("a locking clause", "for", "lock")
 	}
 	hasFrom := c.hasFrom(n)
+	c.query = true
 	s := &Select{Distinct: n.Distinct != ""}
 	var err error
 	if hasFrom {
-		if s.Table, s.From, err = c.fromClause(n.From); err != nil {
+		if s.Table, s.Hints, s.From, err = c.fromClause(n.From); err != nil {
 			return nil, err
 		}
 	}

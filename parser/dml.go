@@ -31,11 +31,23 @@ func (l *lexed) dml(s int) (Statement, error) {
 	rw.add(0, first.start, "") // EXPLAIN and leading comments
 	last := l.toks[len(l.toks)-1]
 	rw.add(last.end, len(l.src), "") // a trailing ';' and comments
+	start := s                       // of the statement inside the parentheses of (SELECT …)
+	for hi := len(l.toks) - 1; l.toks[start].typ == '(' && l.closing(start) == hi; start, hi = start+1, hi-1 {
+		rw.add(l.toks[start].start, l.toks[start].end, "") // sqlparser wants no parentheses around a statement
+		rw.add(l.toks[hi].start, l.toks[hi].end, "")
+	}
 	upsert := l.isWord(first, "upsert")
 	if upsert {
 		rw.add(first.start, first.end, "INSERT")
 	}
-	for _, t := range l.toks[s:] {
+	var hintList []map[string]string
+	for k, t := range l.toks[s:] {
+		if h := hints[s+k]; h != nil {
+			name, _ := l.identValue(t)
+			rw.add(t.start, t.end, hintedName(len(hintList), name))
+			hintList = append(hintList, h)
+			continue
+		}
 		if t.virtual {
 			rw.add(t.start, t.end, "`"+t.val+"`") // orders$changelog: sqlparser needs the backticks
 		}
@@ -68,19 +80,24 @@ func (l *lexed) dml(s int) (Statement, error) {
 	if err != nil {
 		return nil, l.translate(err, rw, text)
 	}
-	c := &converter{l: l, start: s, lits: lits, positional: l.usesPositional(), q: q}
-	st, err := c.statement(tree, upsert)
-	if err != nil {
-		return nil, err
-	}
-	if sel, ok := st.(*Select); ok && hints != nil {
-		if sel.From == nil {
-			sel.Hints = hints
-		} else if ref := firstTable(sel.From); ref != nil {
-			ref.Hints = hints
+	c := &converter{l: l, start: start, lits: lits, positional: l.usesPositional(), q: q, hints: hintList}
+	return c.statement(tree, upsert)
+}
+
+// closing returns the index of the token closing the '(' at i, -1 if none.
+func (l *lexed) closing(i int) int {
+	depth := 0
+	for k := i; k < len(l.toks); k++ {
+		switch l.toks[k].typ {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return k
+			}
 		}
 	}
-	return st, nil
+	return -1
 }
 
 // parseStrict calls sqlparser.ParseStrictDDL, turning a panic into an error.

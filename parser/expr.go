@@ -197,5 +197,7 @@ func Walk(e Expr, fn func(Expr) bool) {
 		Walk(n.Expr, fn)
 	case *TimeUnitCall:
 		Walk(n.Expr, fn)
+	case *FieldAccess:
+		Walk(n.Base, fn)
 	}
 }

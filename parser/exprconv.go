@@ -280,11 +280,19 @@ func (c *converter) value(e sqlparser.Expr) (Expr, error) {
 	return c.valueOnly(e, "a value")
 }
 
-// column converts a column name, checking a qualifier against the table.
+// column converts a column name, checking a qualifier against the table;
+// x.y where x names no table is field y of ROW column x, and t.x.y where t
+// names one field y of its column x.
 func (c *converter) column(n *sqlparser.ColName) (Expr, error) {
 	ref := &ColumnRef{Name: n.Name.String(), Table: tableName(n.Qualifier)}
 	q := ref.Table
 	if q.Name != "" {
+		if ok, _ := c.qualifierOK(q); !ok && q.Database == "" && c.query {
+			return &FieldAccess{Base: &ColumnRef{Name: q.Name}, Field: ref.Name}, nil
+		}
+		if ok, _ := c.qualifierOK(TableName{Name: q.Database}); q.Database != "" && c.query && ok {
+			return &FieldAccess{Base: &ColumnRef{Table: TableName{Name: q.Database}, Name: q.Name}, Field: ref.Name}, nil
+		}
 		if ok, names := c.qualifierOK(q); !ok {
 			if c.scope != nil {
 				return nil, c.nodeErr(n, "column qualifier "+q.String()+" names none of the statement's tables ("+names+")")

@@ -99,3 +99,12 @@ func (*FuncCall) expr()     {}
 func (*Case) expr()         {}
 func (*Cast) expr()         {}
 func (*TimeUnitCall) expr() {}
+func (*FieldAccess) expr()  {}
+
+// FieldAccess is r.f: field Field of Base, a ROW value (Flink's syntax).
+// The parser reads x.y as one when x names no table of the statement, and
+// t.x.y when t does; the planner checks that Base is a ROW with Field.
+type FieldAccess struct {
+	Base  Expr
+	Field string
+}

@@ -42,11 +42,14 @@ func arithOperand(e Expr, min int) string {
 // String renders the negation as -(x), or -x for a column or call.
 func (n *Neg) String() string {
 	switch n.Expr.(type) {
-	case *ColumnRef, *FuncCall:
+	case *ColumnRef, *FuncCall, *FieldAccess:
 		return "-" + n.Expr.String()
 	}
 	return "-(" + n.Expr.String() + ")"
 }
+
+// String renders the field access as r.f.
+func (f *FieldAccess) String() string { return f.Base.String() + "." + QuoteIdent(f.Field) }
 
 // String renders the call.
 func (f *FuncCall) String() string {

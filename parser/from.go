@@ -105,6 +105,9 @@ func (u *Union) String() string {
 	parts := make([]string, len(u.Selects))
 	for i, s := range u.Selects {
 		parts[i] = s.String()
+		if len(s.OrderBy) > 0 || s.Limit != nil || s.Offset != nil {
+			parts[i] = "(" + parts[i] + ")" // its own, not the union's
+		}
 	}
 	return strings.Join(parts, " UNION ALL ")
 }

@@ -7,19 +7,24 @@ import (
 )
 
 // fromClause converts a FROM list: a plain table without alias comes back
-// as its name (the single-table SELECT); anything else as a FromItem.
-func (c *converter) fromClause(exprs sqlparser.TableExprs) (TableName, FromItem, error) {
+// as its name and hint (the single-table SELECT); anything else as a
+// FromItem.
+func (c *converter) fromClause(exprs sqlparser.TableExprs) (TableName, map[string]string, FromItem, error) {
 	if len(exprs) != 1 {
-		return TableName{}, nil, c.unsupportedUse("a comma-separated FROM list (a cross join)", "write JOIN … ON", ",")
+		return TableName{}, nil, nil, c.unsupportedUse("a comma-separated FROM list (a cross join)", "write JOIN … ON", ",")
 	}
 	if te, ok := exprs[0].(*sqlparser.AliasedTableExpr); ok {
-		if name, ok := te.Expr.(sqlparser.TableName); ok && te.As.IsEmpty() && c.q.asOf[name.Name.String()] == nil {
-			t, err := c.singleTable(exprs)
-			return t, nil, err
+		if name, ok := te.Expr.(sqlparser.TableName); ok && te.As.IsEmpty() {
+			if t, h := c.tableHints(name); c.q.asOf[t.Name] == nil {
+				if _, err := c.singleTable(exprs); err != nil {
+					return TableName{}, nil, nil, err
+				}
+				return t, h, nil, nil
+			}
 		}
 	}
 	f, err := c.fromItem(exprs[0])
-	return TableName{}, f, err
+	return TableName{}, nil, f, err
 }
 
 func (c *converter) fromItem(te sqlparser.TableExpr) (FromItem, error) {
@@ -33,8 +38,8 @@ func (c *converter) fromItem(te sqlparser.TableExpr) (FromItem, error) {
 		}
 		switch x := n.Expr.(type) {
 		case sqlparser.TableName:
-			ref := &TableRef{Table: tableName(x), Alias: n.As.String(), AsOf: c.q.asOf[x.Name.String()]}
-			return ref, nil
+			t, h := c.tableHints(x)
+			return &TableRef{Table: t, Alias: n.As.String(), Hints: h, AsOf: c.q.asOf[t.Name]}, nil
 		case *sqlparser.Subquery:
 			q, err := c.subquery(x.Select)
 			if err != nil {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -11,34 +12,42 @@ import (
 // sqlparser discards comments after a table name, so the hint is taken from
 // the token stream before sqlparser sees the statement.
 
-// selectHints finds the hint of the SELECT starting at token s, checks that
-// it directly follows the table name, and parses its options. It returns nil
-// when there is no hint.
-func (l *lexed) selectHints(s int) (map[string]string, error) {
-	var found map[string]string
+// selectHints finds the hints of the query starting at token s (SELECT, or
+// the '(' of a parenthesised first query of a UNION ALL), checks that each
+// directly follows a table name of a FROM or JOIN, and parses their
+// options. It returns them by the index of that table name's token (nil
+// when there is none); dml marks those names for the converter (see
+// hintedName).
+func (l *lexed) selectHints(s int) (map[int]map[string]string, error) {
+	var found map[int]map[string]string
 	for _, c := range l.comments {
 		if !strings.HasPrefix(c.val, "/*+") {
 			continue
 		}
-		if !l.isWord(l.toks[s], "select") || !l.followsTableName(c.start) {
+		j := l.hintedTable(c.start)
+		if !l.isWord(l.toks[s], "select") && l.toks[s].typ != '(' || j < 0 {
 			return nil, newError(l.src, c.start, c.text(l.src), "",
 				"a hint must directly follow the table name: SELECT … FROM t /*+ OPTIONS('k' = 'v') */")
 		}
-		if found != nil {
-			return nil, newError(l.src, c.start, c.text(l.src), "", "only one hint is allowed")
+		if found[j] != nil {
+			return nil, newError(l.src, c.start, c.text(l.src), "", "only one hint per table is allowed")
 		}
 		opts, err := l.parseHint(c)
 		if err != nil {
 			return nil, err
 		}
-		found = opts
+		if found == nil {
+			found = map[int]map[string]string{}
+		}
+		found[j] = opts
 	}
 	return found, nil
 }
 
-// followsTableName reports whether the tokens just before offset off are
-// FROM name or FROM db.name.
-func (l *lexed) followsTableName(off int) bool {
+// hintedTable returns the index of the table name token just before offset
+// off — FROM or JOIN name, or db.name — or -1 if the tokens before off are
+// not one.
+func (l *lexed) hintedTable(off int) int {
 	j := -1
 	for k, t := range l.toks {
 		if t.end <= off {
@@ -52,13 +61,41 @@ func (l *lexed) followsTableName(off int) bool {
 		_, ok := l.identValue(l.toks[k])
 		return ok
 	}
-	if !isName(j) {
-		return false
+	tableWord := func(k int) bool { return k >= 0 && (l.isWord(l.toks[k], "from") || l.isWord(l.toks[k], "join")) }
+	switch {
+	case !isName(j):
+		return -1
+	case tableWord(j - 1):
+		return j
+	case j >= 3 && l.toks[j-1].typ == '.' && isName(j-2) && tableWord(j-3):
+		return j
 	}
-	if j >= 1 && l.isWord(l.toks[j-1], "from") {
-		return true
+	return -1
+}
+
+// hintPrefix starts the stand-in name of a table with a hint: the name
+// token of table N's is rewritten to `__flussql_hint_N_name` for
+// sqlparser, which drops comments, and the converter takes it apart again.
+const hintPrefix = reservedPrefix + "hint_"
+
+// hintedName is the stand-in for name with hint n.
+func hintedName(n int, name string) string {
+	return "`" + hintPrefix + strconv.Itoa(n) + "_" + strings.ReplaceAll(name, "`", "``") + "`"
+}
+
+// unhint takes a stand-in name apart: the table's name and the hint's
+// number, -1 for a name without one.
+func unhint(name string) (string, int) {
+	rest, ok := strings.CutPrefix(name, hintPrefix)
+	if !ok {
+		return name, -1
 	}
-	return j >= 3 && l.toks[j-1].typ == '.' && isName(j-2) && l.isWord(l.toks[j-3], "from")
+	num, orig, ok := strings.Cut(rest, "_")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil {
+		return name, -1
+	}
+	return orig, n
 }
 
 // parseHint parses the body of one hint comment: OPTIONS('k' = 'v', …).

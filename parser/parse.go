@@ -70,6 +70,8 @@ func (l *lexed) statement(i int) (Statement, error) {
 	case l.isWord(t, "select"), l.isWord(t, "insert"), l.isWord(t, "upsert"),
 		l.isWord(t, "update"), l.isWord(t, "delete"):
 		return l.dml(i)
+	case t.typ == '(' && l.parenQuery(i):
+		return l.dml(i) // (SELECT …) UNION ALL …
 	case l.isWord(t, "replace"):
 		return nil, newError(l.src, t.start, t.text(l.src), "", "REPLACE INTO is not supported; use UPSERT INTO")
 	}
@@ -78,6 +80,14 @@ func (l *lexed) statement(i int) (Statement, error) {
 	}
 	p := &ddlParser{l: l, i: i}
 	return p.statement()
+}
+
+// parenQuery reports whether the tokens from i are '(' … SELECT: a query
+// whose first SELECT is parenthesised.
+func (l *lexed) parenQuery(i int) bool {
+	for ; i < len(l.toks) && l.toks[i].typ == '('; i++ {
+	}
+	return i < len(l.toks) && l.isWord(l.toks[i], "select")
 }
 
 // checkNames rejects identifiers with the parser's reserved prefix.

@@ -25,6 +25,10 @@ type Output struct {
 	// one result row.
 	LimitValue *Value
 	Limit      int64
+	// OffsetValue, set only for the limit scan of a subquery whose LIMIT
+	// or OFFSET is a placeholder, is added to Limit when bound: the scan
+	// reads LIMIT + OFFSET rows of each bucket.
+	OffsetValue *Value
 }
 
 // OutputColumn is one result column: its name exactly as the select list
@@ -123,6 +127,18 @@ func (o *Output) bind(bd *binder) (Output, error) {
 		}
 		out.LimitValue = &v
 		out.Limit = n
+	}
+	if o.OffsetValue != nil && out.Limit >= 0 {
+		v, err := bd.value(*o.OffsetValue)
+		if err != nil {
+			return Output{}, err
+		}
+		n, ok := v.Const.(int64)
+		if !ok || n < 0 {
+			return Output{}, fmt.Errorf("OFFSET must be a non-negative integer, not %s", v)
+		}
+		out.OffsetValue = &v
+		out.Limit += n
 	}
 	return out, nil
 }

@@ -111,6 +111,9 @@ func (q *Query) bind(bd *binder) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := bindPending(bd, root); err != nil {
+		return nil, err
+	}
 	if q.LimitValue != nil || q.OffsetValue != nil {
 		setBounds(root, out.Limit, out.Offset)
 	}
@@ -155,6 +158,74 @@ func setBounds(n engine.Node, limit, offset int64) {
 	for _, c := range n.Inputs() {
 		setBounds(c, limit, offset)
 	}
+}
+
+// pendingBounds are a subquery's LIMIT and OFFSET with a placeholder, kept
+// in its Sort or Limit node (engine's Pending) until the statement binds.
+type pendingBounds struct{ limit, offset *Value }
+
+// String renders the bounds as written, e.g. "?1 OFFSET ?2".
+func (p *pendingBounds) String() string {
+	var parts []string
+	if p.limit != nil {
+		parts = append(parts, p.limit.String())
+	}
+	if p.offset != nil {
+		parts = append(parts, "OFFSET "+p.offset.String())
+	}
+	return strings.Join(parts, " ")
+}
+
+// setPending marks the Sort or Limit node that setBounds would set.
+func setPending(n engine.Node, p *pendingBounds) {
+	switch x := n.(type) {
+	case *engine.Sort:
+		x.Pending = p
+		return
+	case *engine.Limit:
+		x.Pending = p
+		return
+	}
+	for _, c := range n.Inputs() {
+		setPending(c, p)
+	}
+}
+
+// bindPending binds the pending bounds of root, a copy made by
+// engine.MapExprs (whose Sort and Limit nodes are copies too).
+func bindPending(bd *binder, n engine.Node) error {
+	var pb *pendingBounds
+	var limit, offset *int64
+	switch x := n.(type) {
+	case *engine.Sort:
+		pb, _ = x.Pending.(*pendingBounds)
+		limit, offset = &x.Limit, &x.Offset
+		x.Pending = nil
+	case *engine.Limit:
+		pb, _ = x.Pending.(*pendingBounds)
+		limit, offset = &x.Limit, &x.Offset
+		x.Pending = nil
+	}
+	if pb != nil {
+		var err error
+		*limit, *offset = -1, 0
+		if pb.limit != nil {
+			if *limit, err = bindCount(bd, "LIMIT", pb.limit); err != nil {
+				return fmt.Errorf("LIMIT of a subquery: %w", err)
+			}
+		}
+		if pb.offset != nil {
+			if *offset, err = bindCount(bd, "OFFSET", pb.offset); err != nil {
+				return fmt.Errorf("OFFSET of a subquery: %w", err)
+			}
+		}
+	}
+	for _, c := range n.Inputs() {
+		if err := bindPending(bd, c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // LookupTable is the table a LookupJoin looks its keys up in: by the

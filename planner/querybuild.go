@@ -147,6 +147,13 @@ func countValue(what string, e parser.Expr) (*Value, error) {
 func (qb *queryBuilder) checkColumns() error {
 	var err error
 	qb.walk(func(e parser.Expr) {
+		if fa, ok := e.(*parser.FieldAccess); ok && err == nil {
+			if ref, ok := fa.Base.(*parser.ColumnRef); ok && ref.Table.Name == "" {
+				if _, cerr := qb.colIndex(ref); cerr != nil && !qb.isAlias(ref.Name) {
+					err = fmt.Errorf("%s: %s names no table of the statement and no ROW column: %w", fa, parser.QuoteIdent(ref.Name), cerr)
+				}
+			}
+		}
 		if ref, ok := e.(*parser.ColumnRef); ok && err == nil {
 			if _, cerr := qb.colIndex(ref); cerr != nil && (ref.Table.Name != "" || !qb.isAlias(ref.Name)) {
 				err = cerr

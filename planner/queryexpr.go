@@ -115,6 +115,12 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		}
 		col := c.info.Schema().Columns[idx]
 		return &engine.Col{Index: c.slot(idx), Name: col.Name, T: col.Type}, nil
+	case *parser.FieldAccess:
+		base, err := c.conv(n.Base)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewField(base, n.Field)
 	case *parser.Comparison:
 		l, r, err := c.pair(n.Left, n.Right)
 		if err != nil {
@@ -414,13 +420,17 @@ func (a *aggConv) aggregate(e parser.Expr) (engine.Expr, error) {
 var stringNotNull = types.NewString().AsNotNull()
 
 // itemName is the result column name of a select item: its alias, a
-// column's name as written, or the item's SQL.
+// column's name as written, a ROW field's name (r.f is f, as in Flink), or
+// the item's SQL.
 func itemName(it parser.SelectItem) string {
 	if it.Alias != "" {
 		return it.Alias
 	}
 	if ref, ok := it.Expr.(*parser.ColumnRef); ok {
 		return ref.Name
+	}
+	if fa, ok := it.Expr.(*parser.FieldAccess); ok {
+		return fa.Field
 	}
 	return strings.TrimSpace(it.Expr.String())
 }

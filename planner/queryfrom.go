@@ -285,15 +285,38 @@ func (b *builder) subSelect(fp *fromPlan, s *parser.Select) (*relation, error) {
 		return nil, err
 	}
 	q := p.(*Query)
+	if q.LimitValue != nil && q.LimitValue.Param != nil || q.OffsetValue != nil && q.OffsetValue.Param != nil {
+		// A placeholder: the outer statement's Bind fills it in (bindPending).
+		setPending(q.Root, &pendingBounds{limit: q.LimitValue, offset: q.OffsetValue})
+		if ls, ok := q.Source.(*LimitScan); ok && q.LimitValue != nil {
+			c := *ls // LIMIT + OFFSET rows of each bucket, once bound
+			c.LimitValue, c.OffsetValue = q.LimitValue, q.OffsetValue
+			q.Source = &c
+		}
+	} else if err := fixBounds(q); err != nil {
+		return nil, err
+	}
+	bounded := true
+	if sc, ok := q.Source.(*Scan); ok {
+		bounded = sc.Bounded
+	}
+	// A subquery's Input leaf is the one of its own plan.
+	node := embed(fp, q)
+	return &relation{node: node, bounded: bounded && !unboundedBelow(q)}, nil
+}
+
+// fixBounds puts a subquery's constant LIMIT and OFFSET into its plan.
+func fixBounds(q *Query) error {
 	limit, offset := int64(-1), int64(0)
+	var err error
 	if q.LimitValue != nil {
 		if limit, err = bindCount(nil, "LIMIT", q.LimitValue); err != nil {
-			return nil, fmt.Errorf("LIMIT of a subquery: %w", err)
+			return fmt.Errorf("LIMIT of a subquery: %w", err)
 		}
 	}
 	if q.OffsetValue != nil {
 		if offset, err = bindCount(nil, "OFFSET", q.OffsetValue); err != nil {
-			return nil, fmt.Errorf("OFFSET of a subquery: %w", err)
+			return fmt.Errorf("OFFSET of a subquery: %w", err)
 		}
 	}
 	if q.LimitValue != nil || q.OffsetValue != nil {
@@ -304,13 +327,7 @@ func (b *builder) subSelect(fp *fromPlan, s *parser.Select) (*relation, error) {
 			q.Source = &c
 		}
 	}
-	bounded := true
-	if sc, ok := q.Source.(*Scan); ok {
-		bounded = sc.Bounded
-	}
-	// A subquery's Input leaf is the one of its own plan.
-	node := embed(fp, q)
-	return &relation{node: node, bounded: bounded && !unboundedBelow(q)}, nil
+	return nil
 }
 
 // unboundedBelow reports whether a query over a FROM reads an unbounded

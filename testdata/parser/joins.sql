@@ -51,3 +51,31 @@ SELECT z.* FROM t o JOIN u ON o.a = u.a
 SELECT t.* FROM t
 ====
 SELECT * FROM (SELECT a, b FROM t ORDER BY a NULLS LAST, b DESC NULLS FIRST LIMIT 3) s JOIN (SELECT c FROM u ORDER BY c DESC NULLS LAST LIMIT 1) v ON s.a = v.c ORDER BY b NULLS LAST, a
+====
+SELECT o.id, c.name FROM orders /*+ OPTIONS('a'='1') */ o JOIN db.customers /*+ OPTIONS('b'='2') */ AS c ON o.cust_id = c.id
+====
+SELECT o.id FROM orders o JOIN customers /*+ OPTIONS('b'='2') */ FOR SYSTEM_TIME AS OF o.proc_time AS c ON o.cust_id = c.id
+====
+SELECT * FROM (SELECT a FROM t /*+ OPTIONS('a'='1') */) s JOIN u /*+ OPTIONS('b'='2') */ ON s.a = u.a
+====
+SELECT a FROM t /*+ OPTIONS('a'='1') */ UNION ALL SELECT b FROM u /*+ OPTIONS('b'='2') */
+====
+SELECT o.id FROM orders /*+ OPTIONS('a'='1') */ /*+ OPTIONS('a'='2') */ o JOIN customers c ON o.id = c.id
+====
+SELECT o.id FROM orders o JOIN customers c /*+ OPTIONS('b'='2') */ ON o.id = c.id
+====
+(SELECT a FROM t) UNION ALL SELECT b FROM u
+====
+(SELECT a FROM t WHERE a > ?) UNION ALL (SELECT b FROM u) ORDER BY a LIMIT ?
+====
+(SELECT a FROM t ORDER BY a LIMIT 2) UNION ALL SELECT b FROM u /*+ OPTIONS('b'='2') */
+====
+(SELECT a FROM t)
+====
+EXPLAIN (SELECT a FROM t) UNION ALL SELECT b FROM u
+====
+(DELETE FROM t)
+====
+((SELECT a FROM t WHERE a > 1 LIMIT 2))
+====
+SELECT a FROM t UNION ALL (SELECT b FROM u ORDER BY b LIMIT 1) ORDER BY a

@@ -78,3 +78,13 @@ SELECT s.id FROM (SELECT id FROM logs WHERE level = ?) s JOIN users u ON u.user_
 -- bind: 4, 10
 ====
 SELECT a.name, b.name FROM users a JOIN users b ON b.user_id = a.score WHERE a.user_id = 1
+====
+SELECT a.id, b.msg FROM logs /*+ OPTIONS('scan.startup.mode' = 'latest') */ a JOIN logs /*+ OPTIONS('scan.startup.mode' = 'earliest') */ b ON a.id = b.id
+====
+SELECT l.id, u.name FROM logs /*+ OPTIONS('scan.bounded' = 'false') */ l JOIN users /*+ OPTIONS('lookup.cache' = 'none') */ FOR SYSTEM_TIME AS OF l.ts AS u ON l.level = u.user_id
+====
+SELECT id FROM logs /*+ OPTIONS('scan.startup.mode' = 'latest') */ UNION ALL SELECT id FROM logs /*+ OPTIONS('scan.startup.mode' = 'earliest') */
+====
+(SELECT id FROM logs ORDER BY id DESC LIMIT 2) UNION ALL SELECT id FROM logs
+====
+SELECT x.id FROM (SELECT id FROM logs ORDER BY id LIMIT ? OFFSET ?) AS x WHERE x.id > ?

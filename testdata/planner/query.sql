@@ -102,3 +102,5 @@ SELECT COUNT(*), MAX(level) FROM logs WHERE ts > '2024-01-01 10:00:00.5' AND ts 
 SELECT ltz, dt FROM alltypes WHERE ltz >= TIMESTAMP '2024-01-01 00:00:00' AND dt IN ('2024-01-01', DATE '2024-01-02') ORDER BY ltz
 ====
 SELECT COUNT(*) FROM logs WHERE ts > 'soon'
+====
+SELECT id, addr.city, n.addr.zip + 1 AS z FROM nested AS n WHERE id IN (1, 2) AND addr.zip > 5 ORDER BY addr.city

@@ -64,3 +64,14 @@ SHOW CREATE TABLE users$changelog
 SELECT * FROM users$CHANGELOG
 ====
 SELECT * FROM users$foo
+====
+-- ROW field access on the before/after images (Flink's syntax)
+SELECT after.score, before.score, after.score - before.score AS delta FROM users$binlog WHERE _change_type = 'update' AND after.score > 10
+====
+SELECT after.name, SUM(after.score) FROM users$binlog GROUP BY after.name ORDER BY after.name
+====
+SELECT after.nope FROM users$binlog
+====
+SELECT _change_type.x FROM users$binlog
+====
+SELECT nosuch.x FROM users$binlog

@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// stateAcc is the accumulator of the aggregates without a typed one
+// (DECIMAL sums, MIN and MAX of strings and temporals, DISTINCT): one
+// aggState per group, fed boxed values.
+type stateAcc struct {
+	agg    *Agg
+	grow   func(int64) error // for the DISTINCT sets, which grow by value
+	states []aggState
+	seen   []map[string]struct{}
+	arena  stateArena
+}
+
+// stateBytes is what one boxed state costs: the interface, the state
+// and, with DISTINCT, its set's header.
+const stateBytes = 64
+
+func (s *stateAcc) resize(n int) {
+	for len(s.states) < n {
+		s.states = append(s.states, s.agg.newStateIn(&s.arena))
+		if s.agg.Distinct {
+			s.seen = append(s.seen, map[string]struct{}{})
+		}
+	}
+}
+
+func (s *stateAcc) bytes() int64 {
+	return int64(cap(s.states))*stateBytes + int64(cap(s.seen))*56
+}
+
+func (s *stateAcc) update(gids []int32, arg arrow.Array) error {
+	if arg == nil {
+		for _, g := range gids {
+			_ = s.states[g].add(true)
+		}
+		return nil
+	}
+	get, err := getter(arg)
+	if err != nil {
+		return err
+	}
+	for r, g := range gids {
+		if arg.IsNull(r) {
+			continue
+		}
+		v := get(r)
+		if s.agg.Distinct {
+			k := string(appendKey(nil, v))
+			if _, dup := s.seen[g][k]; dup {
+				continue
+			}
+			if err := s.grow(int64(len(k) + 48)); err != nil {
+				return err
+			}
+			s.seen[g][k] = struct{}{}
+		}
+		if err := s.states[g].add(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *stateAcc) build(mem memory.Allocator) (arrow.Array, error) {
+	vals := make([]any, len(s.states))
+	for g, st := range s.states {
+		v, err := st.result()
+		if err != nil {
+			return nil, err
+		}
+		vals[g] = v
+	}
+	return buildArray(mem, s.agg.T, vals)
+}
+
+// anyKeys is a group key column kept as values of the model, for keys of
+// several columns (their index holds the encoded key).
+type anyKeys struct {
+	vals []any
+	size int64
+}
+
+func (k *anyKeys) add(v any) {
+	k.vals = append(k.vals, v)
+	k.size += valueSize(v)
+}
+
+func (k *anyKeys) bytes() int64 { return int64(cap(k.vals)-len(k.vals))*16 + k.size }

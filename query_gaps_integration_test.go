@@ -1,0 +1,99 @@
+package flussql_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestQueryGaps runs SQL a person types that the dialect used to refuse, against a real
+// cluster: a placeholder in a subquery's LIMIT and OFFSET, a parenthesised first query of a
+// UNION ALL, OPTIONS hints after every table of a FROM, and ROW field access (r.f, t.r.f,
+// and after.x / before.x on t$binlog).
+func TestQueryGaps(t *testing.T) {
+	db, dbName := openTestDB(t)
+	logT, pkT, rowT := dbName+".events", dbName+".accounts", dbName+".people"
+	_, err := db.Exec(`CREATE TABLE ` + logT + ` (id INT, v BIGINT) WITH ('bucket.num' = '1')`)
+	require.NoError(t, err)
+	_, err = db.Exec(`INSERT INTO ` + logT + ` VALUES (1, 10), (2, 20), (3, 30), (4, 40), (5, 50)`)
+	require.NoError(t, err)
+	_, err = db.Exec(`CREATE TABLE ` + pkT + ` (id INT, name STRING, amount BIGINT, PRIMARY KEY (id) NOT ENFORCED)
+		WITH ('bucket.num' = '1')`)
+	require.NoError(t, err)
+	for _, st := range []string{
+		`INSERT INTO ` + pkT + ` VALUES (1, 'ada', 10), (2, 'bob', 20)`,
+		`UPSERT INTO ` + pkT + ` VALUES (1, 'ada', 15)`,
+		`DELETE FROM ` + pkT + ` WHERE id = 2`,
+	} {
+		_, err := db.Exec(st)
+		require.NoError(t, err, st)
+	}
+	_, err = db.Exec(`CREATE TABLE ` + rowT + ` (id INT, addr ROW<city STRING, zip INT>) WITH ('bucket.num' = '1')`)
+	require.NoError(t, err)
+	_, err = db.Exec(`INSERT INTO ` + rowT + ` VALUES (1, ROW('Paris', 75001)), (2, NULL), (3, ROW(NULL, 10115))`)
+	require.NoError(t, err)
+
+	for _, tc := range []struct {
+		name, sql string
+		args      []any
+		want      [][]string
+	}{
+		{"subquery limit placeholder", `SELECT x.id FROM (SELECT id FROM ` + logT + ` ORDER BY v DESC LIMIT ?) AS x ORDER BY x.id`,
+			[]any{2}, [][]string{{"4"}, {"5"}}},
+		{"subquery limit and offset placeholders", `SELECT x.id, x.v FROM (SELECT id, v FROM ` + logT + ` ORDER BY v LIMIT ? OFFSET ?) AS x WHERE x.v > ?`,
+			[]any{3, 1, 20}, [][]string{{"3", "30"}, {"4", "40"}}},
+		{"subquery limit placeholder again", `SELECT x.id FROM (SELECT id FROM ` + logT + ` ORDER BY v DESC LIMIT ?) AS x ORDER BY x.id`,
+			[]any{1}, [][]string{{"5"}}},
+		{"parenthesised first query of a union", `(SELECT id FROM ` + logT + ` WHERE id < 3) UNION ALL SELECT id FROM ` + logT + ` WHERE id = 5 ORDER BY id`,
+			nil, [][]string{{"1"}, {"2"}, {"5"}}},
+		{"parenthesised members with their own limits", `(SELECT id FROM ` + logT + ` ORDER BY id DESC LIMIT 1) UNION ALL (SELECT id FROM ` + logT + ` ORDER BY id LIMIT 1)`,
+			nil, [][]string{{"5"}, {"1"}}},
+		{"hints after every table of a join", `SELECT a.id, b.v FROM ` + logT + ` /*+ OPTIONS('scan.startup.mode' = 'earliest') */ a
+			JOIN ` + logT + ` /*+ OPTIONS('scan.startup.mode' = 'latest') */ b ON a.id = b.id`,
+			nil, nil}, // b starts at the end of the log: nothing to join
+		{"hints in union members", `SELECT id FROM ` + logT + ` /*+ OPTIONS('scan.startup.mode' = 'latest') */ UNION ALL
+			SELECT id FROM ` + logT + ` /*+ OPTIONS('scan.startup.mode' = 'earliest') */ WHERE id = 3`,
+			nil, [][]string{{"3"}}},
+		{"row fields", `SELECT id, addr.city, p.addr.zip + 1 FROM ` + rowT + ` AS p ORDER BY id`,
+			nil, [][]string{{"1", "Paris", "75002"}, {"2", "NULL", "NULL"}, {"3", "NULL", "10116"}}},
+		{"row field in where and group by", `SELECT addr.city, COUNT(*) FROM ` + rowT + ` WHERE addr.zip > 100 GROUP BY addr.city ORDER BY 2, 1`,
+			nil, [][]string{{"NULL", "1"}, {"Paris", "1"}}},
+		{"binlog images", `SELECT _change_type, before.amount, after.amount, after.amount - before.amount FROM ` + pkT + `$binlog ORDER BY _log_offset`,
+			nil, [][]string{
+				{"insert", "NULL", "10", "NULL"},
+				{"insert", "NULL", "20", "NULL"},
+				{"update", "10", "15", "5"},
+				{"delete", "20", "NULL", "NULL"},
+			}},
+		{"binlog filter on an image", `SELECT before.name FROM ` + pkT + `$binlog WHERE _change_type = 'delete' AND before.amount >= 20`,
+			nil, [][]string{{"bob"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, queryStrings(t, db, tc.sql, tc.args...), tc.sql)
+		})
+	}
+
+	t.Run("result column of a field is the field's name", func(t *testing.T) {
+		rows, err := db.Query(`SELECT after.amount FROM ` + pkT + `$binlog LIMIT 1`)
+		require.NoError(t, err)
+		defer rows.Close()
+		cols, err := rows.Columns()
+		require.NoError(t, err)
+		assert.Equal(t, []string{"amount"}, cols)
+	})
+	t.Run("errors name the problem", func(t *testing.T) {
+		for sql, want := range map[string]string{
+			`SELECT after.nope FROM ` + pkT + `$binlog`:                               "after has no field nope",
+			`SELECT id.x FROM ` + logT:                                                "id is INT, not a ROW",
+			`SELECT x.id FROM (SELECT id FROM ` + logT + ` ORDER BY id LIMIT ?) AS x`: "LIMIT of a subquery",
+		} {
+			var args []any
+			if want == "LIMIT of a subquery" {
+				args = []any{-1}
+			}
+			_, err := db.Query(sql, args...)
+			require.ErrorContains(t, err, want, sql)
+		}
+	})
+}
