@@ -56,6 +56,11 @@ func (c *Cluster) WatchCoordinator(ctx context.Context, every time.Duration) int
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		err = c.Restart(rctx, "coordinator") // the restart starts a new log
 		cancel()
+		if err != nil && ctx.Err() != nil {
+			// The watch ended while the new coordinator was getting ready: it was restarted
+			// (a new process runs), only the wait for it was cut.
+			return restarts + 1
+		}
 		if err != nil {
 			// Kept for the next reader: how long the stop took tells whether the old
 			// coordinator's ZooKeeper session (and leadership) could outlive it.
