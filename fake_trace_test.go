@@ -1,10 +1,8 @@
 package flussql_test
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,28 +12,13 @@ import (
 	"github.com/flussql/flussql/fluss/flusstest"
 )
 
-// byteTracer keeps the ends of the statements it sees.
-type byteTracer struct {
-	mu   sync.Mutex
-	ends []flussql.TraceEnd
-}
-
-func (b *byteTracer) TraceStatementStart(ctx context.Context, _ flussql.TraceStart) context.Context {
-	return ctx
-}
-func (b *byteTracer) TraceStatementEnd(_ context.Context, e flussql.TraceEnd) {
-	b.mu.Lock()
-	b.ends = append(b.ends, e)
-	b.mu.Unlock()
-}
-
 // TestTracerBytes: a statement's trace counts the bytes it exchanged with the cluster, and
 // more rows cost more bytes — for writes (their batches) and for reads (the fetches).
 func TestTracerBytes(t *testing.T) {
 	fc := flusstest.New(t)
 	cfg, err := flussql.ParseDSN("fluss://" + fc.Addr() + "/fluss")
 	require.NoError(t, err)
-	tr := &byteTracer{}
+	tr := &recordingTracer{} // tx_integration_test.go
 	cfg.Tracer = tr
 	connector, err := flussql.NewConnector(cfg)
 	require.NoError(t, err)
