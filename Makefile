@@ -125,17 +125,18 @@ proto:
 bench:
 	$(CLUSTER) run -- $(GO) test -run '^$$' -bench . -benchmem ./...
 
-## bench-compare: one local cluster; point lookups through flussql (database/sql and the wire
-## Lookuper) and the official Java client side by side, 3 interleaved rounds
-## (testdata/bench/compare_lookups.sh; compare.sh and compare_sql.sh compare scans and writes
-## with pyfluss).
+## bench-compare: one local cluster; flussql (database/sql and the wire API), the official Java
+## client and pyfluss side by side, 3 interleaved rounds, every written row read back and checked:
+## appends, Arrow appends, scans and upserts (testdata/bench/compare_rw.sh), then point lookups
+## (testdata/bench/compare_lookups.sh).
 bench-compare:
-	$(CLUSTER) run -- testdata/bench/compare_lookups.sh
+	$(CLUSTER) run -- bash -c 'testdata/bench/compare_rw.sh && testdata/bench/compare_lookups.sh'
 
 ## bench-build: what CI checks of the comparison harness without a cluster: the benchmarks
 ## compile, the scripts parse (the Java side compiles with the Java interop tests' program).
 bench-build:
 	$(GO) test -count=1 -run '^$$' -bench '^$$' . ./fluss/ > /dev/null
+	$(GO) vet ./testdata/bench/rw && $(GO) build -o /dev/null ./testdata/bench/rw
 	for f in testdata/bench/*.sh; do bash -n $$f || exit 1; done
 	python3 -c 'import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]' testdata/bench/*.py
 

@@ -24,16 +24,7 @@ cd "$root"
 echo "== building (Go test binaries; Java program against fluss-client $client)" >&2
 go test -c -o "$out/root.test" .
 go test -c -o "$out/fluss.test" ./fluss/
-jdir=testdata/interop/java
-cache=${FLUSSQL_CACHE:-$HOME/.cache/flussql}/bench-java/$(cat $jdir/pom.xml $jdir/src/main/java/flussql/interop/*.java | { cat; echo "$client"; } | sha256sum | cut -c1-16)
-if [ ! -f "$cache/complete" ]; then
-	mkdir -p "$cache"
-	mvn -B -q -f $jdir/pom.xml org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath \
-		-Dfluss.version="$client" -Dmdep.outputFile="$cache/classpath.txt" >&2
-	javac -encoding UTF-8 -d "$cache/classes" -cp "$(cat "$cache/classpath.txt")" $jdir/src/main/java/flussql/interop/*.java
-	touch "$cache/complete"
-fi
-jcp="$cache/classes:$(cat "$cache/classpath.txt")"
+. testdata/bench/java_bench.sh
 
 echo "== the Java side's table: $KEYS keys written with flussql" >&2
 db=bench_java_$$
