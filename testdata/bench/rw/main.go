@@ -24,7 +24,7 @@
 //	drop-db      drop the database DB (TABLE is ignored)
 //
 // It prints one JSON object per workload: bench, rows, seconds, rows_per_s (and sum for scans).
-// FLUSS_BOOTSTRAP_SERVERS names the cluster.
+// FLUSS_BOOTSTRAP_SERVERS names the cluster; RW_CPUPROFILE=file writes a CPU profile of the run.
 package main
 
 import (
@@ -35,6 +35,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"time"
 
@@ -67,7 +68,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "rw: set FLUSS_BOOTSTRAP_SERVERS")
 		os.Exit(2)
 	}
+	if path := os.Getenv("RW_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "rw: RW_CPUPROFILE: %v\n", err)
+			os.Exit(2)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := b.run(context.Background()); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintf(os.Stderr, "rw %s %s.%s: %v\n", b.mode, b.db, b.table, err)
 		os.Exit(1)
 	}
