@@ -63,9 +63,10 @@ type writeBatch struct {
 	rows     int
 	size     int // estimated bytes, held from the buffer memory
 	created  time.Time
-	data     []byte // encoded batch, once sealed
-	lastErr  error  // why the last send failed, when it is retried
-	writerID int64  // -1 until first sent idempotently
+	data     []byte     // encoded batch, once sealed
+	seal     *sealState // its encoding in the background, once started (see startSealLocked)
+	lastErr  error      // why the last send failed, when it is retried
+	writerID int64      // -1 until first sent idempotently
 	seq      int32
 	attempts int
 	// sentBytes counts the encoded bytes of every send of the batch.
@@ -137,20 +138,25 @@ type writerCore struct {
 	sendCtx  context.Context
 	cancelFn context.CancelFunc
 	inFlight sync.WaitGroup
+	// sealSlots bounds the batches encoded at once; sealing counts the
+	// encodings running in the background.
+	sealSlots chan struct{}
+	sealing   sync.WaitGroup
 }
 
 func newWriterCore(ctx context.Context, c *Client, path TablePath, tableID int64, cfg writerConfig,
 	proto writeProtocol, newContent func() (batchContent, error)) (*writerCore, error) {
 	w := &writerCore{
 		c: c, path: path, tableID: tableID, cfg: cfg, proto: proto, newContent: newContent,
-		buckets:  map[bucketKey]*bucketQueue{},
-		deflt:    NewReceipt(),
-		idle:     closedChan(),
-		memFreed: make(chan struct{}),
-		writerID: -1,
-		wake:     make(chan struct{}, 1),
-		stop:     make(chan struct{}),
-		stopped:  make(chan struct{}),
+		buckets:   map[bucketKey]*bucketQueue{},
+		deflt:     NewReceipt(),
+		idle:      closedChan(),
+		memFreed:  make(chan struct{}),
+		writerID:  -1,
+		wake:      make(chan struct{}, 1),
+		stop:      make(chan struct{}),
+		stopped:   make(chan struct{}),
+		sealSlots: newSealSlots(),
 	}
 	if cfg.idempotent {
 		id, err := w.initWriter(ctx)
@@ -264,6 +270,7 @@ func (w *writerCore) addBatch(target writeTarget, content batchContent, rows, si
 	b.rows, b.size = rows, size
 	w.shareLocked(b, r, rows)
 	q.ready = append(q.ready, b)
+	w.startSealLocked(b)
 	w.signal()
 	return nil
 }
@@ -288,6 +295,7 @@ func (w *writerCore) newBatchLocked(target writeTarget, content batchContent) *w
 func (w *writerCore) closeOpenLocked(q *bucketQueue) {
 	if q.open != nil {
 		q.ready = append(q.ready, q.open)
+		w.startSealLocked(q.open)
 		q.open = nil
 	}
 }
@@ -451,6 +459,7 @@ func (w *writerCore) close(ctx context.Context) error {
 	w.mu.Lock()
 	w.dropAllLocked()
 	w.mu.Unlock()
+	w.sealing.Wait() // the encodings of dropped batches free their content
 	return ferr
 }
 
@@ -465,7 +474,7 @@ func (w *writerCore) dropAllLocked() {
 				}
 				w.settleLocked(b, o, ErrWriterClosed, b.target.describe(w.path)+": the writer closed")
 				b.ended = true
-				b.content.release()
+				w.releaseContentLocked(b)
 				w.releaseLocked(b.size)
 			}
 		}

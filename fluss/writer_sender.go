@@ -155,6 +155,10 @@ func (w *writerCore) sendToLeader(ctx context.Context, node ServerNode, group []
 	var wg sync.WaitGroup
 	encoded := make([]error, len(group))
 	for i, b := range group {
+		if b.seal != nil {
+			encoded[i] = b.awaitSeal()
+			continue
+		}
 		if b.data != nil {
 			continue
 		}
@@ -358,7 +362,7 @@ func (w *writerCore) backoff(attempts int) time.Duration {
 // finishLocked releases a completed batch.
 func (w *writerCore) finishLocked(b *writeBatch) {
 	b.ended = true
-	b.content.release()
+	w.releaseContentLocked(b)
 	b.data = nil
 	w.releaseLocked(b.size)
 	w.pending--
