@@ -114,7 +114,30 @@ func (c *Session) appendArrow(ctx context.Context, table string, rec arrow.Recor
 	}
 	// The batch's rows are tracked by a receipt of their own, as a statement's are.
 	r := fluss.NewReceipt()
-	return settle(ctx, r, w.AppendRecordBatchWith(ctx, r, rec))
+	for _, part := range arrowSlices(rec, info.NumBuckets()) {
+		if err == nil {
+			err = w.AppendRecordBatchWith(ctx, r, part)
+		}
+		part.Release()
+	}
+	return settle(ctx, r, err)
+}
+
+// minArrowSlice is the fewest rows arrowSlices puts in one slice.
+const minArrowSlice = 16_384
+
+// arrowSlices cuts rec into up to buckets slices of at least minArrowSlice rows (retained;
+// the caller releases them). AppendArrow waits for its acknowledgement, so a record
+// spread over the table's buckets is compressed and stored by all of them at once rather
+// than as one batch of one bucket while the others idle.
+func arrowSlices(rec arrow.RecordBatch, buckets int) []arrow.RecordBatch {
+	n := rec.NumRows()
+	parts := min(int64(max(buckets, 1)), max(n/minArrowSlice, 1))
+	out := make([]arrow.RecordBatch, 0, parts)
+	for i := range parts {
+		out = append(out, rec.NewSlice(n*i/parts, n*(i+1)/parts))
+	}
+	return out
 }
 
 type arrowReader struct {
