@@ -339,10 +339,15 @@ func (b *bench) scanSQL(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	defer rows.Close()
+	// Destinations of the Go types the driver hands out (every integer column as int64,
+	// as database/sql's driver.Value has it; sql.NullInt64 is the ScanType of a nullable
+	// INT): database/sql then assigns the values directly. An int or int32 destination
+	// takes database/sql's own string round trip (strconv) per value, whatever a driver
+	// does.
 	var (
-		id, count int
-		s         string
-		v, sum    int64
+		id, v, sum int64
+		count      int
+		s          string
 	)
 	for rows.Next() {
 		if err := rows.Scan(&id, &s, &v); err != nil {
