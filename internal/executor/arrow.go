@@ -76,6 +76,7 @@ func (c *Session) QueryArrow(ctx context.Context, query string, args ...any) (Ar
 	r := &arrowReader{schema: arrow.NewSchema(fields, nil), out: &scan.Output}
 	switch rows := rows.(type) {
 	case *scanRows:
+		rows.batchesOnly = true
 		r.rows = rows
 	default: // every partition pruned
 		rows.Close()

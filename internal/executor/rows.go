@@ -66,8 +66,11 @@ type scanRows struct {
 	timeout time.Duration
 
 	// fast is set when there is no filter and no COUNT: values go straight from Arrow.
-	fast    bool
-	emitted int64
+	fast bool
+	// batchesOnly is set when the batches are handed out whole (QueryArrow): no row
+	// values are made of them.
+	batchesOnly bool
+	emitted     int64
 
 	batch *fluss.ScanBatch
 	row   int
@@ -211,7 +214,7 @@ func (r *scanRows) fetch() error {
 		}
 		r.batch, r.row = b, 0
 		countScanned(r.ctx, b.NumRows())
-		if r.fast {
+		if r.fast && !r.batchesOnly {
 			r.cells = r.cells[:0]
 			for _, col := range r.out.Columns {
 				cell, err := batchCells(col.Type, b.Record.Column(col.Slot))
