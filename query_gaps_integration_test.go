@@ -68,6 +68,14 @@ func TestQueryGaps(t *testing.T) {
 			}},
 		{"binlog filter on an image", `SELECT before.name FROM ` + pkT + `$binlog WHERE _change_type = 'delete' AND before.amount >= 20`,
 			nil, [][]string{{"bob"}}},
+		{"alias on a binlog", `SELECT b._change_type, b.after.amount FROM ` + pkT + `$binlog AS b WHERE b._change_type <> 'delete' ORDER BY b._log_offset`,
+			nil, [][]string{{"insert", "10"}, {"insert", "20"}, {"update", "15"}}},
+		{"alias on a changelog", `SELECT c._change_type, c.id, c.amount FROM ` + pkT + `$changelog c WHERE c.id = 1 ORDER BY c._log_offset`,
+			nil, [][]string{{"insert", "1", "10"}, {"update_before", "1", "10"}, {"update_after", "1", "15"}}},
+		{"changelog joined with its table", `SELECT c._change_type, a.name FROM ` + pkT + `$changelog AS c JOIN ` + pkT + ` AS a ON a.id = c.id ORDER BY c._log_offset`,
+			nil, [][]string{{"insert", "ada"}, {"update_before", "ada"}, {"update_after", "ada"}}},
+		{"binlog joined with a log table", `SELECT b.before.name, e.v FROM ` + pkT + `$binlog b JOIN ` + logT + ` e ON e.id = b.before.id WHERE b._change_type = 'delete'`,
+			nil, [][]string{{"bob", "20"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, queryStrings(t, db, tc.sql, tc.args...), tc.sql)
