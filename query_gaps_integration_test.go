@@ -76,6 +76,10 @@ func TestQueryGaps(t *testing.T) {
 			nil, [][]string{{"insert", "ada"}, {"update_before", "ada"}, {"update_after", "ada"}}},
 		{"binlog joined with a log table", `SELECT b.before.name, e.v FROM ` + pkT + `$binlog b JOIN ` + logT + ` e ON e.id = b.before.id WHERE b._change_type = 'delete'`,
 			nil, [][]string{{"bob", "20"}}},
+		{"IF", `SELECT id, IF(v > 20, 'big', 'small'), IF(id = 3, NULL, v) FROM ` + logT + ` WHERE IF(id < 5, TRUE, FALSE) ORDER BY id`,
+			nil, [][]string{{"1", "small", "10"}, {"2", "small", "20"}, {"3", "big", "NULL"}, {"4", "big", "40"}}},
+		{"IF in GROUP BY", `SELECT IF(v > 20, 'big', 'small') AS size, COUNT(*) FROM ` + logT + ` GROUP BY IF(v > 20, 'big', 'small') ORDER BY size`,
+			nil, [][]string{{"big", "3"}, {"small", "2"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, queryStrings(t, db, tc.sql, tc.args...), tc.sql)

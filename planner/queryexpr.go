@@ -373,6 +373,21 @@ func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n.Name == "IF" {
+		// Flink's IF(cond, a, b): CASE WHEN cond THEN a ELSE b END, typed as CASE.
+		if len(args) != 3 {
+			return nil, fmt.Errorf("IF takes 3 arguments (a condition, its value when TRUE, and otherwise), not %d", len(args))
+		}
+		e, err := engine.NewCase([]engine.When{{Cond: args[0], Result: args[1]}}, args[2])
+		if err != nil {
+			msg := strings.TrimPrefix(err.Error(), "CASE branches: ")
+			if strings.HasPrefix(msg, "WHEN ") {
+				msg = "the first argument must be a condition (BOOLEAN), not " + engine.TypeName(args[0].Type())
+			}
+			return nil, fmt.Errorf("IF(%s, %s, %s): %s", args[0], args[1], args[2], msg)
+		}
+		return e, nil
+	}
 	if n.Name == "MOD" {
 		if len(args) != 2 {
 			return nil, fmt.Errorf("MOD takes 2 arguments, not %d", len(args))

@@ -104,3 +104,16 @@ SELECT ltz, dt FROM alltypes WHERE ltz >= TIMESTAMP '2024-01-01 00:00:00' AND dt
 SELECT COUNT(*) FROM logs WHERE ts > 'soon'
 ====
 SELECT id, addr.city, n.addr.zip + 1 AS z FROM nested AS n WHERE id IN (1, 2) AND addr.zip > 5 ORDER BY addr.city
+====
+-- Flink's IF(cond, a, b), typed as CASE WHEN
+SELECT IF(level > 2, 'high', 'low') AS sev, IF(id IS NULL, 0, id) FROM logs WHERE IF(level > 1, msg, 'x') <> 'y'
+====
+SELECT IF(level > 2, 1, 2.5), IF(level > 2, NULL, ts) FROM logs
+====
+SELECT IF(level, 1, 2) FROM logs
+====
+SELECT IF(level > 2, 1) FROM logs
+====
+SELECT IF(level > 2, 'a', 1) FROM logs
+====
+SELECT level, COUNT(*) FROM logs GROUP BY level HAVING IF(COUNT(*) > 1, TRUE, FALSE)
