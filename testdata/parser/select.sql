@@ -43,7 +43,7 @@ SELECT a FROM t LIMIT ?
 ====
 SELECT a FROM t WHERE a = :x AND b = :y OR c = :x LIMIT :n
 ====
-SELECT * FROM t WHERE s = 'a\'b' AND u = 'héllo' AND n = '' AND e = 'new
+SELECT * FROM t WHERE s = 'a''b' AND b = 'back\slash\' AND u = 'héllo' AND n = '' AND e = 'new
 line'
 ====
 -- leading comment
