@@ -13,7 +13,7 @@ import (
 // and after.x / before.x on t$binlog).
 func TestQueryGaps(t *testing.T) {
 	db, dbName := openTestDB(t)
-	logT, pkT, rowT := dbName+".events", dbName+".accounts", dbName+".people"
+	logT, pkT, rowT, wordT := dbName+".events", dbName+".accounts", dbName+".people", dbName+".words"
 	_, err := db.Exec(`CREATE TABLE ` + logT + ` (id INT, v BIGINT) WITH ('bucket.num' = '1')`)
 	require.NoError(t, err)
 	_, err = db.Exec(`INSERT INTO ` + logT + ` VALUES (1, 10), (2, 20), (3, 30), (4, 40), (5, 50)`)
@@ -32,6 +32,11 @@ func TestQueryGaps(t *testing.T) {
 	_, err = db.Exec(`CREATE TABLE ` + rowT + ` (id INT, addr ROW<city STRING, zip INT>) WITH ('bucket.num' = '1')`)
 	require.NoError(t, err)
 	_, err = db.Exec(`INSERT INTO ` + rowT + ` VALUES (1, ROW('Paris', 75001)), (2, NULL), (3, ROW(NULL, 10115))`)
+	require.NoError(t, err)
+
+	_, err = db.Exec(`CREATE TABLE ` + wordT + ` (id INT, w STRING) WITH ('bucket.num' = '1')`)
+	require.NoError(t, err)
+	_, err = db.Exec(`INSERT INTO ` + wordT + ` VALUES (1, 'a_b'), (2, 'axb'), (3, '100%'), (4, '100x'), (5, 'back\slash'), (6, NULL)`)
 	require.NoError(t, err)
 
 	for _, tc := range []struct {
@@ -80,8 +85,17 @@ func TestQueryGaps(t *testing.T) {
 			nil, [][]string{{"1", "small", "10"}, {"2", "small", "20"}, {"3", "big", "NULL"}, {"4", "big", "40"}}},
 		{"IF in GROUP BY", `SELECT IF(v > 20, 'big', 'small') AS size, COUNT(*) FROM ` + logT + ` GROUP BY IF(v > 20, 'big', 'small') ORDER BY size`,
 			nil, [][]string{{"big", "3"}, {"small", "2"}}},
+		{"LIKE ESCAPE backslash", `SELECT id FROM ` + wordT + ` WHERE w LIKE 'a\_b' ESCAPE '\'`,
+			nil, [][]string{{"1"}}},
+		{"NOT LIKE ESCAPE", `SELECT id FROM ` + wordT + ` WHERE w NOT LIKE '%!%' ESCAPE '!' ORDER BY id`,
+			nil, [][]string{{"1"}, {"2"}, {"4"}, {"5"}}},
+		{"LIKE ESCAPE in the select list, placeholders", `SELECT id, w LIKE ? ESCAPE ? FROM ` + wordT + ` WHERE id <= 4 ORDER BY id`,
+			[]any{"100#%", "#"}, [][]string{{"1", "false"}, {"2", "false"}, {"3", "true"}, {"4", "false"}}},
+		{"a backslash in a string is a character", `SELECT id, w LIKE 'back\\%' ESCAPE '\', w LIKE 'back\s%' FROM ` + wordT + ` WHERE w = 'back\slash'`,
+			nil, [][]string{{"5", "true", "true"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+
 			assert.Equal(t, tc.want, queryStrings(t, db, tc.sql, tc.args...), tc.sql)
 		})
 	}
@@ -98,6 +112,7 @@ func TestQueryGaps(t *testing.T) {
 		for sql, want := range map[string]string{
 			`SELECT after.nope FROM ` + pkT + `$binlog`:                               "after has no field nope",
 			`SELECT id.x FROM ` + logT:                                                "id is INT, not a ROW",
+			`SELECT id FROM ` + wordT + ` WHERE w LIKE 'a\b' ESCAPE '\'`:              "invalid escape sequence",
 			`SELECT x.id FROM (SELECT id FROM ` + logT + ` ORDER BY id LIMIT ?) AS x`: "LIMIT of a subquery",
 		} {
 			var args []any

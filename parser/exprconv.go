@@ -226,9 +226,6 @@ func (c *converter) pair(a, b sqlparser.Expr, f func(sqlparser.Expr) (Expr, erro
 }
 
 func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
-	if n.Escape != nil {
-		return nil, c.unsupported("LIKE … ESCAPE", "escape")
-	}
 	if _, ok := n.Left.(sqlparser.ValTuple); ok {
 		return nil, c.nodeErr(n.Left, "row value comparisons are not supported")
 	}
@@ -256,7 +253,16 @@ func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Like{Expr: left, Pattern: pat, Not: n.Operator == sqlparser.NotLikeStr}, nil
+		like := &Like{Expr: left, Pattern: pat, Not: n.Operator == sqlparser.NotLikeStr}
+		if n.Escape != nil {
+			if like.Escape, err = c.expr(n.Escape); err != nil {
+				return nil, err
+			}
+		}
+		return like, nil
+	}
+	if n.Escape != nil {
+		return nil, c.unsupported("ESCAPE after "+strings.ToUpper(n.Operator)+" (only LIKE takes one)", "escape")
 	}
 	op, ok := compareOps[n.Operator]
 	if !ok {

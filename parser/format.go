@@ -458,7 +458,11 @@ func (n *IsNull) String() string {
 
 // String renders the LIKE predicate.
 func (n *Like) String() string {
-	return paren(n.Expr, precPrimary) + notClause(n.Not) + " LIKE " + paren(n.Pattern, precPrimary)
+	s := paren(n.Expr, precPrimary) + notClause(n.Not) + " LIKE " + paren(n.Pattern, precPrimary)
+	if n.Escape != nil {
+		s += " ESCAPE " + paren(n.Escape, precPrimary)
+	}
+	return s
 }
 
 // String renders the conjunction.

@@ -57,11 +57,23 @@ func TestExprGaps(t *testing.T) {
 	}{
 		{"SELECT IF(1 < 2, 'yes', 'no'), IF(1 > 2, 'yes', 'no'), IF(NULL, 1, 2), IF(1 < 2, NULL, 3)", []string{"yes", "no", "2", "NULL"}},
 		{"SELECT IF(1 < 2, 1, 2.5), IF(CAST(NULL AS BOOLEAN), 'a', 'b')", []string{"1", "b"}},
+		{`SELECT 'a_c' LIKE 'a\_c' ESCAPE '\', 'abc' LIKE 'a\_c' ESCAPE '\', 'abc' NOT LIKE 'a\_c' ESCAPE '\'`, []string{"true", "false", "true"}},
+		{`SELECT '50%' LIKE '%!%' ESCAPE '!', '50' LIKE '%!%' ESCAPE '!', 'a\b' LIKE 'a\\b' ESCAPE '\', 'a\b' LIKE 'a\b'`, []string{"true", "false", "true", "true"}},
+		{`SELECT CAST(NULL AS STRING) LIKE 'a' ESCAPE '!', 'a' LIKE 'a' ESCAPE CAST(NULL AS STRING)`, []string{"NULL", "NULL"}},
 	} {
 		t.Run(tc.sql, func(t *testing.T) {
 			got, err := evalOne(t, tc.sql)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})
+	}
+	for sql, want := range map[string]string{
+		`SELECT 'a' LIKE 'a\b' ESCAPE '\'`:      "invalid escape sequence",
+		`SELECT 'a' LIKE 'a' ESCAPE ''`:         "must be one character",
+		`SELECT 'a' LIKE 'a' ESCAPE 1`:          "one-character string",
+		`SELECT 'a' LIKE 'a' || '!' ESCAPE '!'`: "invalid escape sequence",
+	} {
+		_, err := evalOne(t, sql)
+		assert.ErrorContains(t, err, want, sql)
 	}
 }

@@ -187,7 +187,14 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return engine.NewLike(x, p, n.Not)
+		if n.Escape == nil {
+			return engine.NewLike(x, p, n.Not)
+		}
+		esc, err := c.conv(n.Escape)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewLikeEscape(x, p, esc, n.Not)
 	case *parser.And:
 		l, r, err := c.pair(n.Left, n.Right)
 		if err != nil {

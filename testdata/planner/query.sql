@@ -117,3 +117,18 @@ SELECT IF(level > 2, 1) FROM logs
 SELECT IF(level > 2, 'a', 1) FROM logs
 ====
 SELECT level, COUNT(*) FROM logs GROUP BY level HAVING IF(COUNT(*) > 1, TRUE, FALSE)
+====
+-- LIKE … ESCAPE: a row plan's filter leaves it to the engine
+SELECT id, msg FROM logs WHERE msg LIKE '100\%%' ESCAPE '\' AND msg NOT LIKE '%!_x' ESCAPE '!'
+====
+SELECT user_id FROM users WHERE user_id = 1 AND name LIKE 'a\_%' ESCAPE '\'
+====
+SELECT msg LIKE ? ESCAPE ? FROM logs
+-- bind: 'a#_%', '#'
+-- bind: 'a#b', '#'
+====
+SELECT id FROM logs WHERE msg LIKE 'a\b' ESCAPE '\'
+====
+SELECT id FROM logs WHERE msg LIKE 'a' ESCAPE '\\'
+====
+SELECT id FROM logs WHERE msg = 'a' ESCAPE '\'
