@@ -123,10 +123,6 @@ SELECT id, msg FROM logs WHERE msg LIKE '100\%%' ESCAPE '\' AND msg NOT LIKE '%!
 ====
 SELECT user_id FROM users WHERE user_id = 1 AND name LIKE 'a\_%' ESCAPE '\'
 ====
-SELECT msg LIKE ? ESCAPE ? FROM logs
--- bind: 'a#_%', '#'
--- bind: 'a#b', '#'
-====
 SELECT id FROM logs WHERE msg LIKE 'a\b' ESCAPE '\'
 ====
 SELECT id FROM logs WHERE msg LIKE 'a' ESCAPE '\\'
