@@ -13,7 +13,7 @@ import (
 // and after.x / before.x on t$binlog).
 func TestQueryGaps(t *testing.T) {
 	db, dbName := openTestDB(t)
-	logT, pkT, rowT, wordT := dbName+".events", dbName+".accounts", dbName+".people", dbName+".words"
+	logT, pkT, rowT, wordT, timeT := dbName+".events", dbName+".accounts", dbName+".people", dbName+".words", dbName+".times"
 	_, err := db.Exec(`CREATE TABLE ` + logT + ` (id INT, v BIGINT) WITH ('bucket.num' = '1')`)
 	require.NoError(t, err)
 	_, err = db.Exec(`INSERT INTO ` + logT + ` VALUES (1, 10), (2, 20), (3, 30), (4, 40), (5, 50)`)
@@ -37,6 +37,11 @@ func TestQueryGaps(t *testing.T) {
 	_, err = db.Exec(`CREATE TABLE ` + wordT + ` (id INT, w STRING) WITH ('bucket.num' = '1')`)
 	require.NoError(t, err)
 	_, err = db.Exec(`INSERT INTO ` + wordT + ` VALUES (1, 'a_b'), (2, 'axb'), (3, '100%'), (4, '100x'), (5, 'back\slash'), (6, NULL)`)
+	require.NoError(t, err)
+	_, err = db.Exec(`CREATE TABLE ` + timeT + ` (id INT, d DATE, ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(3)) WITH ('bucket.num' = '1')`)
+	require.NoError(t, err)
+	_, err = db.Exec(`INSERT INTO ` + timeT + ` VALUES (1, DATE '2024-01-31', TIMESTAMP '2024-01-31 10:00:00.250', '2024-01-31T10:00:00Z'),
+		(2, DATE '2024-02-29', TIMESTAMP '2024-03-01 00:30:00', '2024-02-29T23:00:00Z'), (3, NULL, NULL, NULL)`)
 	require.NoError(t, err)
 
 	for _, tc := range []struct {
@@ -93,6 +98,18 @@ func TestQueryGaps(t *testing.T) {
 			[]any{"100#%", "#"}, [][]string{{"1", "false"}, {"2", "false"}, {"3", "true"}, {"4", "false"}}},
 		{"a backslash in a string is a character", `SELECT id, w LIKE 'back\\%' ESCAPE '\', w LIKE 'back\s%' FROM ` + wordT + ` WHERE w = 'back\slash'`,
 			nil, [][]string{{"5", "true", "true"}}},
+		{"interval arithmetic", `SELECT id, d + INTERVAL '1' MONTH, ts + INTERVAL '1' DAY, ts - INTERVAL '2' HOUR, ltz + INTERVAL '30' MINUTE FROM ` + timeT + ` ORDER BY id`,
+			nil, [][]string{
+				{"1", "2024-02-29T00:00:00Z", "2024-02-01T10:00:00.25Z", "2024-01-31T08:00:00.25Z", "2024-01-31T10:30:00Z"},
+				{"2", "2024-03-29T00:00:00Z", "2024-03-02T00:30:00Z", "2024-02-29T22:30:00Z", "2024-02-29T23:30:00Z"},
+				{"3", "NULL", "NULL", "NULL", "NULL"},
+			}},
+		{"years, quarters, seconds", `SELECT d - INTERVAL '1' YEAR, ts + INTERVAL '1' YEAR, TIMESTAMPADD(QUARTER, 1, d), TIMESTAMPADD(SECOND, 90, ltz), INTERVAL '1.5' SECOND + ts FROM ` + timeT + ` WHERE id = 2`,
+			nil, [][]string{{"2023-02-28T00:00:00Z", "2025-03-01T00:30:00Z", "2024-05-29T00:00:00Z", "2024-02-29T23:01:30Z", "2024-03-01T00:30:01.5Z"}}},
+		{"TIMESTAMPDIFF", `SELECT id, TIMESTAMPDIFF(DAY, d, ts), TIMESTAMPDIFF(HOUR, ts, ltz), TIMESTAMPDIFF(MONTH, d, DATE '2024-03-30'), TIMESTAMPDIFF(SECOND, ts, ts + INTERVAL '1' MINUTE) FROM ` + timeT + ` ORDER BY id`,
+			nil, [][]string{{"1", "0", "0", "1", "60"}, {"2", "1", "-1", "1", "60"}, {"3", "NULL", "NULL", "NULL", "NULL"}}},
+		{"interval in WHERE", `SELECT id FROM ` + timeT + ` WHERE ts - INTERVAL '1' DAY < TIMESTAMP '2024-02-01 00:00:00'`,
+			nil, [][]string{{"1"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,6 +108,8 @@ func (c *converter) expr(e sqlparser.Expr) (Expr, error) {
 		return f, nil
 	case *sqlparser.ConvertExpr:
 		return nil, c.unsupportedUse("CONVERT", "write CAST(x AS type)", "convert", "cast")
+	case *sqlparser.IntervalExpr:
+		return c.interval(n)
 	}
 	return c.valueOnly(e, "a value")
 }
@@ -150,6 +154,9 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	if name == substringFunc {
 		name = "substring"
 	}
+	if name == "timestampadd" || name == "timestampdiff" {
+		return c.timestampFunc(n, strings.ToUpper(name))
+	}
 	if rest, ok := strings.CutPrefix(name, timeUnitFunc); ok {
 		fn, unit, _ := strings.Cut(rest, "_")
 		if len(n.Exprs) != 1 {
@@ -187,6 +194,78 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 		return &Cast{Expr: f.Args[0], Type: *cast}, nil
 	}
 	return f, nil
+}
+
+// interval converts Flink's INTERVAL '1' DAY (INTERVAL 1 DAY, MySQL's
+// spelling, is taken too).
+func (c *converter) interval(n *sqlparser.IntervalExpr) (Expr, error) {
+	unit := strings.ToUpper(n.Unit)
+	if !slices.Contains(IntervalUnits, unit) {
+		return nil, c.nodeErr(n, "INTERVAL takes a single unit: "+strings.Join(IntervalUnits, ", ")+", not "+n.Unit)
+	}
+	v, err := c.valueOnly(n.Expr, "the quoted number of an INTERVAL, e.g. INTERVAL '1' DAY")
+	if err != nil {
+		return nil, err
+	}
+	lit, ok := v.(*Literal)
+	if !ok || lit.Kind != LitString && lit.Kind != LitInt && lit.Kind != LitNumber {
+		return nil, c.nodeErr(n, "INTERVAL takes a quoted number, e.g. INTERVAL '1' DAY, not "+v.String())
+	}
+	val := strings.TrimSpace(lit.Value)
+	pattern := intervalInt
+	if unit == "SECOND" {
+		pattern = intervalSecond
+	}
+	if !pattern.MatchString(val) {
+		want := "an integer"
+		if unit == "SECOND" {
+			want = "a number with at most 3 fraction digits"
+		}
+		return nil, c.nodeErr(n, "INTERVAL "+QuoteString(lit.Value)+" "+unit+": the value must be "+want+" (one unit per INTERVAL; add intervals for more: ts + INTERVAL '1' DAY + INTERVAL '2' HOUR)")
+	}
+	return &Interval{Value: strings.TrimPrefix(val, "+"), Unit: unit}, nil
+}
+
+var (
+	intervalInt    = regexp.MustCompile(`^[+-]?[0-9]{1,18}$`)
+	intervalSecond = regexp.MustCompile(`^[+-]?[0-9]{1,15}(\.[0-9]{1,3})?$`)
+)
+
+// timestampFunc converts TIMESTAMPADD(unit, n, ts) and TIMESTAMPDIFF(unit, a, b).
+func (c *converter) timestampFunc(n *sqlparser.FuncExpr, fn string) (Expr, error) {
+	usage := fn + "(unit, a, b)"
+	if fn == "TIMESTAMPADD" {
+		usage = fn + "(unit, n, ts)"
+	}
+	if len(n.Exprs) != 3 {
+		return nil, c.nodeErr(n, "write "+usage+" with a unit of "+strings.Join(IntervalUnits, ", "))
+	}
+	out := &TimestampFunc{Func: fn}
+	for i, se := range n.Exprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok || !ae.As.IsEmpty() {
+			return nil, c.nodeErr(n, "write "+usage)
+		}
+		if i == 0 {
+			col, ok := ae.Expr.(*sqlparser.ColName)
+			unit := ""
+			if ok && col.Qualifier.IsEmpty() {
+				unit = strings.ToUpper(col.Name.String())
+				unit = strings.TrimPrefix(unit, "SQL_TSI_")
+			}
+			if !slices.Contains(IntervalUnits, unit) {
+				return nil, c.nodeErr(n, fn+" takes a unit first: "+strings.Join(IntervalUnits, ", ")+" (write "+usage+")")
+			}
+			out.Unit = unit
+			continue
+		}
+		x, err := c.expr(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		out.Args = append(out.Args, x)
+	}
+	return out, nil
 }
 
 func (c *converter) caseExpr(n *sqlparser.CaseExpr) (Expr, error) {

@@ -170,3 +170,10 @@ SELECT * FROM t WHERE a = @x
 INSERT INTO t SET a = 1
 ====
 SELECT tags[1] FROM t
+====
+-- Flink's interval literals, TIMESTAMPADD and TIMESTAMPDIFF
+SELECT ts + INTERVAL '1' DAY, ts - INTERVAL '-2' hour, INTERVAL '1.25' SECOND + ts, TIMESTAMPADD(month, 1, d), TIMESTAMPDIFF(SQL_TSI_DAY, a, b) FROM t
+====
+SELECT ts + INTERVAL '1.5' MINUTE FROM t
+====
+SELECT TIMESTAMPADD(t.day, 1, d) FROM t
