@@ -14,6 +14,7 @@ import (
 func TestQueryGaps(t *testing.T) {
 	db, dbName := openTestDB(t)
 	logT, pkT, rowT, wordT, timeT := dbName+".events", dbName+".accounts", dbName+".people", dbName+".words", dbName+".times"
+	bagT := dbName + ".bags"
 	_, err := db.Exec(`CREATE TABLE ` + logT + ` (id INT, v BIGINT) WITH ('bucket.num' = '1')`)
 	require.NoError(t, err)
 	_, err = db.Exec(`INSERT INTO ` + logT + ` VALUES (1, 10), (2, 20), (3, 30), (4, 40), (5, 50)`)
@@ -42,6 +43,11 @@ func TestQueryGaps(t *testing.T) {
 	require.NoError(t, err)
 	_, err = db.Exec(`INSERT INTO ` + timeT + ` VALUES (1, DATE '2024-01-31', TIMESTAMP '2024-01-31 10:00:00.250', '2024-01-31T10:00:00Z'),
 		(2, DATE '2024-02-29', TIMESTAMP '2024-03-01 00:30:00', '2024-02-29T23:00:00Z'), (3, NULL, NULL, NULL)`)
+	require.NoError(t, err)
+	_, err = db.Exec(`CREATE TABLE ` + bagT + ` (id INT, tags ARRAY<STRING>, scores MAP<STRING, INT>, grid ARRAY<ARRAY<BIGINT>>) WITH ('bucket.num' = '1')`)
+	require.NoError(t, err)
+	_, err = db.Exec(`INSERT INTO ` + bagT + ` VALUES (1, ARRAY['a', NULL, 'c'], MAP['x', 1, 'y', NULL], ARRAY[ARRAY[1, 2], ARRAY[]]),
+		(2, NULL, NULL, NULL), (3, ARRAY[], MAP[], ARRAY[ARRAY[5]])`)
 	require.NoError(t, err)
 
 	for _, tc := range []struct {
@@ -110,6 +116,16 @@ func TestQueryGaps(t *testing.T) {
 			nil, [][]string{{"1", "0", "0", "1", "60"}, {"2", "1", "-1", "1", "60"}, {"3", "NULL", "NULL", "NULL", "NULL"}}},
 		{"interval in WHERE", `SELECT id FROM ` + timeT + ` WHERE ts - INTERVAL '1' DAY < TIMESTAMP '2024-02-01 00:00:00'`,
 			nil, [][]string{{"1"}}},
+		{"CARDINALITY and elements", `SELECT id, CARDINALITY(tags), CARDINALITY(scores), tags[1], tags[3], tags[4], scores['x'], scores['nope'], grid[1][2], CARDINALITY(grid[2]) FROM ` + bagT + ` ORDER BY id`,
+			nil, [][]string{
+				{"1", "3", "2", "a", "c", "NULL", "1", "NULL", "2", "0"},
+				{"2", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL"},
+				{"3", "0", "0", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL"},
+			}},
+		{"elements in WHERE", `SELECT b.id FROM ` + bagT + ` AS b WHERE b.tags[1] = 'a' OR b.scores['x'] > 0 OR b.grid[1][1] = 5 ORDER BY b.id`,
+			nil, [][]string{{"1"}, {"3"}}},
+		{"GROUP BY CARDINALITY", `SELECT CARDINALITY(tags) AS n, COUNT(*) FROM ` + bagT + ` GROUP BY CARDINALITY(tags) ORDER BY n`,
+			nil, [][]string{{"NULL", "1"}, {"0", "1"}, {"3", "1"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 
@@ -130,6 +146,7 @@ func TestQueryGaps(t *testing.T) {
 			`SELECT after.nope FROM ` + pkT + `$binlog`:                               "after has no field nope",
 			`SELECT id.x FROM ` + logT:                                                "id is INT, not a ROW",
 			`SELECT id FROM ` + wordT + ` WHERE w LIKE 'a\b' ESCAPE '\'`:              "invalid escape sequence",
+			`SELECT tags['a'] FROM ` + bagT:                                           "the index of an ARRAY is an integer",
 			`SELECT x.id FROM (SELECT id FROM ` + logT + ` ORDER BY id LIMIT ?) AS x`: "LIMIT of a subquery",
 		} {
 			var args []any

@@ -202,6 +202,9 @@ func Walk(e Expr, fn func(Expr) bool) {
 		Walk(n.Expr, fn)
 	case *FieldAccess:
 		Walk(n.Base, fn)
+	case *Subscript:
+		Walk(n.Base, fn)
+		Walk(n.Index, fn)
 	case *TimestampFunc:
 		for _, x := range n.Args {
 			Walk(x, fn)

@@ -154,6 +154,24 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	if name == substringFunc {
 		name = "substring"
 	}
+	if name == elemFunc {
+		if len(n.Exprs) != 2 {
+			return nil, c.nodeErr(n, "write x[i] with one index")
+		}
+		var args [2]Expr
+		for i, se := range n.Exprs {
+			ae, ok := se.(*sqlparser.AliasedExpr)
+			if !ok || !ae.As.IsEmpty() {
+				return nil, c.nodeErr(n, "write x[i] with one index")
+			}
+			x, err := c.expr(ae.Expr)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = x
+		}
+		return &Subscript{Base: args[0], Index: args[1]}, nil
+	}
 	if name == "timestampadd" || name == "timestampdiff" {
 		return c.timestampFunc(n, strings.ToUpper(name))
 	}
@@ -463,6 +481,9 @@ func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
 		}
 		if strings.HasPrefix(strings.ToLower(name), castFunc) {
 			return nil, c.nodeErr(n, "CAST is not allowed here; want "+want)
+		}
+		if strings.EqualFold(name, elemFunc) {
+			return nil, c.nodeErr(n, "x[i] is not allowed here; want "+want)
 		}
 		if strings.EqualFold(name, substringFunc) {
 			name = "SUBSTRING"

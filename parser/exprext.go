@@ -93,14 +93,22 @@ type OrderItem struct {
 	Nulls NullsOrder
 }
 
-func (*Arith) expr()         {}
-func (*Neg) expr()           {}
-func (*FuncCall) expr()      {}
-func (*Case) expr()          {}
-func (*Cast) expr()          {}
-func (*TimeUnitCall) expr()  {}
-func (*FieldAccess) expr()   {}
-func (*Interval) expr()      {}
+func (*Arith) expr()        {}
+func (*Neg) expr()          {}
+func (*FuncCall) expr()     {}
+func (*Case) expr()         {}
+func (*Cast) expr()         {}
+func (*TimeUnitCall) expr() {}
+func (*FieldAccess) expr()  {}
+func (*Interval) expr()     {}
+func (*Subscript) expr()    {}
+
+// Subscript is Base[Index]: element Index (from 1) of an ARRAY or the value
+// of key Index of a MAP (Flink's syntax).
+type Subscript struct {
+	Base, Index Expr
+}
+
 func (*TimestampFunc) expr() {}
 
 // IntervalUnits are the units of INTERVAL '…' unit, TIMESTAMPADD and

@@ -89,6 +89,15 @@ func (o OrderItem) String() string {
 	return s + o.Nulls.String()
 }
 
+// String renders x[i].
+func (s *Subscript) String() string {
+	switch s.Base.(type) {
+	case *ColumnRef, *FuncCall, *FieldAccess, *Subscript, *Constructor, *TimestampFunc, *TimeUnitCall, *Cast:
+		return s.Base.String() + "[" + s.Index.String() + "]"
+	}
+	return "(" + s.Base.String() + ")[" + s.Index.String() + "]"
+}
+
 // String renders the interval literal, e.g. INTERVAL '1' DAY.
 func (i *Interval) String() string { return "INTERVAL " + QuoteString(i.Value) + " " + i.Unit }
 

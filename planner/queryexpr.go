@@ -259,6 +259,12 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		return engine.NewFloorTo(n.Unit, x, n.Func == "CEIL")
 	case *parser.FuncCall:
 		return c.call(n)
+	case *parser.Subscript:
+		x, i, err := c.pair(n.Base, n.Index)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewSubscript(x, i)
 	case *parser.Interval:
 		return nil, fmt.Errorf("%s: an INTERVAL is only added to or subtracted from a DATE, TIMESTAMP or TIMESTAMP_LTZ, e.g. ts + %s or ts - %s", n, n, n)
 	case *parser.TimestampFunc:

@@ -177,3 +177,10 @@ SELECT ts + INTERVAL '1' DAY, ts - INTERVAL '-2' hour, INTERVAL '1.25' SECOND + 
 SELECT ts + INTERVAL '1.5' MINUTE FROM t
 ====
 SELECT TIMESTAMPADD(t.day, 1, d) FROM t
+====
+-- arr[i] and map['k'] on columns, fields, calls and subscripts
+SELECT t.tags[1], grid[1][2], r.f[CARDINALITY(r.f)], (a)[1], CAST(x AS ARRAY<INT>)[2] FROM t WHERE m['k'] > 1
+====
+SELECT x FROM t WHERE [1] = x
+====
+SELECT a[1 FROM t

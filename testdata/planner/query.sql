@@ -137,3 +137,21 @@ SELECT dt + INTERVAL '1' MONTH, dt - INTERVAL '36' HOUR, TIMESTAMPADD(HOUR, 1, d
 SELECT CAST(ts + INTERVAL '1' HOUR AS DATE) AS d, COUNT(*) FROM logs GROUP BY CAST(ts + INTERVAL '1' HOUR AS DATE)
 ====
 SELECT s + INTERVAL '1' DAY FROM alltypes
+====
+-- CARDINALITY, arr[i] (from 1; NULL out of range) and map['k'], as in Flink
+-- server: kvscan
+SELECT id, CARDINALITY(tags), tags[1], tags[id], attrs['a'], CARDINALITY(attrs), grid[1][2], CARDINALITY(grid[2]) FROM nested WHERE tags[2] = 'x' OR attrs['b'] > 1
+====
+-- server: kvscan
+SELECT tags[1] AS first_tag, COUNT(*) FROM nested GROUP BY tags[1] ORDER BY first_tag
+====
+SELECT arr[1] + 1, CARDINALITY(arr) FROM alltypes
+====
+SELECT tags['a'] FROM nested
+====
+-- server: kvscan
+SELECT attrs[1] FROM nested
+====
+SELECT id[1] FROM nested
+====
+SELECT CARDINALITY(id) FROM nested
