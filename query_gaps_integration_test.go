@@ -126,6 +126,14 @@ func TestQueryGaps(t *testing.T) {
 			nil, [][]string{{"1"}, {"3"}}},
 		{"GROUP BY CARDINALITY", `SELECT CARDINALITY(tags) AS n, COUNT(*) FROM ` + bagT + ` GROUP BY CARDINALITY(tags) ORDER BY n`,
 			nil, [][]string{{"NULL", "1"}, {"0", "1"}, {"3", "1"}}},
+		{"GROUP BY a DATE", `SELECT d, COUNT(*) FROM ` + timeT + ` GROUP BY d ORDER BY d`,
+			nil, [][]string{{"NULL", "1"}, {"2024-01-31T00:00:00Z", "1"}, {"2024-02-29T00:00:00Z", "1"}}},
+		{"GROUP BY a TIMESTAMP expression", `SELECT CAST(ts + INTERVAL '12' HOUR AS DATE) AS day, COUNT(*) FROM ` + timeT + ` GROUP BY CAST(ts + INTERVAL '12' HOUR AS DATE) ORDER BY day`,
+			nil, [][]string{{"NULL", "1"}, {"2024-01-31T00:00:00Z", "1"}, {"2024-03-01T00:00:00Z", "1"}}},
+		{"GROUP BY TIMESTAMP_LTZ and TIMESTAMP", `SELECT ltz, ts, COUNT(*) FROM ` + timeT + ` WHERE id < 3 GROUP BY ltz, ts ORDER BY ltz`,
+			nil, [][]string{{"2024-01-31T10:00:00Z", "2024-01-31T10:00:00.25Z", "1"}, {"2024-02-29T23:00:00Z", "2024-03-01T00:30:00Z", "1"}}},
+		{"DISTINCT on dates", `SELECT DISTINCT d - INTERVAL '1' MONTH FROM ` + timeT + ` WHERE d IS NOT NULL ORDER BY 1`,
+			nil, [][]string{{"2023-12-31T00:00:00Z"}, {"2024-01-29T00:00:00Z"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 

@@ -155,3 +155,10 @@ SELECT attrs[1] FROM nested
 SELECT id[1] FROM nested
 ====
 SELECT CARDINALITY(id) FROM nested
+====
+-- GROUP BY and DISTINCT on DATE and TIMESTAMP columns (typed keys in the engine)
+SELECT dt, ts, COUNT(*), MAX(ltz) FROM alltypes GROUP BY dt, ts
+====
+SELECT DISTINCT dt + INTERVAL '1' DAY, ltz FROM alltypes
+====
+SELECT FLOOR(ts TO DAY) AS day, COUNT(*) FROM logs GROUP BY FLOOR(ts TO DAY) ORDER BY day
