@@ -226,6 +226,9 @@ func (c *converter) interval(n *sqlparser.IntervalExpr) (Expr, error) {
 		return nil, err
 	}
 	lit, ok := v.(*Literal)
+	if _, ph := v.(*Placeholder); ph {
+		return nil, c.nodeErr(n, "INTERVAL takes a quoted number, not a placeholder; write TIMESTAMPADD("+unit+", ?, ts) for a count bound at run time")
+	}
 	if !ok || lit.Kind != LitString && lit.Kind != LitInt && lit.Kind != LitNumber {
 		return nil, c.nodeErr(n, "INTERVAL takes a quoted number, e.g. INTERVAL '1' DAY, not "+v.String())
 	}

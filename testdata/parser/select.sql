@@ -184,3 +184,5 @@ SELECT t.tags[1], grid[1][2], r.f[CARDINALITY(r.f)], (a)[1], CAST(x AS ARRAY<INT
 SELECT x FROM t WHERE [1] = x
 ====
 SELECT a[1 FROM t
+====
+SELECT ts + INTERVAL ? DAY FROM t
