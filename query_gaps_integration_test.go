@@ -2,6 +2,7 @@ package flussql_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -134,6 +135,8 @@ func TestQueryGaps(t *testing.T) {
 			nil, [][]string{{"2024-01-31T10:00:00Z", "2024-01-31T10:00:00.25Z", "1"}, {"2024-02-29T23:00:00Z", "2024-03-01T00:30:00Z", "1"}}},
 		{"DISTINCT on dates", `SELECT DISTINCT d - INTERVAL '1' MONTH FROM ` + timeT + ` WHERE d IS NOT NULL ORDER BY 1`,
 			nil, [][]string{{"2023-12-31T00:00:00Z"}, {"2024-01-29T00:00:00Z"}}},
+		{"TIMESTAMPADD and TIMESTAMPDIFF with placeholders", `SELECT id, TIMESTAMPADD(DAY, ?, d) FROM ` + timeT + ` WHERE TIMESTAMPDIFF(DAY, ts, ?) >= 1`,
+			[]any{2, time.Date(2024, 2, 2, 0, 0, 0, 0, time.UTC)}, [][]string{{"1", "2024-02-02T00:00:00Z"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 

@@ -50,6 +50,9 @@ type TimeAdd struct {
 // fraction of a second). text renders the interval.
 func NewIntervalAdd(x Expr, unit string, n int64, neg bool, text string) (Expr, error) {
 	unit = strings.ToUpper(unit)
+	if isUntyped(x) {
+		return nil, fmt.Errorf("%s ± %s: give %s a type, e.g. CAST(%s AS TIMESTAMP(3))", x, text, x, x)
+	}
 	if !isTemporal(x.Type().Kind) {
 		op := "+"
 		if neg {
@@ -79,6 +82,9 @@ func NewTimestampAdd(unit string, n, x Expr) (Expr, error) {
 	n = retype(n, types.NewInt())
 	if !isInt(n.Type().Kind) {
 		return nil, fmt.Errorf("TIMESTAMPADD(%s, %s, …): the count must be an integer, not %s", unit, n, TypeName(n.Type()))
+	}
+	if isUntyped(x) {
+		return nil, fmt.Errorf("TIMESTAMPADD(%s, %s, %s): give %s a type, e.g. CAST(%s AS TIMESTAMP(3))", unit, n, x, x, x)
 	}
 	if !isTemporal(x.Type().Kind) {
 		return nil, fmt.Errorf("TIMESTAMPADD(%s, %s, %s) needs a DATE, TIMESTAMP or TIMESTAMP_LTZ, not %s", unit, n, x, TypeName(x.Type()))
@@ -199,7 +205,16 @@ func NewTimeDiff(unit string, a, b Expr) (Expr, error) {
 	if err := checkUnit(unit); err != nil || unit == "MILLISECOND" {
 		return nil, fmt.Errorf("TIMESTAMPDIFF: the unit must be %s, not %s", IntervalUnitsText, unit)
 	}
+	// A placeholder takes the other argument's type.
+	if isUntyped(a) && !isUntyped(b) {
+		a = retype(a, b.Type())
+	} else if isUntyped(b) && !isUntyped(a) {
+		b = retype(b, a.Type())
+	}
 	for _, x := range []Expr{a, b} {
+		if isUntyped(x) {
+			return nil, fmt.Errorf("TIMESTAMPDIFF(%s, %s, %s): give %s a type, e.g. CAST(%s AS TIMESTAMP(3))", unit, a, b, x, x)
+		}
 		if !isTemporal(x.Type().Kind) {
 			return nil, fmt.Errorf("TIMESTAMPDIFF(%s, %s, %s) needs DATE, TIMESTAMP or TIMESTAMP_LTZ values, not %s (%s)", unit, a, b, x, TypeName(x.Type()))
 		}

@@ -66,3 +66,8 @@ SELECT * FROM alltypes WHERE b AND ti < 300 AND si BETWEEN -1 AND 1 AND bi IN (1
 SELECT msg LIKE ? ESCAPE ? FROM logs
 -- bind: 'a#_%', '#'
 -- bind: 'a#b', '#'
+====
+SELECT TIMESTAMPADD(DAY, ?, ts), arr[?] FROM alltypes WHERE TIMESTAMPDIFF(HOUR, ts, ?) > 1
+-- bind: 2, 1, time:2024-01-01T00:00:00Z
+====
+SELECT ? + INTERVAL '1' DAY, TIMESTAMPADD(DAY, 1, ?) FROM alltypes
