@@ -50,7 +50,7 @@ type TimeAdd struct {
 // fraction of a second). text renders the interval.
 func NewIntervalAdd(x Expr, unit string, n int64, neg bool, text string) (Expr, error) {
 	unit = strings.ToUpper(unit)
-	if isUntyped(x) {
+	if untypedTime(x) {
 		return nil, fmt.Errorf("%s ± %s: give %s a type, e.g. CAST(%s AS TIMESTAMP(3))", x, text, x, x)
 	}
 	if !isTemporal(x.Type().Kind) {
@@ -83,7 +83,7 @@ func NewTimestampAdd(unit string, n, x Expr) (Expr, error) {
 	if !isInt(n.Type().Kind) {
 		return nil, fmt.Errorf("TIMESTAMPADD(%s, %s, …): the count must be an integer, not %s", unit, n, TypeName(n.Type()))
 	}
-	if isUntyped(x) {
+	if untypedTime(x) {
 		return nil, fmt.Errorf("TIMESTAMPADD(%s, %s, %s): give %s a type, e.g. CAST(%s AS TIMESTAMP(3))", unit, n, x, x, x)
 	}
 	if !isTemporal(x.Type().Kind) {
@@ -96,6 +96,10 @@ func NewTimestampAdd(unit string, n, x Expr) (Expr, error) {
 	t.NotNull = t.NotNull && n.Type().NotNull
 	return &TimeAdd{X: x, N: n, Unit: unit, Func: "TIMESTAMPADD", T: t}, nil
 }
+
+// untypedTime reports whether x is a placeholder or NULL without a
+// temporal type yet.
+func untypedTime(x Expr) bool { return isUntyped(x) && !isTemporal(x.Type().Kind) }
 
 func checkUnit(unit string) error {
 	if monthUnits[unit] == 0 && fixedUnits[unit] == 0 {
@@ -206,13 +210,13 @@ func NewTimeDiff(unit string, a, b Expr) (Expr, error) {
 		return nil, fmt.Errorf("TIMESTAMPDIFF: the unit must be %s, not %s", IntervalUnitsText, unit)
 	}
 	// A placeholder takes the other argument's type.
-	if isUntyped(a) && !isUntyped(b) {
+	if untypedTime(a) && !untypedTime(b) {
 		a = retype(a, b.Type())
-	} else if isUntyped(b) && !isUntyped(a) {
+	} else if untypedTime(b) && !untypedTime(a) {
 		b = retype(b, a.Type())
 	}
 	for _, x := range []Expr{a, b} {
-		if isUntyped(x) {
+		if untypedTime(x) {
 			return nil, fmt.Errorf("TIMESTAMPDIFF(%s, %s, %s): give %s a type, e.g. CAST(%s AS TIMESTAMP(3))", unit, a, b, x, x)
 		}
 		if !isTemporal(x.Type().Kind) {
