@@ -28,6 +28,8 @@ import (
 //   - SUM and AVG of DOUBLE only of values that add up exactly (see exactFloat);
 //   - AVG only of DOUBLE (Flink's AVG of an integer is an integer, SQLite's a float);
 //   - LIKE runs with SQLite's case_sensitive_like on (Flink's LIKE is case-sensitive);
+//     LIKE … ESCAPE '!' only with patterns whose escapes both read alike (!%, !_, !!);
+//   - IF(c, a, b) is spelled CASE WHEN c THEN a ELSE b END for SQLite;
 //   - no CONCAT (SQLite's treats NULL as ”), || instead; ASCII strings only (SQLite's
 //     UPPER and LOWER know ASCII only); SUBSTRING from position 1 or later;
 //   - NULL ordering needs nothing: both put NULLs first for ASC and last for DESC;
@@ -320,7 +322,10 @@ func (g *queryGen) intExpr(depth int) gexpr {
 		}
 		return same("a")
 	}
-	switch g.pick(12) {
+	switch g.pick(13) {
+	case 11:
+		c, a, b := g.boolExpr(depth-1), g.intExpr(depth-1), g.intExpr(depth-1)
+		return gexpr{"IF(" + c.fl + ", " + a.fl + ", " + b.fl + ")", "CASE WHEN " + c.sq + " THEN " + a.sq + " ELSE " + b.sq + " END"}
 	case 0:
 		return wrap("(%s + %s)", g.intExpr(depth-1), g.intExpr(depth-1))
 	case 1:
@@ -493,6 +498,10 @@ func (g *queryGen) boolExpr(depth int) gexpr {
 		not := ""
 		if g.chance(0.3) {
 			not = " NOT"
+		}
+		if g.chance(0.4) { // ESCAPE: the escaped % and _ match themselves
+			escaped := []string{"b!_c", "x!%%", "%!_%", "%!%%", "_!_%", "a!!%"}
+			return wrap("%s"+not+" LIKE %s ESCAPE '!'", g.strExpr(depth-1), same("'"+escaped[g.pick(len(escaped))]+"'"))
 		}
 		return wrap("%s"+not+" LIKE %s", g.strExpr(depth-1), same("'"+p+"'"))
 	case 7:

@@ -215,6 +215,14 @@ func intAppender(b array.Builder) func(int64) {
 		return func(v int64) { x.UnsafeAppend(int32(v)) }
 	case *array.Int64Builder:
 		return x.UnsafeAppend
+	case *array.Date32Builder:
+		return func(v int64) { x.UnsafeAppend(arrow.Date32(v)) }
+	case *array.Time32Builder:
+		return func(v int64) { x.UnsafeAppend(arrow.Time32(v)) }
+	case *array.Time64Builder:
+		return func(v int64) { x.UnsafeAppend(arrow.Time64(v)) }
+	case *array.TimestampBuilder:
+		return func(v int64) { x.UnsafeAppend(arrow.Timestamp(v)) }
 	}
 	put := putter(b)
 	return func(v int64) { put(v) }

@@ -22,6 +22,20 @@ func (a *aggregateOp) assign(keyCols []arrow.Array, gids []int32) error {
 			a.intKeys = grown(a.intKeys, n+len(gids))[:n] // doubling: append's 1.25× copies too often
 		}
 		i8, i16, i32, i64 := ints(keyCols[0])
+		switch c := keyCols[0].(type) {
+		case *array.Date32:
+			assignInts(a, c, c.Date32Values(), gids)
+			return nil
+		case *array.Time32:
+			assignInts(a, c, c.Time32Values(), gids)
+			return nil
+		case *array.Time64:
+			assignInts(a, c, c.Time64Values(), gids)
+			return nil
+		case *array.Timestamp:
+			assignInts(a, c, c.TimestampValues(), gids)
+			return nil
+		}
 		switch {
 		case i64 != nil:
 			assignInts(a, keyCols[0], i64, gids)
@@ -72,7 +86,7 @@ func (a *aggregateOp) nullKeyGroup() int32 {
 	return a.nullGroup
 }
 
-func assignInts[T int8 | int16 | int32 | int64](a *aggregateOp, col arrow.Array, vals []T, gids []int32) {
+func assignInts[T ~int8 | ~int16 | ~int32 | ~int64](a *aggregateOp, col arrow.Array, vals []T, gids []int32) {
 	nulls := col.NullN() > 0
 	if !a.ints.sparse && len(vals) > 0 {
 		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)

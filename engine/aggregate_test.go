@@ -221,3 +221,59 @@ func TestAggregateBudget(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, [][]any{{int64(0), int64(4)}, {int64(900_000), int64(2)}}, got)
 }
+
+// TestAggregateTemporalKeys groups by one DATE, TIME, TIMESTAMP or
+// TIMESTAMP_LTZ key, which the integer index takes unboxed (dense for days
+// near each other, the hash table for instants far apart), and by a
+// temporal key with another; DISTINCT over the same columns.
+func TestAggregateTemporalKeys(t *testing.T) {
+	cols := []Column{{"d", types.NewDate()}, {"tm", types.NewTime(3)}, {"ts", types.NewTimestamp(3)},
+		{"ltz", types.NewTimestampLTZ(6)}, {"v", types.NewBigInt()}}
+	in := &Input{Cols: cols}
+	c := func(i int) *Col { return col(i, cols[i].Name, cols[i].Type) }
+	aggList := []*Agg{must(NewAgg("COUNT", nil, false)), must(NewAgg("SUM", c(4), false)), must(NewAgg("MIN", c(2), false))}
+	argCol := []int{-1, 4, 2}
+	rng := rand.New(rand.NewPCG(3, 4))
+	rows := make([][]any, 500)
+	for r := range rows {
+		day := int32(19700 + rng.IntN(40))
+		rows[r] = []any{day, int64(rng.IntN(5) * 3600000), int64(day)*86400000 + int64(rng.IntN(3))*1000,
+			int64(rng.IntN(6)) * 1_000_000_000_000_000, int64(rng.IntN(100))}
+		for i := range 4 {
+			if rng.IntN(10) == 0 {
+				rows[r][i] = nil
+			}
+		}
+	}
+	for _, keys := range [][]int{{0}, {1}, {2}, {3}, {0, 2}} {
+		var ks []Expr
+		var names []string
+		for _, k := range keys {
+			ks, names = append(ks, c(k)), append(names, cols[k].Name)
+		}
+		n := &Aggregate{Input: in, Keys: ks, Names: names, Aggs: aggList}
+		got, err := run(t, n, rows, 64, &Budget{Limit: 1 << 30})
+		require.NoError(t, err)
+		assert.Equal(t, referenceAggregate(t, keys, aggList, argCol, rows), got, "GROUP BY %v", names)
+		op, err := newAggregate(&evalCtx{}, nil, &sliceInput{}, n)
+		require.NoError(t, err)
+		want := keyInt
+		if len(keys) > 1 {
+			want = keysEncoded
+		}
+		assert.Equal(t, want, op.(*aggregateOp).mode, "GROUP BY %v", names)
+	}
+	for k := range 4 {
+		got, err := run(t, &Distinct{Input: &Project{Input: in, Exprs: []Expr{c(k)}, Names: []string{cols[k].Name}}}, rows, 64, &Budget{Limit: 1 << 30})
+		require.NoError(t, err)
+		var want [][]any
+		seen := map[any]bool{}
+		for _, r := range rows {
+			if !seen[r[k]] {
+				seen[r[k]] = true
+				want = append(want, []any{r[k]})
+			}
+		}
+		assert.Equal(t, want, got, "DISTINCT %s", cols[k].Name)
+	}
+}

@@ -171,20 +171,43 @@ func (e *In) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	return acc, nil
 }
 
-// Like is X [NOT] LIKE Pattern: % matches any run of characters, _ one
-// character; case-sensitive, as in Flink.
+// Like is X [NOT] LIKE Pattern [ESCAPE Escape]: % matches any run of
+// characters, _ one character, and (with an ESCAPE character c) c%, c_ and
+// cc match %, _ and c themselves; case-sensitive, as in Flink. Without
+// ESCAPE there is no escape character (Flink's default).
 type Like struct {
 	X, Pattern Expr
+	Escape     Expr // nil without ESCAPE
 	Not        bool
 }
 
 // NewLike types the predicate; both sides must be strings.
-func NewLike(x, pattern Expr, not bool) (Expr, error) {
+func NewLike(x, pattern Expr, not bool) (Expr, error) { return NewLikeEscape(x, pattern, nil, not) }
+
+// NewLikeEscape types X [NOT] LIKE Pattern ESCAPE Escape (escape nil:
+// none); all three must be strings, a constant escape one character.
+func NewLikeEscape(x, pattern, escape Expr, not bool) (Expr, error) {
 	x, pattern = retype(x, types.NewString()), retype(pattern, types.NewString())
 	if !isString(x.Type().Kind) || !isString(pattern.Type().Kind) {
 		return nil, fmt.Errorf("LIKE needs strings, not %s and %s", TypeName(x.Type()), TypeName(pattern.Type()))
 	}
-	return &Like{X: x, Pattern: pattern, Not: not}, nil
+	if escape != nil {
+		escape = retype(escape, types.NewString())
+		if !isString(escape.Type().Kind) {
+			return nil, fmt.Errorf("the ESCAPE of LIKE is a one-character string, not %s (%s)", escape, TypeName(escape.Type()))
+		}
+		if c, ok := escape.(*Const); ok && c.Value != nil {
+			if _, err := likeEscape(c.Value.(string)); err != nil {
+				return nil, err
+			}
+			if p, ok := pattern.(*Const); ok && p.Value != nil {
+				if _, err := MatchLikeEscape("", p.Value.(string), c.Value.(string)); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return &Like{X: x, Pattern: pattern, Escape: escape, Not: not}, nil
 }
 
 // Type implements Expr.
@@ -196,36 +219,95 @@ func (e *Like) String() string {
 	if e.Not {
 		not = " NOT"
 	}
-	return e.X.String() + not + " LIKE " + e.Pattern.String()
+	s := e.X.String() + not + " LIKE " + e.Pattern.String()
+	if e.Escape != nil {
+		s += " ESCAPE " + e.Escape.String()
+	}
+	return s
 }
 
-func (e *Like) children() []Expr      { return []Expr{e.X, e.Pattern} }
-func (e *Like) rebuild(c []Expr) Expr { return &Like{X: c[0], Pattern: c[1], Not: e.Not} }
+func (e *Like) children() []Expr {
+	if e.Escape != nil {
+		return []Expr{e.X, e.Pattern, e.Escape}
+	}
+	return []Expr{e.X, e.Pattern}
+}
+
+func (e *Like) rebuild(c []Expr) Expr {
+	out := &Like{X: c[0], Pattern: c[1], Not: e.Not}
+	if len(c) > 2 {
+		out.Escape = c[2]
+	}
+	return out
+}
 
 // eval matches row by row: Arrow has no LIKE kernel.
 func (e *Like) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
-	ins, err := evalAll(ec, []Expr{e.X, e.Pattern}, b)
+	ins, err := evalAll(ec, e.children(), b)
 	if err != nil {
 		return nil, err
 	}
 	defer releaseAll(ins)
 	return mapRows(ec, types.NewBoolean(), ins, int(b.NumRows()), false, func(v []any) (any, error) {
+		if len(v) > 2 {
+			ok, err := MatchLikeEscape(v[0].(string), v[1].(string), v[2].(string))
+			return ok != e.Not, err
+		}
 		return MatchLike(v[0].(string), v[1].(string)) != e.Not, nil
 	})
 }
 
+// likeEscape checks an ESCAPE string: one character, as in Flink.
+func likeEscape(esc string) (rune, error) {
+	r := []rune(esc)
+	if len(r) != 1 {
+		return 0, fmt.Errorf("the ESCAPE of LIKE must be one character, not '%s'", esc)
+	}
+	return r[0], nil
+}
+
+// MatchLikeEscape reports whether s matches the LIKE pattern p with escape
+// character esc: esc followed by %, _ or esc matches that character; esc
+// followed by anything else, or ending the pattern, is an error (Flink's
+// "invalid escape sequence").
+func MatchLikeEscape(s, p, esc string) (bool, error) {
+	c, err := likeEscape(esc)
+	if err != nil {
+		return false, err
+	}
+	var pr []rune
+	var lit []bool
+	in := []rune(p)
+	for i := 0; i < len(in); i++ {
+		if in[i] != c {
+			pr, lit = append(pr, in[i]), append(lit, false)
+			continue
+		}
+		if i+1 == len(in) || in[i+1] != '%' && in[i+1] != '_' && in[i+1] != c {
+			return false, fmt.Errorf("invalid escape sequence in the LIKE pattern '%s' at character %d: the ESCAPE character %c must be followed by %%, _ or %c", p, i+1, c, c)
+		}
+		pr, lit = append(pr, in[i+1]), append(lit, true)
+		i++
+	}
+	return matchRunes([]rune(s), pr, lit), nil
+}
+
 // MatchLike reports whether s matches the LIKE pattern p (% and _, no
 // escape character), character by character.
-func MatchLike(s, p string) bool {
-	sr, pr := []rune(s), []rune(p)
+func MatchLike(s, p string) bool { return matchRunes([]rune(s), []rune(p), nil) }
+
+// matchRunes matches sr against pattern pr, where pr[i] is an ordinary
+// character when lit[i] (lit may be nil: no escaped characters).
+func matchRunes(sr, pr []rune, lit []bool) bool {
+	wild := func(i int, w rune) bool { return pr[i] == w && (lit == nil || !lit[i]) }
 	// Iterative matcher with backtracking to the last %.
 	si, pi, star, mark := 0, 0, -1, 0
 	for si < len(sr) {
 		switch {
-		case pi < len(pr) && (pr[pi] == '_' || pr[pi] == sr[si] && pr[pi] != '%'):
+		case pi < len(pr) && (wild(pi, '_') || pr[pi] == sr[si] && !wild(pi, '%')):
 			si++
 			pi++
-		case pi < len(pr) && pr[pi] == '%':
+		case pi < len(pr) && wild(pi, '%'):
 			star, mark = pi, si
 			pi++
 		case star >= 0:
@@ -236,7 +318,7 @@ func MatchLike(s, p string) bool {
 			return false
 		}
 	}
-	for pi < len(pr) && pr[pi] == '%' {
+	for pi < len(pr) && wild(pi, '%') {
 		pi++
 	}
 	return pi == len(pr)

@@ -175,3 +175,44 @@ func TestMatchLike(t *testing.T) {
 		assert.Equal(t, tc.want, MatchLike(tc.s, tc.p), "%q LIKE %q", tc.s, tc.p)
 	}
 }
+
+func TestMatchLikeEscape(t *testing.T) {
+	for _, tc := range []struct {
+		s, p, esc string
+		want      bool
+	}{
+		{"a_c", `a\_c`, `\`, true}, {"abc", `a\_c`, `\`, false}, {"50%", `50\%`, `\`, true}, {"500", `50\%`, `\`, false},
+		{`a\b`, `a\\b`, `\`, true}, {"a_b_c", `%\_c`, `\`, true}, {"a_bxc", `%\_c`, `\`, false},
+		{"10%off", "10!%%", "!", true}, {"10 off", "10!%%", "!", false}, {"x!", "x!!", "!", true},
+		{"%", "%", "!", true}, {"é_", "é!_", "!", true}, {"ab", "a_", "é", true}, {"a%", "aé%", "é", true},
+	} {
+		got, err := MatchLikeEscape(tc.s, tc.p, tc.esc)
+		require.NoError(t, err, "%q LIKE %q ESCAPE %q", tc.s, tc.p, tc.esc)
+		assert.Equal(t, tc.want, got, "%q LIKE %q ESCAPE %q", tc.s, tc.p, tc.esc)
+	}
+	for _, tc := range []struct{ p, esc, want string }{
+		{`a\b`, `\`, "invalid escape sequence"}, {`a\`, `\`, "invalid escape sequence"},
+		{"a", "", "must be one character"}, {"a", "!!", "must be one character"},
+	} {
+		_, err := MatchLikeEscape("a", tc.p, tc.esc)
+		assert.ErrorContains(t, err, tc.want, "%q ESCAPE %q", tc.p, tc.esc)
+	}
+	// A constant escape or pattern is checked when the predicate is built.
+	cs := col(1, "s", types.NewString())
+	_, err := NewLikeEscape(cs, strConst("a"), strConst("ab"), false)
+	assert.ErrorContains(t, err, "must be one character")
+	_, err = NewLikeEscape(cs, strConst("a!x"), strConst("!"), false)
+	assert.ErrorContains(t, err, "invalid escape sequence")
+	_, err = NewLikeEscape(cs, strConst("a"), intConst(1), false)
+	assert.ErrorContains(t, err, "one-character string")
+	// Over rows: NULL in, NULL out; NOT LIKE inverts.
+	e := must(NewLikeEscape(cs, strConst("x%"), strConst("!"), true))
+	out, err := run(t, &Project{Input: &Input{Cols: testCols}, Exprs: []Expr{e}, Names: []string{"x"}}, testRows, 2, nil)
+	require.NoError(t, err)
+	var got []any
+	for _, r := range out {
+		got = append(got, r[0])
+	}
+	assert.Equal(t, []any{false, true, nil, false, true}, got)
+	assert.Equal(t, "s NOT LIKE 'x%' ESCAPE '!'", e.String())
+}

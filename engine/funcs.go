@@ -25,7 +25,7 @@ type Call struct {
 }
 
 // ScalarFunctions lists the names NewCall knows (MOD is NewBinary("%")).
-var ScalarFunctions = []string{"ABS", "CEIL", "CEILING", "CHAR_LENGTH", "CHARACTER_LENGTH", "COALESCE", "CONCAT",
+var ScalarFunctions = []string{"ABS", "CARDINALITY", "CEIL", "CEILING", "CHAR_LENGTH", "CHARACTER_LENGTH", "COALESCE", "CONCAT",
 	"DATE_FORMAT", "FLOOR", "LOWER", "NULLIF", "ROUND", "SUBSTRING", "TRIM", "UPPER"}
 
 // NewCall types a scalar function call.
@@ -73,6 +73,11 @@ func NewCall(name string, args []Expr) (Expr, error) {
 	switch name {
 	case "DATE_FORMAT":
 		return newDateFormat(args)
+	case "CARDINALITY":
+		if err := argc(1, 1); err != nil {
+			return nil, err
+		}
+		return NewCardinality(args[0])
 	case "UPPER", "LOWER", "TRIM":
 		if err := firstErr(argc(1, 1), str(0)); err != nil {
 			return nil, err

@@ -50,7 +50,7 @@ type keyMode int
 
 const (
 	keysNone    keyMode = iota // a global aggregate: one group
-	keyInt                     // one integer key
+	keyInt                     // one integer key, or DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ (integers in Arrow)
 	keyString                  // one STRING or CHAR key
 	keysEncoded                // anything else
 )
@@ -65,7 +65,7 @@ func newAggregate(ec *evalCtx, budget *Budget, in Operator, n *Aggregate) (Opera
 	switch {
 	case len(n.Keys) == 0:
 		a.mode = keysNone
-	case len(n.Keys) == 1 && isInt(n.Keys[0].Type().Kind):
+	case len(n.Keys) == 1 && (isInt(n.Keys[0].Type().Kind) || isIntLike(n.Keys[0].Type().Kind)):
 		a.mode = keyInt
 	case len(n.Keys) == 1 && isString(n.Keys[0].Type().Kind):
 		a.mode, a.strs = keyString, newBytesIndex()

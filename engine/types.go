@@ -27,6 +27,12 @@ func isInt(k types.Kind) bool {
 	return k == types.TinyInt || k == types.SmallInt || k == types.Int || k == types.BigInt
 }
 
+// isIntLike reports whether values of kind k are integers in Arrow: DATE
+// (days), TIME and TIMESTAMP, TIMESTAMP_LTZ (units of their precision).
+func isIntLike(k types.Kind) bool {
+	return k == types.Date || k == types.Time || k == types.Timestamp || k == types.TimestampLTZ
+}
+
 func isFloat(k types.Kind) bool { return k == types.Float || k == types.Double }
 
 func isNumeric(k types.Kind) bool { return isInt(k) || isFloat(k) || k == types.Decimal }

@@ -250,6 +250,21 @@ func keyAppender(arr arrow.Array) (func(key []byte, i int) []byte, error) {
 		return func(key []byte, i int) []byte { return appendIntKey(key, a.IsNull(i), int64(a.Value(i))) }, nil
 	case *array.Int64:
 		return func(key []byte, i int) []byte { return appendIntKey(key, a.IsNull(i), a.Value(i)) }, nil
+	// Temporal values unboxed, encoded as appendKey encodes their model values
+	// (DATE an int32, TIME and TIMESTAMP an int64).
+	case *array.Date32:
+		return func(key []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(key, 0)
+			}
+			return binary.LittleEndian.AppendUint32(append(key, 3), uint32(a.Value(i)))
+		}, nil
+	case *array.Time32:
+		return func(key []byte, i int) []byte { return appendIntKey(key, a.IsNull(i), int64(a.Value(i))) }, nil
+	case *array.Time64:
+		return func(key []byte, i int) []byte { return appendIntKey(key, a.IsNull(i), int64(a.Value(i))) }, nil
+	case *array.Timestamp:
+		return func(key []byte, i int) []byte { return appendIntKey(key, a.IsNull(i), int64(a.Value(i))) }, nil
 	case *array.String:
 		return func(key []byte, i int) []byte {
 			if a.IsNull(i) {

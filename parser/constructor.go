@@ -72,10 +72,17 @@ func (l *lexed) rewriteConstructors(s int, rw *rewrite) error {
 	for k := s; k < len(l.toks); k++ {
 		t := l.toks[k]
 		switch {
-		case t.typ == '[':
-			if k == s || !(l.isWord(l.toks[k-1], "array") || l.isWord(l.toks[k-1], "map")) {
-				return newError(l.src, t.start, "[", "", "brackets are only supported in ARRAY[…] and MAP[…]")
+		case t.typ == '[' && (k == s || !(l.isWord(l.toks[k-1], "array") || l.isWord(l.toks[k-1], "map"))):
+			// x[i]: element i of an ARRAY or key i of a MAP, __flussql_elem(x, i).
+			b := l.subscriptBase(s, k)
+			if b < 0 {
+				return newError(l.src, t.start, "[", "", "brackets are only supported in ARRAY[…], MAP[…] and after an ARRAY or MAP value: arr[1], m['k']")
 			}
+			start := l.toks[b].start
+			rw.add(start, start, elemFunc+"(")
+			rw.add(t.start, t.end, ", ")
+			open = append(open, t)
+		case t.typ == '[':
 			w := l.toks[k-1]
 			kind := ArrayOf
 			if l.isWord(w, "map") {
@@ -99,6 +106,68 @@ func (l *lexed) rewriteConstructors(s int, rw *rewrite) error {
 		return newError(l.src, t.start, "[", "", "this [ is never closed; want ]")
 	}
 	return nil
+}
+
+// elemFunc names the stand-in function of x[i].
+const elemFunc = reservedPrefix + "elem"
+
+// notOperand are the words that end no operand: a '[' after them is no
+// subscript.
+var notOperand = map[string]bool{
+	"select": true, "where": true, "and": true, "or": true, "not": true, "on": true, "by": true, "having": true,
+	"when": true, "then": true, "else": true, "in": true, "exists": true, "from": true, "join": true, "as": true,
+	"like": true, "between": true, "is": true, "case": true, "values": true, "set": true, "limit": true,
+	"offset": true, "distinct": true, "all": true, "union": true, "interval": true, "escape": true, "with": true,
+}
+
+// subscriptBase returns the index of the first token of the operand that
+// the '[' at k subscripts: a column (a, t.a, t.a.f), a call or
+// parenthesised expression, a constructor or another subscript (grid[1][2]);
+// -1 when there is none.
+func (l *lexed) subscriptBase(s, k int) int {
+	j := k - 1
+	if j < s {
+		return -1
+	}
+	operandWord := func(t token) bool {
+		if t.quoted || t.typ == sqlparser.ID {
+			return true
+		}
+		return l.isWordTok(t) && !notOperand[strings.ToLower(l.src[t.start:t.end])]
+	}
+	switch t := l.toks[j]; {
+	case t.typ == ']' || t.typ == ')':
+		open := byte('[')
+		if t.typ == ')' {
+			open = '('
+		}
+		depth := 0
+		for m := j; m >= s; m-- {
+			switch l.toks[m].typ {
+			case int(t.typ):
+				depth++
+			case int(open):
+				depth--
+			}
+			if depth != 0 {
+				continue
+			}
+			if m > s && operandWord(l.toks[m-1]) && (open == '(' || l.isWord(l.toks[m-1], "array") || l.isWord(l.toks[m-1], "map")) {
+				return m - 1 // f(…)[i], ARRAY[…][i]
+			}
+			if open == '[' {
+				return l.subscriptBase(s, m) // x[i][j]
+			}
+			return m // (…)[i]
+		}
+		return -1
+	case operandWord(t):
+		for j-2 >= s && l.toks[j-1].typ == '.' && operandWord(l.toks[j-2]) {
+			j -= 2
+		}
+		return j
+	}
+	return -1
 }
 
 // constructor converts a call of a constructor's stand-in function, or

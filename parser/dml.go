@@ -53,6 +53,7 @@ func (l *lexed) dml(s int) (Statement, error) {
 		}
 	}
 	var lits []typedLit
+	inLit := map[int]bool{} // string tokens of typed literals
 	for k := s; k+1 < len(l.toks); k++ {
 		t, next := l.toks[k], l.toks[k+1]
 		kind, ok := typedLiteralKind(l, t)
@@ -62,9 +63,17 @@ func (l *lexed) dml(s int) (Statement, error) {
 		if err := checkTypedLiteral(kind, next.val); err != nil {
 			return nil, newError(l.src, next.start, next.text(l.src), "", err.Error())
 		}
-		rw.add(t.start, next.end, fmt.Sprintf("%s%d(%s)", litFunc, len(lits), l.src[next.start:next.end]))
+		rw.add(t.start, next.end, fmt.Sprintf("%s%d(%s)", litFunc, len(lits), l.mysqlString(next)))
 		lits = append(lits, typedLit{kind: kind, value: next.val})
+		inLit[k+1] = true
 		k++
+	}
+	for k := s; k < len(l.toks); k++ {
+		// A backslash in a string is an ordinary character (Flink SQL); sqlparser reads
+		// it as an escape, so such strings are handed to it with backslashes doubled.
+		if t := l.toks[k]; t.typ == sqlparser.STRING && !inLit[k] && strings.ContainsRune(l.src[t.start:t.end], '\\') {
+			rw.add(t.start, t.end, l.mysqlString(t))
+		}
 	}
 	if err := l.rewriteConstructors(s, rw); err != nil {
 		return nil, err
@@ -82,6 +91,15 @@ func (l *lexed) dml(s int) (Statement, error) {
 	}
 	c := &converter{l: l, start: start, lits: lits, positional: l.usesPositional(), q: q, hints: hintList}
 	return c.statement(tree, upsert)
+}
+
+// mysqlString is string token t quoted for sqlparser (MySQL's rules: a
+// backslash escapes).
+func (l *lexed) mysqlString(t token) string {
+	if !strings.ContainsRune(l.src[t.start:t.end], '\\') {
+		return l.src[t.start:t.end]
+	}
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(t.val, `\`, `\\`), "'", "''") + "'"
 }
 
 // closing returns the index of the token closing the '(' at i, -1 if none.

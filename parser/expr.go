@@ -107,9 +107,11 @@ type IsNull struct {
 	Not  bool
 }
 
-// Like is Expr [NOT] LIKE Pattern.
+// Like is Expr [NOT] LIKE Pattern [ESCAPE Escape]; Escape is nil without
+// ESCAPE.
 type Like struct {
 	Expr, Pattern Expr
+	Escape        Expr
 	Not           bool
 }
 
@@ -169,6 +171,7 @@ func Walk(e Expr, fn func(Expr) bool) {
 	case *Like:
 		Walk(n.Expr, fn)
 		Walk(n.Pattern, fn)
+		Walk(n.Escape, fn)
 	case *And:
 		Walk(n.Left, fn)
 		Walk(n.Right, fn)
@@ -199,5 +202,12 @@ func Walk(e Expr, fn func(Expr) bool) {
 		Walk(n.Expr, fn)
 	case *FieldAccess:
 		Walk(n.Base, fn)
+	case *Subscript:
+		Walk(n.Base, fn)
+		Walk(n.Index, fn)
+	case *TimestampFunc:
+		for _, x := range n.Args {
+			Walk(x, fn)
+		}
 	}
 }

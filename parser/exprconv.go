@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,6 +108,8 @@ func (c *converter) expr(e sqlparser.Expr) (Expr, error) {
 		return f, nil
 	case *sqlparser.ConvertExpr:
 		return nil, c.unsupportedUse("CONVERT", "write CAST(x AS type)", "convert", "cast")
+	case *sqlparser.IntervalExpr:
+		return c.interval(n)
 	}
 	return c.valueOnly(e, "a value")
 }
@@ -150,6 +154,27 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	if name == substringFunc {
 		name = "substring"
 	}
+	if name == elemFunc {
+		if len(n.Exprs) != 2 {
+			return nil, c.nodeErr(n, "write x[i] with one index")
+		}
+		var args [2]Expr
+		for i, se := range n.Exprs {
+			ae, ok := se.(*sqlparser.AliasedExpr)
+			if !ok || !ae.As.IsEmpty() {
+				return nil, c.nodeErr(n, "write x[i] with one index")
+			}
+			x, err := c.expr(ae.Expr)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = x
+		}
+		return &Subscript{Base: args[0], Index: args[1]}, nil
+	}
+	if name == "timestampadd" || name == "timestampdiff" {
+		return c.timestampFunc(n, strings.ToUpper(name))
+	}
 	if rest, ok := strings.CutPrefix(name, timeUnitFunc); ok {
 		fn, unit, _ := strings.Cut(rest, "_")
 		if len(n.Exprs) != 1 {
@@ -189,6 +214,81 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	return f, nil
 }
 
+// interval converts Flink's INTERVAL '1' DAY (INTERVAL 1 DAY, MySQL's
+// spelling, is taken too).
+func (c *converter) interval(n *sqlparser.IntervalExpr) (Expr, error) {
+	unit := strings.ToUpper(n.Unit)
+	if !slices.Contains(IntervalUnits, unit) {
+		return nil, c.nodeErr(n, "INTERVAL takes a single unit: "+strings.Join(IntervalUnits, ", ")+", not "+n.Unit)
+	}
+	v, err := c.valueOnly(n.Expr, "the quoted number of an INTERVAL, e.g. INTERVAL '1' DAY")
+	if err != nil {
+		return nil, err
+	}
+	lit, ok := v.(*Literal)
+	if _, ph := v.(*Placeholder); ph {
+		return nil, c.nodeErr(n, "INTERVAL takes a quoted number, not a placeholder; write TIMESTAMPADD("+unit+", ?, ts) for a count bound at run time")
+	}
+	if !ok || lit.Kind != LitString && lit.Kind != LitInt && lit.Kind != LitNumber {
+		return nil, c.nodeErr(n, "INTERVAL takes a quoted number, e.g. INTERVAL '1' DAY, not "+v.String())
+	}
+	val := strings.TrimSpace(lit.Value)
+	pattern := intervalInt
+	if unit == "SECOND" {
+		pattern = intervalSecond
+	}
+	if !pattern.MatchString(val) {
+		want := "an integer"
+		if unit == "SECOND" {
+			want = "a number with at most 3 fraction digits"
+		}
+		return nil, c.nodeErr(n, "INTERVAL "+QuoteString(lit.Value)+" "+unit+": the value must be "+want+" (one unit per INTERVAL; add intervals for more: ts + INTERVAL '1' DAY + INTERVAL '2' HOUR)")
+	}
+	return &Interval{Value: strings.TrimPrefix(val, "+"), Unit: unit}, nil
+}
+
+var (
+	intervalInt    = regexp.MustCompile(`^[+-]?[0-9]{1,18}$`)
+	intervalSecond = regexp.MustCompile(`^[+-]?[0-9]{1,15}(\.[0-9]{1,3})?$`)
+)
+
+// timestampFunc converts TIMESTAMPADD(unit, n, ts) and TIMESTAMPDIFF(unit, a, b).
+func (c *converter) timestampFunc(n *sqlparser.FuncExpr, fn string) (Expr, error) {
+	usage := fn + "(unit, a, b)"
+	if fn == "TIMESTAMPADD" {
+		usage = fn + "(unit, n, ts)"
+	}
+	if len(n.Exprs) != 3 {
+		return nil, c.nodeErr(n, "write "+usage+" with a unit of "+strings.Join(IntervalUnits, ", "))
+	}
+	out := &TimestampFunc{Func: fn}
+	for i, se := range n.Exprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok || !ae.As.IsEmpty() {
+			return nil, c.nodeErr(n, "write "+usage)
+		}
+		if i == 0 {
+			col, ok := ae.Expr.(*sqlparser.ColName)
+			unit := ""
+			if ok && col.Qualifier.IsEmpty() {
+				unit = strings.ToUpper(col.Name.String())
+				unit = strings.TrimPrefix(unit, "SQL_TSI_")
+			}
+			if !slices.Contains(IntervalUnits, unit) {
+				return nil, c.nodeErr(n, fn+" takes a unit first: "+strings.Join(IntervalUnits, ", ")+" (write "+usage+")")
+			}
+			out.Unit = unit
+			continue
+		}
+		x, err := c.expr(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		out.Args = append(out.Args, x)
+	}
+	return out, nil
+}
+
 func (c *converter) caseExpr(n *sqlparser.CaseExpr) (Expr, error) {
 	out := &Case{}
 	var err error
@@ -226,9 +326,6 @@ func (c *converter) pair(a, b sqlparser.Expr, f func(sqlparser.Expr) (Expr, erro
 }
 
 func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
-	if n.Escape != nil {
-		return nil, c.unsupported("LIKE … ESCAPE", "escape")
-	}
 	if _, ok := n.Left.(sqlparser.ValTuple); ok {
 		return nil, c.nodeErr(n.Left, "row value comparisons are not supported")
 	}
@@ -256,7 +353,16 @@ func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Like{Expr: left, Pattern: pat, Not: n.Operator == sqlparser.NotLikeStr}, nil
+		like := &Like{Expr: left, Pattern: pat, Not: n.Operator == sqlparser.NotLikeStr}
+		if n.Escape != nil {
+			if like.Escape, err = c.expr(n.Escape); err != nil {
+				return nil, err
+			}
+		}
+		return like, nil
+	}
+	if n.Escape != nil {
+		return nil, c.unsupported("ESCAPE after "+strings.ToUpper(n.Operator)+" (only LIKE takes one)", "escape")
 	}
 	op, ok := compareOps[n.Operator]
 	if !ok {
@@ -378,6 +484,9 @@ func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
 		}
 		if strings.HasPrefix(strings.ToLower(name), castFunc) {
 			return nil, c.nodeErr(n, "CAST is not allowed here; want "+want)
+		}
+		if strings.EqualFold(name, elemFunc) {
+			return nil, c.nodeErr(n, "x[i] is not allowed here; want "+want)
 		}
 		if strings.EqualFold(name, substringFunc) {
 			name = "SUBSTRING"

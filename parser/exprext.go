@@ -100,6 +100,37 @@ func (*Case) expr()         {}
 func (*Cast) expr()         {}
 func (*TimeUnitCall) expr() {}
 func (*FieldAccess) expr()  {}
+func (*Interval) expr()     {}
+func (*Subscript) expr()    {}
+
+// Subscript is Base[Index]: element Index (from 1) of an ARRAY or the value
+// of key Index of a MAP (Flink's syntax).
+type Subscript struct {
+	Base, Index Expr
+}
+
+func (*TimestampFunc) expr() {}
+
+// IntervalUnits are the units of INTERVAL '…' unit, TIMESTAMPADD and
+// TIMESTAMPDIFF (Flink's).
+var IntervalUnits = []string{"YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND"}
+
+// Interval is Flink's interval literal INTERVAL 'Value' Unit: Value a
+// signed integer (with up to 3 fraction digits for SECOND), Unit one of
+// IntervalUnits. The planner takes it only added to or subtracted from a
+// DATE, TIMESTAMP or TIMESTAMP_LTZ.
+type Interval struct {
+	Value string
+	Unit  string
+}
+
+// TimestampFunc is TIMESTAMPADD(Unit, N, Ts) or TIMESTAMPDIFF(Unit, A, B)
+// (Func upper-case); Unit is one of IntervalUnits.
+type TimestampFunc struct {
+	Func string
+	Unit string
+	Args []Expr
+}
 
 // FieldAccess is r.f: field Field of Base, a ROW value (Flink's syntax).
 // The parser reads x.y as one when x names no table of the statement, and

@@ -32,7 +32,6 @@ func isKeyword(name string) bool {
 
 // QuoteString renders s as a single-quoted SQL string literal.
 func QuoteString(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\\`)
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
@@ -357,7 +356,8 @@ func hintsString(h map[string]string) string {
 	return "/*+ OPTIONS(" + strings.Join(opts, ", ") + ") */"
 }
 
-// hintString quotes a hint key or value so that it cannot end the comment.
+// hintString quotes a hint key or value so that it cannot end the comment:
+// */ is written *\/, which the hint parser reads back as */.
 func hintString(s string) string {
 	return strings.ReplaceAll(QuoteString(s), "*/", `*\/`)
 }
@@ -458,7 +458,11 @@ func (n *IsNull) String() string {
 
 // String renders the LIKE predicate.
 func (n *Like) String() string {
-	return paren(n.Expr, precPrimary) + notClause(n.Not) + " LIKE " + paren(n.Pattern, precPrimary)
+	s := paren(n.Expr, precPrimary) + notClause(n.Not) + " LIKE " + paren(n.Pattern, precPrimary)
+	if n.Escape != nil {
+		s += " ESCAPE " + paren(n.Escape, precPrimary)
+	}
+	return s
 }
 
 // String renders the conjunction.

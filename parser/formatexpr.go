@@ -89,6 +89,21 @@ func (o OrderItem) String() string {
 	return s + o.Nulls.String()
 }
 
+// String renders x[i].
+func (s *Subscript) String() string {
+	switch s.Base.(type) {
+	case *ColumnRef, *FuncCall, *FieldAccess, *Subscript, *Constructor, *TimestampFunc, *TimeUnitCall, *Cast:
+		return s.Base.String() + "[" + s.Index.String() + "]"
+	}
+	return "(" + s.Base.String() + ")[" + s.Index.String() + "]"
+}
+
+// String renders the interval literal, e.g. INTERVAL '1' DAY.
+func (i *Interval) String() string { return "INTERVAL " + QuoteString(i.Value) + " " + i.Unit }
+
+// String renders the call, e.g. TIMESTAMPDIFF(DAY, a, b).
+func (f *TimestampFunc) String() string { return f.Func + "(" + f.Unit + ", " + exprList(f.Args) + ")" }
+
 // String renders the call.
 func (c *TimeUnitCall) String() string {
 	if c.Func == "EXTRACT" {

@@ -139,7 +139,12 @@ func (hl *lexed) hintOptions() (map[string]string, error) {
 	if t := p.peek(); t.typ != 0 {
 		return nil, syntaxError(hl.src, t.start, t.text(hl.src), "the end of the hint (only OPTIONS is supported)")
 	}
-	return opts, nil
+	// *\/ in a hint's string stands for */, which would end the comment (see hintString).
+	out := make(map[string]string, len(opts))
+	for k, v := range opts {
+		out[strings.ReplaceAll(k, `*\/`, "*/")] = strings.ReplaceAll(v, `*\/`, "*/")
+	}
+	return out, nil
 }
 
 // rebase recomputes an *Error's line and column against src.

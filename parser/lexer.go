@@ -42,7 +42,12 @@ type lexed struct {
 // previous token. lexer_test.go pins this invariant.
 func lex(src string) (l *lexed, err error) {
 	defer recoverInto(src, &err)
-	tk := sqlparser.NewStringTokenizer(src)
+	// A backslash in a '…' string is an ordinary character, as in Flink SQL
+	// (sqlparser's tokenizer, MySQL's, reads it as an escape): the tokenizer
+	// lexes a copy with those backslashes masked, and the values of such
+	// strings are taken from the source.
+	scan := maskStringBackslashes(src)
+	tk := sqlparser.NewStringTokenizer(scan)
 	out := &lexed{src: src}
 	prev := 0
 	base := 0 // offset of the tokenizer's input in src (it restarts after a bracket)
@@ -83,7 +88,7 @@ func lex(src string) (l *lexed, err error) {
 			// constructor.go). Keep the bracket and lex on after it.
 			out.toks = append(out.toks, token{typ: int(src[start]), val: src[start : start+1], start: start, end: start + 1})
 			prev = start + 1
-			tk = sqlparser.NewStringTokenizer(src[prev:])
+			tk = sqlparser.NewStringTokenizer(scan[prev:])
 			base = prev
 			continue
 		}
@@ -97,7 +102,7 @@ func lex(src string) (l *lexed, err error) {
 				last.end = start + n
 				last.quoted, last.virtual = true, true
 				prev = start + n
-				tk = sqlparser.NewStringTokenizer(src[prev:])
+				tk = sqlparser.NewStringTokenizer(scan[prev:])
 				base = prev
 				continue
 			}
@@ -107,6 +112,9 @@ func lex(src string) (l *lexed, err error) {
 			return nil, doubleQuoteError(src, start, end, string(val))
 		}
 		t := token{typ: typ, val: string(val), start: start, end: end}
+		if typ == sqlparser.STRING && strings.ContainsRune(src[start:end], '\\') {
+			t.val = strings.ReplaceAll(src[start+1:end-1], "''", "'")
+		}
 		t.quoted = typ == sqlparser.ID && start < len(src) && src[start] == '`'
 		if typ == sqlparser.COMMENT {
 			out.comments = append(out.comments, t)
@@ -252,4 +260,72 @@ func (l *lexed) identValue(t token) (string, bool) {
 // isPositional reports whether a VALUE_ARG token was written as '?'.
 func (l *lexed) isPositional(t token) bool {
 	return t.typ == sqlparser.VALUE_ARG && l.src[t.start] == '?'
+}
+
+// maskStringBackslashes returns src with every backslash inside a '…'
+// string replaced by another character (src itself when there is none),
+// so that sqlparser's tokenizer, which reads a backslash as an escape, finds
+// the strings' ends where Flink SQL does: there a backslash is an ordinary
+// character and only a doubled quote stands for a quote. Comments, `identifiers` and
+// "…" (which the parser refuses) are skipped as the tokenizer skips them.
+func maskStringBackslashes(src string) string {
+	if !strings.ContainsRune(src, '\\') {
+		return src
+	}
+	var out []byte
+	n := len(src)
+	for i := 0; i < n; {
+		c := src[i]
+		switch {
+		case c == '#', c == '-' && i+1 < n && src[i+1] == '-', c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			end := strings.Index(src[i+2:], "*/")
+			if end < 0 {
+				return stringOr(out, src)
+			}
+			i += end + 4
+		case c == '`' || c == '"':
+			for i++; i < n; i++ {
+				if c == '"' && src[i] == '\\' {
+					i++
+				} else if src[i] == c {
+					if i+1 < n && src[i+1] == c {
+						i++
+						continue
+					}
+					break
+				}
+			}
+			i++
+		case c == '\'':
+			for i++; i < n; i++ {
+				if src[i] == '\\' {
+					if out == nil {
+						out = []byte(src)
+					}
+					out[i] = '.'
+				} else if src[i] == '\'' {
+					if i+1 < n && src[i+1] == '\'' {
+						i++
+						continue
+					}
+					break
+				}
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	return stringOr(out, src)
+}
+
+func stringOr(b []byte, s string) string {
+	if b == nil {
+		return s
+	}
+	return string(b)
 }

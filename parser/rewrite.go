@@ -24,9 +24,13 @@ func (r *rewrite) add(start, end int, repl string) {
 	r.edits = append(r.edits, edit{start, end, repl})
 }
 
-// text applies the edits; they must not overlap.
+// text applies the edits; they must not overlap (an insertion, start ==
+// end, goes before an edit that starts where it does).
 func (r *rewrite) text() string {
-	sort.Slice(r.edits, func(i, j int) bool { return r.edits[i].start < r.edits[j].start })
+	sort.SliceStable(r.edits, func(i, j int) bool {
+		a, b := r.edits[i], r.edits[j]
+		return a.start < b.start || a.start == b.start && a.end < b.end
+	})
 	var b strings.Builder
 	pos := 0
 	for _, e := range r.edits {

@@ -19,7 +19,8 @@ type Piece struct {
 
 // Split cuts a script into statements at each ';' that is outside string
 // literals, quoted identifiers and comments, following the tokenizer's
-// rules: '…' and "…" with doubled quotes and backslash escapes, `…` with
+// rules: '…' with doubled quotes (a backslash is an ordinary character, as
+// in Flink SQL), "…" with doubled quotes and backslash escapes, `…` with
 // doubled backticks, comments -- …, # …, // … to the end of the line and
 // /* … */. Pieces holding only blanks and comments are left out.
 func Split(script string) []Piece {
@@ -84,7 +85,7 @@ func skipQuoted(s string, i int) int {
 	q := s[i]
 	for i++; i < len(s); i++ {
 		switch {
-		case s[i] == '\\' && q != '`':
+		case s[i] == '\\' && q == '"': // in '…' a backslash is an ordinary character (Flink SQL)
 			i++
 		case s[i] == q:
 			if i+1 < len(s) && s[i+1] == q {

@@ -10,14 +10,14 @@ import (
 func TestSplit(t *testing.T) {
 	script := "CREATE DATABASE d;\n" +
 		"-- a comment; not a statement\n" +
-		"INSERT INTO t VALUES ('a;b', \"c;d\", 'it''s;', 'back\\';slash');\n" +
+		"INSERT INTO t VALUES ('a;b', \"c;d\", 'it''s;', 'back\\', 'slash;');\n" +
 		"SELECT `odd;name` FROM t /* ; */ WHERE x = 1 # ;\n;\n" +
 		";;  \n" +
 		"  SELECT 1 // ;\n  FROM t"
 	pieces := Split(script)
 	require.Len(t, pieces, 4)
 	assert.Equal(t, Piece{Text: "CREATE DATABASE d", Offset: 0, Line: 1, Column: 1, Terminated: true}, pieces[0])
-	assert.Equal(t, "-- a comment; not a statement\nINSERT INTO t VALUES ('a;b', \"c;d\", 'it''s;', 'back\\';slash')", pieces[1].Text)
+	assert.Equal(t, "-- a comment; not a statement\nINSERT INTO t VALUES ('a;b', \"c;d\", 'it''s;', 'back\\', 'slash;')", pieces[1].Text)
 	assert.Equal(t, 2, pieces[1].Line)
 	assert.Equal(t, "SELECT `odd;name` FROM t /* ; */ WHERE x = 1 # ;", pieces[2].Text)
 	assert.True(t, pieces[2].Terminated)

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -133,6 +134,10 @@ func (c *compiler) compile(e parser.Expr) (*Filter, error) {
 	return &Filter{root: root, width: c.width}, nil
 }
 
+// errEngineOnly is the row filter's answer for a condition only the query
+// engine evaluates (LIKE … ESCAPE): the SELECT is planned as a Query.
+var errEngineOnly = errors.New("planner: this condition is evaluated by the query engine")
+
 func (c *compiler) node(e parser.Expr) (fnode, error) {
 	switch n := e.(type) {
 	case *parser.And:
@@ -177,6 +182,10 @@ func (c *compiler) node(e parser.Expr) (fnode, error) {
 		}
 		return &isNullNode{x: ops[0], not: n.Not}, nil
 	case *parser.Like:
+		if n.Escape != nil {
+			// The query engine evaluates it (selectStmt falls back to a Query).
+			return nil, errEngineOnly
+		}
 		if ref, ok := n.Expr.(*parser.ColumnRef); ok {
 			if idx, err := column(c.info, ref.Name); err == nil {
 				if t := c.info.Schema().Columns[idx].Type; t.Kind != types.String && t.Kind != types.Char {

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/flussql/flussql/engine"
@@ -187,7 +188,14 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return engine.NewLike(x, p, n.Not)
+		if n.Escape == nil {
+			return engine.NewLike(x, p, n.Not)
+		}
+		esc, err := c.conv(n.Escape)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewLikeEscape(x, p, esc, n.Not)
 	case *parser.And:
 		l, r, err := c.pair(n.Left, n.Right)
 		if err != nil {
@@ -207,6 +215,20 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		}
 		return engine.NewNot(x)
 	case *parser.Arith:
+		if iv, ok := n.Right.(*parser.Interval); ok && (n.Op == parser.OpAdd || n.Op == parser.OpSub) {
+			x, err := c.conv(n.Left)
+			if err != nil {
+				return nil, err
+			}
+			return intervalAdd(x, iv, n.Op == parser.OpSub)
+		}
+		if iv, ok := n.Left.(*parser.Interval); ok && n.Op == parser.OpAdd {
+			x, err := c.conv(n.Right)
+			if err != nil {
+				return nil, err
+			}
+			return intervalAdd(x, iv, false)
+		}
 		l, r, err := c.pair(n.Left, n.Right)
 		if err != nil {
 			return nil, err
@@ -237,12 +259,46 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		return engine.NewFloorTo(n.Unit, x, n.Func == "CEIL")
 	case *parser.FuncCall:
 		return c.call(n)
+	case *parser.Subscript:
+		x, i, err := c.pair(n.Base, n.Index)
+		if err != nil {
+			return nil, err
+		}
+		return engine.NewSubscript(x, i)
+	case *parser.Interval:
+		return nil, fmt.Errorf("%s: an INTERVAL is only added to or subtracted from a DATE, TIMESTAMP or TIMESTAMP_LTZ, e.g. ts + %s or ts - %s", n, n, n)
+	case *parser.TimestampFunc:
+		args, err := c.list(n.Args)
+		if err != nil {
+			return nil, err
+		}
+		if n.Func == "TIMESTAMPADD" {
+			return engine.NewTimestampAdd(n.Unit, args[0], args[1])
+		}
+		return engine.NewTimeDiff(n.Unit, args[0], args[1])
 	case *parser.CountStar:
 		return nil, fmt.Errorf("COUNT(*) is not allowed here (only in the select list, HAVING and ORDER BY)")
 	case *parser.Star:
 		return nil, fmt.Errorf("* is only allowed alone in the select list")
 	}
 	return nil, fmt.Errorf("%s cannot be used in a query expression", e)
+}
+
+// intervalAdd is x ± INTERVAL 'v' unit; a fraction of a second is counted
+// in milliseconds.
+func intervalAdd(x engine.Expr, iv *parser.Interval, neg bool) (engine.Expr, error) {
+	unit, text := iv.Unit, iv.Value
+	whole, frac, _ := strings.Cut(text, ".")
+	if frac != "" {
+		// SECOND with up to 3 fraction digits (the parser checks).
+		frac += strings.Repeat("0", 3-len(frac))
+		whole, unit = strings.TrimPrefix(whole, "+")+frac, "MILLISECOND"
+	}
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the value is out of range", iv)
+	}
+	return engine.NewIntervalAdd(x, unit, n, neg, iv.String())
 }
 
 func (c *exprConv) isColumn(name string) bool {
@@ -372,6 +428,21 @@ func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
 	args, err := c.list(n.Args)
 	if err != nil {
 		return nil, err
+	}
+	if n.Name == "IF" {
+		// Flink's IF(cond, a, b): CASE WHEN cond THEN a ELSE b END, typed as CASE.
+		if len(args) != 3 {
+			return nil, fmt.Errorf("IF takes 3 arguments (a condition, its value when TRUE, and otherwise), not %d", len(args))
+		}
+		e, err := engine.NewCase([]engine.When{{Cond: args[0], Result: args[1]}}, args[2])
+		if err != nil {
+			msg := strings.TrimPrefix(err.Error(), "CASE branches: ")
+			if strings.HasPrefix(msg, "WHEN ") {
+				msg = "the first argument must be a condition (BOOLEAN), not " + engine.TypeName(args[0].Type())
+			}
+			return nil, fmt.Errorf("IF(%s, %s, %s): %s", args[0], args[1], args[2], msg)
+		}
+		return e, nil
 	}
 	if n.Name == "MOD" {
 		if len(args) != 2 {

@@ -157,7 +157,7 @@ func (b *builder) planTable(fp *fromPlan, t *parser.TableRef, pushable bool) (*r
 	if t.AsOf != nil {
 		return nil, fmt.Errorf("FOR SYSTEM_TIME AS OF %s: %s is not the right side of a lookup join; write it after the primary-key table of [LEFT] JOIN t FOR SYSTEM_TIME AS OF x.proc_time AS c ON c.key = x.col", t.AsOf, t.Table)
 	}
-	info, err := b.table(t.Table)
+	info, _, err := b.readTable(t.Table) // a table or a virtual table (t$changelog AS c)
 	if err != nil {
 		return nil, err
 	}

@@ -151,11 +151,14 @@ func (b *builder) planJoin(fp *fromPlan, j *parser.Join, pushable bool) (*relati
 		fp.where = on
 	}
 	if ref, ok := j.Right.(*parser.TableRef); ok {
-		info, err := b.table(ref.Table)
+		info, vt, err := b.readTable(ref.Table)
 		if err != nil {
 			return nil, err
 		}
-		if info.HasPrimaryKey() {
+		if vt != nil && ref.AsOf != nil {
+			return nil, fmt.Errorf("JOIN %s FOR SYSTEM_TIME AS OF %s: a virtual table is read from the log, never looked up; look up %s itself", ref.Table, ref.AsOf, vt.base.Path.Table)
+		}
+		if vt == nil && info.HasPrimaryKey() { // a virtual table is read, never looked up
 			rel, why, err := b.lookupJoin(fp, kind, left, ref, info, j.On)
 			if err != nil || rel != nil {
 				return rel, err

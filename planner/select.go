@@ -118,6 +118,9 @@ func (b *builder) selectStmt(s *parser.Select) (Plan, error) {
 		return b.query(s)
 	}
 	p, err := b.simpleSelect(s)
+	if errors.Is(err, errEngineOnly) {
+		return b.query(s)
+	}
 	if err != nil {
 		var tne *TableNotExistError
 		if errors.As(err, &tne) {

@@ -43,7 +43,7 @@ SELECT a FROM t LIMIT ?
 ====
 SELECT a FROM t WHERE a = :x AND b = :y OR c = :x LIMIT :n
 ====
-SELECT * FROM t WHERE s = 'a\'b' AND u = 'héllo' AND n = '' AND e = 'new
+SELECT * FROM t WHERE s = 'a''b' AND b = 'back\slash\' AND u = 'héllo' AND n = '' AND e = 'new
 line'
 ====
 -- leading comment
@@ -170,3 +170,19 @@ SELECT * FROM t WHERE a = @x
 INSERT INTO t SET a = 1
 ====
 SELECT tags[1] FROM t
+====
+-- Flink's interval literals, TIMESTAMPADD and TIMESTAMPDIFF
+SELECT ts + INTERVAL '1' DAY, ts - INTERVAL '-2' hour, INTERVAL '1.25' SECOND + ts, TIMESTAMPADD(month, 1, d), TIMESTAMPDIFF(SQL_TSI_DAY, a, b) FROM t
+====
+SELECT ts + INTERVAL '1.5' MINUTE FROM t
+====
+SELECT TIMESTAMPADD(t.day, 1, d) FROM t
+====
+-- arr[i] and map['k'] on columns, fields, calls and subscripts
+SELECT t.tags[1], grid[1][2], r.f[CARDINALITY(r.f)], (a)[1], CAST(x AS ARRAY<INT>)[2] FROM t WHERE m['k'] > 1
+====
+SELECT x FROM t WHERE [1] = x
+====
+SELECT a[1 FROM t
+====
+SELECT ts + INTERVAL ? DAY FROM t

@@ -23,3 +23,6 @@ SELECT * FROM metrics WHERE id < 3000000000 OR NOT (id < 5) OR host LIKE 'a%'
 ====
 -- a table without statistics columns pushes nothing
 SELECT * FROM logs WHERE id < 5
+====
+-- LIKE … ESCAPE is never pushed to the server: the engine evaluates it
+SELECT id FROM metrics WHERE host LIKE 'h\_%' ESCAPE '\' AND v > 10

@@ -104,3 +104,61 @@ SELECT ltz, dt FROM alltypes WHERE ltz >= TIMESTAMP '2024-01-01 00:00:00' AND dt
 SELECT COUNT(*) FROM logs WHERE ts > 'soon'
 ====
 SELECT id, addr.city, n.addr.zip + 1 AS z FROM nested AS n WHERE id IN (1, 2) AND addr.zip > 5 ORDER BY addr.city
+====
+-- Flink's IF(cond, a, b), typed as CASE WHEN
+SELECT IF(level > 2, 'high', 'low') AS sev, IF(id IS NULL, 0, id) FROM logs WHERE IF(level > 1, msg, 'x') <> 'y'
+====
+SELECT IF(level > 2, 1, 2.5), IF(level > 2, NULL, ts) FROM logs
+====
+SELECT IF(level, 1, 2) FROM logs
+====
+SELECT IF(level > 2, 1) FROM logs
+====
+SELECT IF(level > 2, 'a', 1) FROM logs
+====
+SELECT level, COUNT(*) FROM logs GROUP BY level HAVING IF(COUNT(*) > 1, TRUE, FALSE)
+====
+-- LIKE … ESCAPE: a row plan's filter leaves it to the engine
+SELECT id, msg FROM logs WHERE msg LIKE '100\%%' ESCAPE '\' AND msg NOT LIKE '%!_x' ESCAPE '!'
+====
+SELECT user_id FROM users WHERE user_id = 1 AND name LIKE 'a\_%' ESCAPE '\'
+====
+SELECT id FROM logs WHERE msg LIKE 'a\b' ESCAPE '\'
+====
+SELECT id FROM logs WHERE msg LIKE 'a' ESCAPE '\\'
+====
+SELECT id FROM logs WHERE msg = 'a' ESCAPE '\'
+====
+-- interval arithmetic, TIMESTAMPADD and TIMESTAMPDIFF (Flink's)
+SELECT id, ts + INTERVAL '1' DAY AS next_day, TIMESTAMPDIFF(HOUR, ts, TIMESTAMPADD(WEEK, level, ts)) AS h FROM logs WHERE ts > TIMESTAMP '2024-01-01 00:00:00' - INTERVAL '1' MONTH
+====
+SELECT dt + INTERVAL '1' MONTH, dt - INTERVAL '36' HOUR, TIMESTAMPADD(HOUR, 1, dt), ltz + INTERVAL '1.5' SECOND, ts - INTERVAL '2' YEAR FROM alltypes
+====
+SELECT CAST(ts + INTERVAL '1' HOUR AS DATE) AS d, COUNT(*) FROM logs GROUP BY CAST(ts + INTERVAL '1' HOUR AS DATE)
+====
+SELECT s + INTERVAL '1' DAY FROM alltypes
+====
+-- CARDINALITY, arr[i] (from 1; NULL out of range) and map['k'], as in Flink
+-- server: kvscan
+SELECT id, CARDINALITY(tags), tags[1], tags[id], attrs['a'], CARDINALITY(attrs), grid[1][2], CARDINALITY(grid[2]) FROM nested WHERE tags[2] = 'x' OR attrs['b'] > 1
+====
+-- server: kvscan
+SELECT tags[1] AS first_tag, COUNT(*) FROM nested GROUP BY tags[1] ORDER BY first_tag
+====
+SELECT arr[1] + 1, CARDINALITY(arr) FROM alltypes
+====
+SELECT tags['a'] FROM nested
+====
+-- server: kvscan
+SELECT attrs[1] FROM nested
+====
+SELECT id[1] FROM nested
+====
+SELECT CARDINALITY(id) FROM nested
+====
+-- GROUP BY and DISTINCT on DATE and TIMESTAMP columns (typed keys in the engine)
+SELECT dt, ts, COUNT(*), MAX(ltz) FROM alltypes GROUP BY dt, ts
+====
+SELECT DISTINCT dt + INTERVAL '1' DAY, ltz FROM alltypes
+====
+SELECT FLOOR(ts TO DAY) AS day, COUNT(*) FROM logs GROUP BY FLOOR(ts TO DAY) ORDER BY day

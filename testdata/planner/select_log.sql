@@ -62,3 +62,12 @@ SELECT COUNT(*) AS n FROM logs LIMIT 1
 SELECT * FROM alltypes WHERE b AND ti < 300 AND si BETWEEN -1 AND 1 AND bi IN (1, 2) AND f > 0.5 AND d <> 1e10
   AND `dec` >= 12.345 AND c = 'abcd' AND s LIKE '%x_' AND bin = X'00' AND bs IS NOT NULL AND dt > '2024-01-01'
   AND tm < TIME '12:00:00' AND ts >= TIMESTAMP '2024-01-01 00:00:00.123456789' AND ltz < '2024-01-01T00:00:00+01:00'
+====
+SELECT msg LIKE ? ESCAPE ? FROM logs
+-- bind: 'a#_%', '#'
+-- bind: 'a#b', '#'
+====
+SELECT TIMESTAMPADD(DAY, ?, ts), arr[?] FROM alltypes WHERE TIMESTAMPDIFF(HOUR, ts, ?) > 1
+-- bind: 2, 1, time:2024-01-01T00:00:00Z
+====
+SELECT ? + INTERVAL '1' DAY, TIMESTAMPADD(DAY, 1, ?) FROM alltypes

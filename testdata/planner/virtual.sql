@@ -75,3 +75,18 @@ SELECT after.nope FROM users$binlog
 SELECT _change_type.x FROM users$binlog
 ====
 SELECT nosuch.x FROM users$binlog
+====
+-- an alias on a virtual table
+SELECT b._change_type, b.after.score FROM users$binlog AS b WHERE b._change_type = 'insert'
+====
+SELECT c._change_type, c.name, c._log_offset FROM users$changelog c WHERE c.score > 1 ORDER BY c._log_offset
+====
+SELECT c._change_type, u.name FROM users$changelog AS c JOIN users AS u ON c.user_id = u.user_id
+====
+SELECT b.after.name, l.msg FROM users$binlog b LEFT JOIN logs l ON b.after.user_id = l.id WHERE b._change_type = 'delete'
+====
+SELECT x.nope FROM users$changelog x
+====
+SELECT u.name, c._change_type FROM users u JOIN users$changelog c ON c.user_id = u.user_id WHERE u.user_id = 1
+====
+SELECT u.name FROM logs l JOIN users$changelog FOR SYSTEM_TIME AS OF l.ts AS u ON u.user_id = l.id
