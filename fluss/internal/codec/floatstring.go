@@ -66,4 +66,3 @@ func javaFloatToString(v float64, bitSize int) string {
 	}
 	return sign + digits[:1] + "." + frac + "E" + strconv.Itoa(exp)
 }
-
