@@ -1,11 +1,9 @@
 package row
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 
-	"github.com/flussql/flussql/fluss/datum"
+	"github.com/flussql/flussql/fluss/internal/codec"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -62,108 +60,10 @@ func appendCompactedRow(dst []byte, ts []types.DataType, values []any) ([]byte, 
 
 // appendCompactedValue appends one non-null field value in CompactedRow encoding.
 func appendCompactedValue(dst []byte, t *types.DataType, v any) ([]byte, error) {
+	if c := codec.For(t.Kind); c != nil {
+		return c.AppendCompacted(dst, t, v)
+	}
 	switch t.Kind {
-	case types.Boolean:
-		b, ok := v.(bool)
-		if !ok {
-			return dst, typeError(t, "bool", v)
-		}
-		if b {
-			return append(dst, 1), nil
-		}
-		return append(dst, 0), nil
-	case types.TinyInt:
-		x, ok := v.(int8)
-		if !ok {
-			return dst, typeError(t, "int8", v)
-		}
-		return append(dst, byte(x)), nil
-	case types.SmallInt:
-		x, ok := v.(int16)
-		if !ok {
-			return dst, typeError(t, "int16", v)
-		}
-		return binary.LittleEndian.AppendUint16(dst, uint16(x)), nil
-	case types.Int:
-		x, ok := v.(int32)
-		if !ok {
-			return dst, typeError(t, "int32", v)
-		}
-		return appendVarint32(dst, x), nil
-	case types.Date:
-		x, ok := v.(Date)
-		if !ok {
-			return dst, typeError(t, "datum.Date", v)
-		}
-		return appendVarint32(dst, int32(x)), nil
-	case types.Time:
-		x, ok := v.(Time)
-		if !ok {
-			return dst, typeError(t, "datum.Time", v)
-		}
-		return appendVarint32(dst, int32(x)), nil
-	case types.BigInt:
-		x, ok := v.(int64)
-		if !ok {
-			return dst, typeError(t, "int64", v)
-		}
-		return appendVarint64(dst, x), nil
-	case types.Float:
-		x, ok := v.(float32)
-		if !ok {
-			return dst, typeError(t, "float32", v)
-		}
-		return binary.LittleEndian.AppendUint32(dst, math.Float32bits(x)), nil
-	case types.Double:
-		x, ok := v.(float64)
-		if !ok {
-			return dst, typeError(t, "float64", v)
-		}
-		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(x)), nil
-	case types.Char, types.String:
-		s, ok := v.(string)
-		if !ok {
-			return dst, typeError(t, "string", v)
-		}
-		dst = appendVarint32(dst, int32(len(s)))
-		return append(dst, s...), nil
-	case types.Binary, types.Bytes:
-		b, ok := v.([]byte)
-		if !ok {
-			return dst, typeError(t, "[]byte", v)
-		}
-		dst = appendVarint32(dst, int32(len(b)))
-		return append(dst, b...), nil
-	case types.Decimal:
-		d, ok := v.(Decimal)
-		if !ok {
-			return dst, typeError(t, "datum.Decimal", v)
-		}
-		d, err := fitDecimal(d, t.Precision, t.Scale)
-		if err != nil {
-			return dst, err
-		}
-		if t.Precision <= MaxCompactPrecision {
-			u, _ := d.UnscaledInt64() // 18 digits always fit
-			return appendVarint64(dst, u), nil
-		}
-		n := len(dst)
-		dst = append(dst, 0) // placeholder for the (1-byte, as 17 bytes suffice) length
-		dst = appendTwosComplement(dst, d)
-		dst[n] = byte(len(dst) - n - 1)
-		return dst, nil
-	case types.Timestamp:
-		x, ok := v.(TimestampNTZ)
-		if !ok {
-			return dst, typeError(t, "datum.TimestampNTZ", v)
-		}
-		return appendTimestamp(dst, t.Precision, x.Millis, x.NanoOfMilli)
-	case types.TimestampLTZ:
-		x, ok := v.(TimestampLTZ)
-		if !ok {
-			return dst, typeError(t, "datum.TimestampLTZ", v)
-		}
-		return appendTimestamp(dst, t.Precision, x.EpochMillis, x.NanoOfMilli)
 	case types.Row:
 		fields, ok := v.([]any)
 		if !ok {
@@ -173,28 +73,17 @@ func appendCompactedValue(dst []byte, t *types.DataType, v any) ([]byte, error) 
 		if err != nil {
 			return dst, err
 		}
-		dst = appendVarint32(dst, int32(len(nested)))
+		dst = codec.AppendVarint32(dst, int32(len(nested)))
 		return append(dst, nested...), nil
 	case types.Array, types.Map:
 		nested, err := appendNested(nil, Compacted, t, v)
 		if err != nil {
 			return dst, err
 		}
-		dst = appendVarint32(dst, int32(len(nested)))
+		dst = codec.AppendVarint32(dst, int32(len(nested)))
 		return append(dst, nested...), nil
 	}
 	return dst, fmt.Errorf("%w: %s", ErrUnsupportedType, t)
-}
-
-func appendTimestamp(dst []byte, precision int, millis int64, nanos int32) ([]byte, error) {
-	if err := checkNanoOfMilli(nanos); err != nil {
-		return dst, err
-	}
-	dst = appendVarint64(dst, millis)
-	if !isCompactTimestamp(precision) {
-		dst = appendVarint32(dst, nanos)
-	}
-	return dst, nil
 }
 
 // CompactedDecoder decodes Fluss CompactedRow bytes. It is safe for concurrent use.
@@ -225,8 +114,8 @@ func decodeCompactedRow(b []byte, ts []types.DataType, depth int) ([]any, error)
 	if depth > maxNesting {
 		return nil, fmt.Errorf("row: nesting deeper than %d", maxNesting)
 	}
-	r := reader{b: b}
-	bits, err := r.fixed(nullBitsSize(len(ts)))
+	r := reader{B: b}
+	bits, err := r.Fixed(nullBitsSize(len(ts)))
 	if err != nil {
 		return nil, fmt.Errorf("row: compacted row null bits: %w", err)
 	}
@@ -240,102 +129,36 @@ func decodeCompactedRow(b []byte, ts []types.DataType, depth int) ([]any, error)
 			return nil, fmt.Errorf("row: column %d (%s): %w", i, &ts[i], err)
 		}
 	}
-	if r.remaining() != 0 {
-		return nil, fmt.Errorf("row: %d bytes left after the last column", r.remaining())
+	if r.Remaining() != 0 {
+		return nil, fmt.Errorf("row: %d bytes left after the last column", r.Remaining())
 	}
 	return values, nil
 }
 
 // readCompactedValue reads one non-null field in CompactedRow encoding.
 func readCompactedValue(r *reader, t *types.DataType, depth int) (any, error) {
+	if c := codec.For(t.Kind); c != nil {
+		return c.ReadCompacted(r, t)
+	}
 	switch t.Kind {
-	case types.Boolean:
-		c, err := r.byte1()
-		return c != 0, err
-	case types.TinyInt:
-		c, err := r.byte1()
-		return int8(c), err
-	case types.SmallInt:
-		return r.int16le()
-	case types.Int:
-		return r.varint32()
-	case types.Date:
-		x, err := r.varint32()
-		return Date(x), err
-	case types.Time:
-		x, err := r.varint32()
-		return Time(x), err
-	case types.BigInt:
-		return r.varint64()
-	case types.Float:
-		return r.float32le()
-	case types.Double:
-		return r.float64le()
-	case types.Char, types.String:
-		b, err := r.lengthPrefixed()
-		return string(b), err
-	case types.Binary, types.Bytes:
-		b, err := r.lengthPrefixed()
-		if err != nil {
-			return nil, err
-		}
-		return append([]byte{}, b...), nil
-	case types.Decimal:
-		if t.Precision <= MaxCompactPrecision {
-			u, err := r.varint64()
-			if err != nil {
-				return nil, err
-			}
-			return checkedDecimal(datum.NewDecimal(u, t.Scale), t)
-		}
-		b, err := r.lengthPrefixed()
-		if err != nil {
-			return nil, err
-		}
-		d, err := decimalFromTwosComplement(b, t.Scale)
-		if err != nil {
-			return nil, err
-		}
-		return checkedDecimal(d, t)
-	case types.Timestamp:
-		ms, nanos, err := readTimestamp(r, t.Precision)
-		return TimestampNTZ{Millis: ms, NanoOfMilli: nanos}, err
-	case types.TimestampLTZ:
-		ms, nanos, err := readTimestamp(r, t.Precision)
-		return TimestampLTZ{EpochMillis: ms, NanoOfMilli: nanos}, err
 	case types.Row:
-		b, err := r.lengthPrefixed()
+		b, err := r.LengthPrefixed()
 		if err != nil {
 			return nil, err
 		}
 		return decodeCompactedRow(b, rowFieldTypes(t), depth+1)
 	case types.Array:
-		b, err := r.lengthPrefixed()
+		b, err := r.LengthPrefixed()
 		if err != nil {
 			return nil, err
 		}
 		return decodeBinaryArray(b, Compacted, t.Elem, false, depth+1)
 	case types.Map:
-		b, err := r.lengthPrefixed()
+		b, err := r.LengthPrefixed()
 		if err != nil {
 			return nil, err
 		}
 		return decodeBinaryMap(b, Compacted, t, depth+1)
 	}
 	return nil, fmt.Errorf("%w: %s", ErrUnsupportedType, t)
-}
-
-func readTimestamp(r *reader, precision int) (int64, int32, error) {
-	ms, err := r.varint64()
-	if err != nil || isCompactTimestamp(precision) {
-		return ms, 0, err
-	}
-	nanos, err := r.varint32()
-	if err != nil {
-		return 0, 0, err
-	}
-	if err := checkNanoOfMilli(nanos); err != nil {
-		return 0, 0, err
-	}
-	return ms, nanos, nil
 }
