@@ -112,4 +112,3 @@ func appendNested(dst []byte, f Format, t *types.DataType, v any) ([]byte, error
 	}
 	return appendCompactedRow(dst, rowFieldTypes(t), fields)
 }
-
