@@ -26,9 +26,9 @@ type IndexedDecoder struct {
 	cols     []types.DataType
 	codecs   []*codec.Codec // per schema column
 	sizes    []int          // per schema column: fixed IndexedRow width, -1 variable
-	selected []int  // schema column index per output column
-	outOf    []int  // output column per schema column, -1 if not selected
-	variable []bool // per schema column: length comes from the var-length list
+	selected []int          // schema column index per output column
+	outOf    []int          // output column per schema column, -1 if not selected
+	variable []bool         // per schema column: length comes from the var-length list
 	nVar     int
 	schema   *arrow.Schema
 	mem      memory.Allocator
@@ -186,4 +186,3 @@ func (d *IndexedDecoder) decodeRow(row []byte, builders []array.Builder) error {
 	}
 	return nil
 }
-
