@@ -41,8 +41,10 @@ type Codec struct {
 
 	// AppendCompacted appends v in CompactedRow encoding (CompactedRowWriter).
 	AppendCompacted func(dst []byte, t *types.DataType, v any) ([]byte, error)
-	// ReadCompacted reads one CompactedRow value.
-	ReadCompacted func(r *Reader, t *types.DataType) (any, error)
+	// ReadCompacted reads one CompactedRow value from the start of b and returns
+	// the number of bytes it took. (Taking a slice, not a *Reader, keeps the
+	// callers' readers on the stack.)
+	ReadCompacted func(b []byte, t *types.DataType) (v any, n int, err error)
 
 	// IndexedSize is the fixed IndexedRow width of t in bytes, or -1 for a
 	// variable-length type (whose length goes to a header slot).
@@ -59,8 +61,10 @@ type Codec struct {
 	// AppendArray writes v into the slot at pos of the BinaryArray starting at
 	// base in dst, appending a variable-length region to dst if it needs one.
 	AppendArray func(dst []byte, base, pos int, t *types.DataType, v any) ([]byte, error)
-	// ReadArray reads the element in the slot at pos.
-	ReadArray func(a *ArrayReader, pos int, t *types.DataType) (any, error)
+	// ReadArray reads the element in the slot at pos and returns a.Next after
+	// the element's region. (A value, not a pointer, keeps the callers'
+	// readers on the stack.)
+	ReadArray func(a ArrayReader, pos int, t *types.DataType) (v any, next int, err error)
 
 	// Arrow returns t's Arrow column conversion.
 	Arrow func(t types.DataType) (ArrowColumn, error)

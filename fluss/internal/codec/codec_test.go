@@ -88,11 +88,14 @@ func TestRoundTrips(t *testing.T) {
 
 				b, err := c.AppendCompacted([]byte{0xee}, &typ, s.v)
 				require.NoError(t, err)
-				r := codec.Reader{B: b, Pos: 1}
-				got, err := c.ReadCompacted(&r, &typ)
+				got, n, err := c.ReadCompacted(b[1:], &typ)
 				require.NoError(t, err)
 				assert.Equal(t, s.v, got, "compacted")
-				assert.Zero(t, r.Remaining(), "compacted bytes left")
+				assert.Equal(t, len(b)-1, n, "compacted length")
+				for cut := range n { // every shorter input is truncated
+					_, _, err := c.ReadCompacted(b[1:1+cut], &typ)
+					assert.Error(t, err, "compacted, %d of %d bytes", cut, n)
+				}
 
 				b, err = c.AppendIndexed(nil, &typ, s.v)
 				require.NoError(t, err)
@@ -108,7 +111,7 @@ func TestRoundTrips(t *testing.T) {
 				arr, err = c.AppendArray(arr, 0, 0, &typ, s.v)
 				require.NoError(t, err)
 				ar := codec.ArrayReader{B: arr, Next: 8}
-				got, err = c.ReadArray(&ar, 0, &typ)
+				got, _, err = c.ReadArray(ar, 0, &typ)
 				require.NoError(t, err)
 				assert.Equal(t, s.v, got, "array element")
 

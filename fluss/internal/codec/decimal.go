@@ -117,19 +117,21 @@ var decimalCodec = &Codec{
 		dst[n] = byte(len(dst) - n - 1)
 		return dst, nil
 	},
-	ReadCompacted: func(r *Reader, t *types.DataType) (any, error) {
+	ReadCompacted: func(b []byte, t *types.DataType) (any, int, error) {
 		if t.Precision <= MaxCompactPrecision {
-			u, err := r.Varint64()
+			u, n, err := Varint64(b)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
-			return checkedDecimal(datum.NewDecimal(u, t.Scale), t)
+			v, err := checkedDecimal(datum.NewDecimal(u, t.Scale), t)
+			return v, n, err
 		}
-		b, err := r.LengthPrefixed()
+		raw, n, err := LengthPrefixed(b)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return readBigDecimal(b, t)
+		v, err := readBigDecimal(raw, t)
+		return v, n, err
 	},
 	IndexedSize: func(t *types.DataType) int {
 		if t.Precision <= MaxCompactPrecision {
@@ -173,15 +175,17 @@ var decimalCodec = &Codec{
 		le.PutUint64(dst[pos:], uint64(off)<<32|uint64(size))
 		return dst, nil
 	},
-	ReadArray: func(a *ArrayReader, pos int, t *types.DataType) (any, error) {
+	ReadArray: func(a ArrayReader, pos int, t *types.DataType) (any, int, error) {
 		if t.Precision <= MaxCompactPrecision {
-			return checkedDecimal(datum.NewDecimal(int64(a.U64(pos)), t.Scale), t)
+			v, err := checkedDecimal(datum.NewDecimal(int64(a.U64(pos)), t.Scale), t)
+			return v, a.Next, err
 		}
 		raw, err := a.OffsetAndSize(pos)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return readBigDecimal(raw, t)
+		v, err := readBigDecimal(raw, t)
+		return v, a.Next, err
 	},
 	Arrow: decimalArrow,
 	IndexedToArrow: func(bl array.Builder, t *types.DataType, b []byte) error {

@@ -18,9 +18,14 @@ func init() { register(float, double) }
 var float = &Codec{
 	Kind: types.Float, GoType: "float32", Check: noParams,
 	AppendCompacted: appendFloat32,
-	ReadCompacted:   func(r *Reader, _ *types.DataType) (any, error) { return r.Float32LE() },
-	IndexedSize:     fixedSize(4),
-	AppendIndexed:   appendFloat32,
+	ReadCompacted: func(b []byte, _ *types.DataType) (any, int, error) {
+		if len(b) < 4 {
+			return nil, 0, ErrTruncated
+		}
+		return math.Float32frombits(le.Uint32(b)), 4, nil
+	},
+	IndexedSize:   fixedSize(4),
+	AppendIndexed: appendFloat32,
 	ReadIndexed: func(b []byte, _ *types.DataType) (any, error) {
 		return math.Float32frombits(le.Uint32(b)), nil
 	},
@@ -37,8 +42,8 @@ var float = &Codec{
 		le.PutUint32(dst[pos:], bits)
 		return dst, nil
 	},
-	ReadArray: func(a *ArrayReader, pos int, _ *types.DataType) (any, error) {
-		return math.Float32frombits(le.Uint32(a.B[pos:])), nil
+	ReadArray: func(a ArrayReader, pos int, _ *types.DataType) (any, int, error) {
+		return math.Float32frombits(le.Uint32(a.B[pos:])), a.Next, nil
 	},
 	Arrow: func(t types.DataType) (ArrowColumn, error) {
 		return ArrowColumn{
@@ -85,9 +90,14 @@ func appendFloat32(dst []byte, t *types.DataType, v any) ([]byte, error) {
 var double = &Codec{
 	Kind: types.Double, GoType: "float64", Check: noParams,
 	AppendCompacted: appendFloat64,
-	ReadCompacted:   func(r *Reader, _ *types.DataType) (any, error) { return r.Float64LE() },
-	IndexedSize:     fixedSize(8),
-	AppendIndexed:   appendFloat64,
+	ReadCompacted: func(b []byte, _ *types.DataType) (any, int, error) {
+		if len(b) < 8 {
+			return nil, 0, ErrTruncated
+		}
+		return math.Float64frombits(le.Uint64(b)), 8, nil
+	},
+	IndexedSize:   fixedSize(8),
+	AppendIndexed: appendFloat64,
 	ReadIndexed: func(b []byte, _ *types.DataType) (any, error) {
 		return math.Float64frombits(le.Uint64(b)), nil
 	},
@@ -104,8 +114,8 @@ var double = &Codec{
 		le.PutUint64(dst[pos:], bits)
 		return dst, nil
 	},
-	ReadArray: func(a *ArrayReader, pos int, _ *types.DataType) (any, error) {
-		return math.Float64frombits(a.U64(pos)), nil
+	ReadArray: func(a ArrayReader, pos int, _ *types.DataType) (any, int, error) {
+		return math.Float64frombits(a.U64(pos)), a.Next, nil
 	},
 	Arrow: func(t types.DataType) (ArrowColumn, error) {
 		return ArrowColumn{

@@ -25,9 +25,11 @@ var le = binary.LittleEndian
 var boolean = &Codec{
 	Kind: types.Boolean, GoType: "bool", Check: noParams,
 	AppendCompacted: appendBool,
-	ReadCompacted: func(r *Reader, _ *types.DataType) (any, error) {
-		c, err := r.Byte()
-		return c != 0, err
+	ReadCompacted: func(b []byte, _ *types.DataType) (any, int, error) {
+		if len(b) < 1 {
+			return nil, 0, ErrTruncated
+		}
+		return b[0] != 0, 1, nil
 	},
 	IndexedSize:   fixedSize(1),
 	AppendIndexed: appendBool,
@@ -43,7 +45,7 @@ var boolean = &Codec{
 		}
 		return dst, nil
 	},
-	ReadArray: func(a *ArrayReader, pos int, _ *types.DataType) (any, error) { return a.B[pos] != 0, nil },
+	ReadArray: func(a ArrayReader, pos int, _ *types.DataType) (any, int, error) { return a.B[pos] != 0, a.Next, nil },
 	Arrow: func(t types.DataType) (ArrowColumn, error) {
 		return ArrowColumn{
 			Check: fixedCheck[bool](t, "bool", 1),
@@ -101,9 +103,11 @@ func appendBool(dst []byte, t *types.DataType, v any) ([]byte, error) {
 var tinyInt = &Codec{
 	Kind: types.TinyInt, GoType: "int8", Check: noParams,
 	AppendCompacted: appendInt8,
-	ReadCompacted: func(r *Reader, _ *types.DataType) (any, error) {
-		c, err := r.Byte()
-		return int8(c), err
+	ReadCompacted: func(b []byte, _ *types.DataType) (any, int, error) {
+		if len(b) < 1 {
+			return nil, 0, ErrTruncated
+		}
+		return int8(b[0]), 1, nil
 	},
 	IndexedSize:   fixedSize(1),
 	AppendIndexed: appendInt8,
@@ -117,7 +121,7 @@ var tinyInt = &Codec{
 		dst[pos] = byte(x)
 		return dst, nil
 	},
-	ReadArray: func(a *ArrayReader, pos int, _ *types.DataType) (any, error) { return int8(a.B[pos]), nil },
+	ReadArray: func(a ArrayReader, pos int, _ *types.DataType) (any, int, error) { return int8(a.B[pos]), a.Next, nil },
 	Arrow: func(t types.DataType) (ArrowColumn, error) {
 		return ArrowColumn{
 			Check: fixedCheck[int8](t, "int8", 1),
@@ -164,11 +168,16 @@ func appendInt8(dst []byte, t *types.DataType, v any) ([]byte, error) {
 var smallInt = &Codec{
 	Kind: types.SmallInt, GoType: "int16", Check: noParams,
 	AppendCompacted: appendInt16,
-	ReadCompacted:   func(r *Reader, _ *types.DataType) (any, error) { return r.Int16LE() },
-	IndexedSize:     fixedSize(2),
-	AppendIndexed:   appendInt16,
-	ReadIndexed:     func(b []byte, _ *types.DataType) (any, error) { return int16(le.Uint16(b)), nil },
-	ArraySlot:       2,
+	ReadCompacted: func(b []byte, _ *types.DataType) (any, int, error) {
+		if len(b) < 2 {
+			return nil, 0, ErrTruncated
+		}
+		return int16(le.Uint16(b)), 2, nil
+	},
+	IndexedSize:   fixedSize(2),
+	AppendIndexed: appendInt16,
+	ReadIndexed:   func(b []byte, _ *types.DataType) (any, error) { return int16(le.Uint16(b)), nil },
+	ArraySlot:     2,
 	AppendArray: func(dst []byte, _, pos int, t *types.DataType, v any) ([]byte, error) {
 		x, ok := v.(int16)
 		if !ok {
@@ -177,8 +186,8 @@ var smallInt = &Codec{
 		le.PutUint16(dst[pos:], uint16(x))
 		return dst, nil
 	},
-	ReadArray: func(a *ArrayReader, pos int, _ *types.DataType) (any, error) {
-		return int16(le.Uint16(a.B[pos:])), nil
+	ReadArray: func(a ArrayReader, pos int, _ *types.DataType) (any, int, error) {
+		return int16(le.Uint16(a.B[pos:])), a.Next, nil
 	},
 	Arrow: func(t types.DataType) (ArrowColumn, error) {
 		return ArrowColumn{
@@ -232,8 +241,14 @@ var intCodec = &Codec{
 		}
 		return AppendVarint32(dst, x), nil
 	},
-	ReadCompacted: func(r *Reader, _ *types.DataType) (any, error) { return r.Varint32() },
-	IndexedSize:   fixedSize(4),
+	ReadCompacted: func(b []byte, _ *types.DataType) (any, int, error) {
+		x, n, err := Varint32(b)
+		if err != nil {
+			return nil, 0, err
+		}
+		return x, n, nil
+	},
+	IndexedSize: fixedSize(4),
 	AppendIndexed: func(dst []byte, t *types.DataType, v any) ([]byte, error) {
 		x, ok := v.(int32)
 		if !ok {
@@ -251,8 +266,8 @@ var intCodec = &Codec{
 		le.PutUint32(dst[pos:], uint32(x))
 		return dst, nil
 	},
-	ReadArray: func(a *ArrayReader, pos int, _ *types.DataType) (any, error) {
-		return int32(le.Uint32(a.B[pos:])), nil
+	ReadArray: func(a ArrayReader, pos int, _ *types.DataType) (any, int, error) {
+		return int32(le.Uint32(a.B[pos:])), a.Next, nil
 	},
 	Arrow: func(t types.DataType) (ArrowColumn, error) {
 		return ArrowColumn{
@@ -302,8 +317,14 @@ var bigInt = &Codec{
 		}
 		return AppendVarint64(dst, x), nil
 	},
-	ReadCompacted: func(r *Reader, _ *types.DataType) (any, error) { return r.Varint64() },
-	IndexedSize:   fixedSize(8),
+	ReadCompacted: func(b []byte, _ *types.DataType) (any, int, error) {
+		x, n, err := Varint64(b)
+		if err != nil {
+			return nil, 0, err
+		}
+		return x, n, nil
+	},
+	IndexedSize: fixedSize(8),
 	AppendIndexed: func(dst []byte, t *types.DataType, v any) ([]byte, error) {
 		x, ok := v.(int64)
 		if !ok {
@@ -321,7 +342,9 @@ var bigInt = &Codec{
 		le.PutUint64(dst[pos:], uint64(x))
 		return dst, nil
 	},
-	ReadArray: func(a *ArrayReader, pos int, _ *types.DataType) (any, error) { return int64(a.U64(pos)), nil },
+	ReadArray: func(a ArrayReader, pos int, _ *types.DataType) (any, int, error) {
+		return int64(a.U64(pos)), a.Next, nil
+	},
 	Arrow: func(t types.DataType) (ArrowColumn, error) {
 		return ArrowColumn{
 			Check: fixedCheck[int64](t, "int64", 8),

@@ -59,46 +59,23 @@ func (r *Reader) Fixed(n int) ([]byte, error) {
 // Varint32 reads what CompactedRowReader.readInt reads: at most 5 bytes, the fifth
 // contributing its low 4 bits. A fifth byte with the continuation bit is rejected.
 func (r *Reader) Varint32() (int32, error) {
-	var u uint32
-	for shift := uint(0); shift < 35; shift += 7 {
-		c, err := r.Byte()
-		if err != nil {
-			return 0, err
-		}
-		u |= uint32(c&0x7f) << shift
-		if c < 0x80 {
-			return int32(u), nil
-		}
-	}
-	return 0, errors.New("row: varint32 longer than 5 bytes")
+	x, n, err := Varint32(r.B[r.Pos:])
+	r.Pos += n
+	return x, err
 }
 
 // Varint64 reads what CompactedRowReader.readLong reads: at most 10 bytes.
 func (r *Reader) Varint64() (int64, error) {
-	var u uint64
-	for shift := uint(0); shift < 70; shift += 7 {
-		c, err := r.Byte()
-		if err != nil {
-			return 0, err
-		}
-		u |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return int64(u), nil
-		}
-	}
-	return 0, errors.New("row: varint64 longer than 10 bytes")
+	x, n, err := Varint64(r.B[r.Pos:])
+	r.Pos += n
+	return x, err
 }
 
 // LengthPrefixed reads a varint32 length and that many bytes.
 func (r *Reader) LengthPrefixed() ([]byte, error) {
-	n, err := r.Varint32()
-	if err != nil {
-		return nil, err
-	}
-	if n < 0 {
-		return nil, fmt.Errorf("row: negative length %d", n)
-	}
-	return r.Fixed(int(n))
+	b, n, err := LengthPrefixed(r.B[r.Pos:])
+	r.Pos += n
+	return b, err
 }
 
 // Int16LE reads a little-endian int16.
@@ -144,4 +121,54 @@ func (r *Reader) Float64LE() (float64, error) {
 		return 0, err
 	}
 	return math.Float64frombits(binary.LittleEndian.Uint64(b)), nil
+}
+
+// Varint32 decodes a CompactedRow varint32 from the start of b (see
+// Reader.Varint32) and returns its length.
+func Varint32(b []byte) (int32, int, error) {
+	var u uint32
+	for i := 0; i < 5; i++ {
+		if i >= len(b) {
+			return 0, 0, ErrTruncated
+		}
+		c := b[i]
+		u |= uint32(c&0x7f) << (7 * uint(i))
+		if c < 0x80 {
+			return int32(u), i + 1, nil
+		}
+	}
+	return 0, 0, errors.New("row: varint32 longer than 5 bytes")
+}
+
+// Varint64 decodes a CompactedRow varint64 from the start of b (see
+// Reader.Varint64) and returns its length.
+func Varint64(b []byte) (int64, int, error) {
+	var u uint64
+	for i := 0; i < 10; i++ {
+		if i >= len(b) {
+			return 0, 0, ErrTruncated
+		}
+		c := b[i]
+		u |= uint64(c&0x7f) << (7 * uint(i))
+		if c < 0x80 {
+			return int64(u), i + 1, nil
+		}
+	}
+	return 0, 0, errors.New("row: varint64 longer than 10 bytes")
+}
+
+// LengthPrefixed decodes a varint32 length and that many bytes from the start of
+// b and returns the bytes (aliasing b) and the total length.
+func LengthPrefixed(b []byte) ([]byte, int, error) {
+	n, m, err := Varint32(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	if n < 0 {
+		return nil, 0, fmt.Errorf("row: negative length %d", n)
+	}
+	if int(n) > len(b)-m {
+		return nil, 0, ErrTruncated
+	}
+	return b[m : m+int(n)], m + int(n), nil
 }

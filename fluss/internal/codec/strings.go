@@ -37,9 +37,12 @@ func appendCompactedString(dst []byte, t *types.DataType, v any) ([]byte, error)
 	return append(dst, s...), nil
 }
 
-func readCompactedString(r *Reader, _ *types.DataType) (any, error) {
-	b, err := r.LengthPrefixed()
-	return string(b), err
+func readCompactedString(b []byte, _ *types.DataType) (any, int, error) {
+	s, n, err := LengthPrefixed(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	return string(s), n, nil
 }
 
 func appendArrayString(dst []byte, base, pos int, t *types.DataType, v any) ([]byte, error) {
@@ -50,9 +53,12 @@ func appendArrayString(dst []byte, base, pos int, t *types.DataType, v any) ([]b
 	return appendArrayBytes(dst, base, pos, s), nil
 }
 
-func readArrayString(a *ArrayReader, pos int, _ *types.DataType) (any, error) {
+func readArrayString(a ArrayReader, pos int, _ *types.DataType) (any, int, error) {
 	s, err := a.Bytes(pos)
-	return string(s), err
+	if err != nil {
+		return nil, 0, err
+	}
+	return string(s), a.Next, nil
 }
 
 func stringArrow(t types.DataType) (ArrowColumn, error) {
@@ -206,12 +212,12 @@ func appendCompactedBytes(dst []byte, t *types.DataType, v any) ([]byte, error) 
 	return append(dst, b...), nil
 }
 
-func readCompactedBytes(r *Reader, _ *types.DataType) (any, error) {
-	b, err := r.LengthPrefixed()
+func readCompactedBytes(b []byte, _ *types.DataType) (any, int, error) {
+	s, n, err := LengthPrefixed(b)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return append([]byte{}, b...), nil
+	return append([]byte{}, s...), n, nil
 }
 
 func appendArrayBinary(dst []byte, base, pos int, t *types.DataType, v any) ([]byte, error) {
@@ -222,12 +228,12 @@ func appendArrayBinary(dst []byte, base, pos int, t *types.DataType, v any) ([]b
 	return appendArrayBytes(dst, base, pos, b), nil
 }
 
-func readArrayBinary(a *ArrayReader, pos int, _ *types.DataType) (any, error) {
+func readArrayBinary(a ArrayReader, pos int, _ *types.DataType) (any, int, error) {
 	s, err := a.Bytes(pos)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return append([]byte{}, s...), nil
+	return append([]byte{}, s...), a.Next, nil
 }
 
 func partitionBytes(t *types.DataType, v any) (string, error) {

@@ -55,9 +55,12 @@ var date = &Codec{
 		}
 		return AppendVarint32(dst, int32(x)), nil
 	},
-	ReadCompacted: func(r *Reader, _ *types.DataType) (any, error) {
-		x, err := r.Varint32()
-		return datum.Date(x), err
+	ReadCompacted: func(b []byte, _ *types.DataType) (any, int, error) {
+		x, n, err := Varint32(b)
+		if err != nil {
+			return nil, 0, err
+		}
+		return datum.Date(x), n, nil
 	},
 	IndexedSize: fixedSize(4),
 	AppendIndexed: func(dst []byte, t *types.DataType, v any) ([]byte, error) {
@@ -77,8 +80,8 @@ var date = &Codec{
 		le.PutUint32(dst[pos:], uint32(x))
 		return dst, nil
 	},
-	ReadArray: func(a *ArrayReader, pos int, _ *types.DataType) (any, error) {
-		return datum.Date(int32(le.Uint32(a.B[pos:]))), nil
+	ReadArray: func(a ArrayReader, pos int, _ *types.DataType) (any, int, error) {
+		return datum.Date(int32(le.Uint32(a.B[pos:]))), a.Next, nil
 	},
 	Arrow: func(t types.DataType) (ArrowColumn, error) {
 		return ArrowColumn{
@@ -121,9 +124,12 @@ var timeCodec = &Codec{
 		}
 		return AppendVarint32(dst, int32(x)), nil
 	},
-	ReadCompacted: func(r *Reader, _ *types.DataType) (any, error) {
-		x, err := r.Varint32()
-		return datum.Time(x), err
+	ReadCompacted: func(b []byte, _ *types.DataType) (any, int, error) {
+		x, n, err := Varint32(b)
+		if err != nil {
+			return nil, 0, err
+		}
+		return datum.Time(x), n, nil
 	},
 	IndexedSize: fixedSize(4),
 	AppendIndexed: func(dst []byte, t *types.DataType, v any) ([]byte, error) {
@@ -143,8 +149,8 @@ var timeCodec = &Codec{
 		le.PutUint32(dst[pos:], uint32(x))
 		return dst, nil
 	},
-	ReadArray: func(a *ArrayReader, pos int, _ *types.DataType) (any, error) {
-		return datum.Time(int32(le.Uint32(a.B[pos:]))), nil
+	ReadArray: func(a ArrayReader, pos int, _ *types.DataType) (any, int, error) {
+		return datum.Time(int32(le.Uint32(a.B[pos:]))), a.Next, nil
 	},
 	Arrow: timeArrow,
 	IndexedToArrow: func(bl array.Builder, t *types.DataType, b []byte) error {
@@ -253,19 +259,22 @@ func newTimestampCodec(kind types.Kind) *Codec {
 			}
 			return dst, nil
 		},
-		ReadCompacted: func(r *Reader, t *types.DataType) (any, error) {
-			ms, err := r.Varint64()
-			if err != nil || IsCompactTimestamp(t.Precision) {
-				return join(ms, 0), err
-			}
-			nanos, err := r.Varint32()
+		ReadCompacted: func(b []byte, t *types.DataType) (any, int, error) {
+			ms, n, err := Varint64(b)
 			if err != nil {
-				return join(0, 0), err
+				return nil, 0, err
+			}
+			if IsCompactTimestamp(t.Precision) {
+				return join(ms, 0), n, nil
+			}
+			nanos, m, err := Varint32(b[n:])
+			if err != nil {
+				return nil, 0, err
 			}
 			if err := CheckNanoOfMilli(nanos); err != nil {
-				return join(0, 0), err
+				return nil, 0, err
 			}
-			return join(ms, nanos), nil
+			return join(ms, nanos), n + m, nil
 		},
 		IndexedSize: func(t *types.DataType) int {
 			if IsCompactTimestamp(t.Precision) {
@@ -316,20 +325,20 @@ func newTimestampCodec(kind types.Kind) *Codec {
 			le.PutUint64(dst[pos:], uint64(off)<<32|uint64(uint32(nanos)))
 			return dst, nil
 		},
-		ReadArray: func(a *ArrayReader, pos int, t *types.DataType) (any, error) {
+		ReadArray: func(a ArrayReader, pos int, t *types.DataType) (any, int, error) {
 			v := a.U64(pos)
 			millis, nanos := int64(v), int32(0)
 			if !IsCompactTimestamp(t.Precision) {
 				raw, err := a.Region(int64(v>>32), 8)
 				if err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 				millis, nanos = int64(le.Uint64(raw)), int32(uint32(v))
 				if err := CheckNanoOfMilli(nanos); err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 			}
-			return join(millis, nanos), nil
+			return join(millis, nanos), a.Next, nil
 		},
 		Arrow: func(t types.DataType) (ArrowColumn, error) { return timestampArrow(t, goType, split, join) },
 		IndexedToArrow: func(bl array.Builder, t *types.DataType, v []byte) error {

@@ -108,7 +108,7 @@ func appendNested(dst []byte, f Format, t *types.DataType, v any) ([]byte, error
 		return dst, typeError(t, "[]any", v)
 	}
 	if f == Indexed {
-		return appendIndexedRow(dst, rowFieldTypes(t), fields)
+		return appendIndexedRow(dst, rowFieldTypes(t), nil, fields)
 	}
 	return appendCompactedRow(dst, rowFieldTypes(t), fields)
 }

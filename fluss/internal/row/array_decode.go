@@ -57,7 +57,9 @@ func decodeBinaryArray(b []byte, f Format, elem *types.DataType, keys bool, dept
 
 func (d *arrayDecoder) element(pos int, t *types.DataType) (any, error) {
 	if c := codec.For(t.Kind); c != nil {
-		return c.ReadArray(&d.ArrayReader, pos, t)
+		v, next, err := c.ReadArray(d.ArrayReader, pos, t)
+		d.Next = next
+		return v, err
 	}
 	if !t.Kind.Nested() {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupportedType, t)
@@ -73,7 +75,7 @@ func (d *arrayDecoder) element(pos int, t *types.DataType) (any, error) {
 		return decodeBinaryMap(raw, d.f, t, d.depth+1)
 	}
 	if d.f == Indexed {
-		return decodeIndexedRow(raw, rowFieldTypes(t), d.depth+1)
+		return decodeIndexedRow(raw, rowFieldTypes(t), nil, d.depth+1)
 	}
 	return decodeCompactedRow(raw, rowFieldTypes(t), d.depth+1)
 }

@@ -138,7 +138,9 @@ func decodeCompactedRow(b []byte, ts []types.DataType, depth int) ([]any, error)
 // readCompactedValue reads one non-null field in CompactedRow encoding.
 func readCompactedValue(r *reader, t *types.DataType, depth int) (any, error) {
 	if c := codec.For(t.Kind); c != nil {
-		return c.ReadCompacted(r, t)
+		v, n, err := c.ReadCompacted(r.B[r.Pos:], t)
+		r.Pos += n
+		return v, err
 	}
 	switch t.Kind {
 	case types.Row:

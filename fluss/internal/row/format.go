@@ -148,3 +148,46 @@ func rowFieldTypes(t *types.DataType) []types.DataType {
 func typeError(t *types.DataType, want string, v any) error { return codec.TypeError(t, want, v) }
 
 func nullBitsSize(n int) int { return (n + 7) / 8 }
+
+// layout is the per-column codec plan of a top-level row type, computed once by
+// each encoder and decoder. Nested ROW values pass a nil layout and look their
+// codecs up per value.
+type layout struct {
+	codecs []*codec.Codec // nil for ROW, ARRAY, MAP
+	sizes  []int          // IndexedRow width, -1 for a variable-length column
+	header int            // IndexedRow null bits plus length slots
+}
+
+func newLayout(ts []types.DataType) *layout {
+	l := &layout{codecs: make([]*codec.Codec, len(ts)), sizes: make([]int, len(ts))}
+	for i := range ts {
+		l.codecs[i] = codec.For(ts[i].Kind)
+		l.sizes[i] = indexedSize(l.codecs[i], &ts[i])
+	}
+	_, l.header = indexedHeaderSize(ts, l)
+	return l
+}
+
+// codec returns the codec of column i (nil for a nested type).
+func (l *layout) codec(ts []types.DataType, i int) *codec.Codec {
+	if l != nil {
+		return l.codecs[i]
+	}
+	return codec.For(ts[i].Kind)
+}
+
+// indexedSize returns the IndexedRow width of column i, -1 for a length slot.
+func (l *layout) indexedSize(ts []types.DataType, i int, c *codec.Codec) int {
+	if l != nil {
+		return l.sizes[i]
+	}
+	return indexedSize(c, &ts[i])
+}
+
+// indexedSize is c's IndexedRow width of t; nested types (c nil) are variable-length.
+func indexedSize(c *codec.Codec, t *types.DataType) int {
+	if c == nil {
+		return -1
+	}
+	return c.IndexedSize(t)
+}

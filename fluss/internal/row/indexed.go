@@ -4,23 +4,19 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/flussql/flussql/fluss/internal/codec"
 	"github.com/flussql/flussql/fluss/types"
 )
 
-// isVariableLength reports whether IndexedRow gives the type a length slot.
-func isVariableLength(t *types.DataType) bool {
-	if c := codec.For(t.Kind); c != nil {
-		return c.IndexedSize(t) < 0
-	}
-	return true // ROW, ARRAY, MAP
-}
-
-func indexedHeaderSize(ts []types.DataType) (nullBytes, header int) {
+// indexedHeaderSize returns the sizes of an IndexedRow's null bits and of its
+// whole header (null bits plus one length slot per variable-length column).
+func indexedHeaderSize(ts []types.DataType, l *layout) (nullBytes, header int) {
 	nullBytes = nullBitsSize(len(ts))
+	if l != nil && l.header > 0 {
+		return nullBytes, l.header
+	}
 	header = nullBytes
 	for i := range ts {
-		if isVariableLength(&ts[i]) {
+		if l.indexedSize(ts, i, l.codec(ts, i)) < 0 {
 			header += 4
 		}
 	}
@@ -30,7 +26,8 @@ func indexedHeaderSize(ts []types.DataType) (nullBytes, header int) {
 // IndexedEncoder encodes rows as Fluss IndexedRow bytes (IndexedRowWriter).
 // It is safe for concurrent use.
 type IndexedEncoder struct {
-	types []types.DataType
+	types  []types.DataType
+	layout *layout
 }
 
 // NewIndexedEncoder returns an encoder for rows of fieldTypes. CHAR and BINARY
@@ -39,7 +36,8 @@ func NewIndexedEncoder(fieldTypes []types.DataType) (*IndexedEncoder, error) {
 	if err := checkTypes(fieldTypes, true); err != nil {
 		return nil, err
 	}
-	return &IndexedEncoder{types: append([]types.DataType(nil), fieldTypes...)}, nil
+	ts := append([]types.DataType(nil), fieldTypes...)
+	return &IndexedEncoder{types: ts, layout: newLayout(ts)}, nil
 }
 
 // Format returns Indexed.
@@ -47,19 +45,20 @@ func (e *IndexedEncoder) Format() Format { return Indexed }
 
 // Append appends the IndexedRow encoding of values to dst.
 func (e *IndexedEncoder) Append(dst []byte, values []any) ([]byte, error) {
-	out, err := appendIndexedRow(dst, e.types, values)
+	out, err := appendIndexedRow(dst, e.types, e.layout, values)
 	if err != nil {
 		return dst, err
 	}
 	return out, nil
 }
 
-func appendIndexedRow(dst []byte, ts []types.DataType, values []any) ([]byte, error) {
+// appendIndexedRow appends an IndexedRow; l is ts's layout, nil for a nested ROW.
+func appendIndexedRow(dst []byte, ts []types.DataType, l *layout, values []any) ([]byte, error) {
 	if len(values) != len(ts) {
 		return dst, fmt.Errorf("row: got %d values for %d columns", len(values), len(ts))
 	}
 	start := len(dst)
-	nullBytes, header := indexedHeaderSize(ts)
+	nullBytes, header := indexedHeaderSize(ts, l)
 	for range header {
 		dst = append(dst, 0)
 	}
@@ -74,12 +73,18 @@ func appendIndexedRow(dst []byte, ts []types.DataType, values []any) ([]byte, er
 			setNullBit(dst[start:], i)
 			continue
 		}
+		c := l.codec(ts, i)
 		before := len(dst)
 		var err error
-		if dst, err = appendIndexedValue(dst, t, v); err != nil {
+		if c != nil {
+			dst, err = c.AppendIndexed(dst, t, v)
+		} else {
+			dst, err = appendIndexedNested(dst, t, v)
+		}
+		if err != nil {
 			return dst, fmt.Errorf("column %d: %w", i, err)
 		}
-		if isVariableLength(t) {
+		if l.indexedSize(ts, i, c) < 0 {
 			binary.LittleEndian.PutUint32(dst[slot:], uint32(len(dst)-before))
 			slot += 4
 		}
@@ -87,19 +92,16 @@ func appendIndexedRow(dst []byte, ts []types.DataType, values []any) ([]byte, er
 	return dst, nil
 }
 
-// appendIndexedValue appends one non-null value; variable-length values are written
-// raw (their length goes to the header slot).
-func appendIndexedValue(dst []byte, t *types.DataType, v any) ([]byte, error) {
-	if c := codec.For(t.Kind); c != nil {
-		return c.AppendIndexed(dst, t, v)
-	}
+// appendIndexedNested appends one non-null ROW, ARRAY or MAP value (raw: its length
+// goes to the header slot).
+func appendIndexedNested(dst []byte, t *types.DataType, v any) ([]byte, error) {
 	switch t.Kind {
 	case types.Row:
 		fields, ok := v.([]any)
 		if !ok {
 			return dst, typeError(t, "[]any", v)
 		}
-		return appendIndexedRow(dst, rowFieldTypes(t), fields)
+		return appendIndexedRow(dst, rowFieldTypes(t), nil, fields)
 	case types.Array, types.Map:
 		return appendNested(dst, Indexed, t, v)
 	}
@@ -108,7 +110,8 @@ func appendIndexedValue(dst []byte, t *types.DataType, v any) ([]byte, error) {
 
 // IndexedDecoder decodes Fluss IndexedRow bytes. It is safe for concurrent use.
 type IndexedDecoder struct {
-	types []types.DataType
+	types  []types.DataType
+	layout *layout
 }
 
 // NewIndexedDecoder returns a decoder for rows of fieldTypes.
@@ -116,7 +119,8 @@ func NewIndexedDecoder(fieldTypes []types.DataType) (*IndexedDecoder, error) {
 	if err := checkTypes(fieldTypes, true); err != nil {
 		return nil, err
 	}
-	return &IndexedDecoder{types: append([]types.DataType(nil), fieldTypes...)}, nil
+	ts := append([]types.DataType(nil), fieldTypes...)
+	return &IndexedDecoder{types: ts, layout: newLayout(ts)}, nil
 }
 
 // Format returns Indexed.
@@ -125,14 +129,15 @@ func (d *IndexedDecoder) Format() Format { return Indexed }
 // Decode decodes an IndexedRow that spans all of b. As Java's IndexedRow does, CHAR
 // and BINARY values lose their trailing zero bytes (the padding).
 func (d *IndexedDecoder) Decode(b []byte) ([]any, error) {
-	return decodeIndexedRow(b, d.types, 0)
+	return decodeIndexedRow(b, d.types, d.layout, 0)
 }
 
-func decodeIndexedRow(b []byte, ts []types.DataType, depth int) ([]any, error) {
+// decodeIndexedRow decodes an IndexedRow; l is ts's layout, nil for a nested ROW.
+func decodeIndexedRow(b []byte, ts []types.DataType, l *layout, depth int) ([]any, error) {
 	if depth > maxNesting {
 		return nil, fmt.Errorf("row: nesting deeper than %d", maxNesting)
 	}
-	nullBytes, header := indexedHeaderSize(ts)
+	nullBytes, header := indexedHeaderSize(ts, l)
 	if len(b) < header {
 		return nil, fmt.Errorf("row: indexed row header: %w", errTruncated)
 	}
@@ -146,11 +151,8 @@ func decodeIndexedRow(b []byte, ts []types.DataType, depth int) ([]any, error) {
 			continue
 		}
 		t := &ts[i]
-		c := codec.For(t.Kind)
-		n := -1 // variable length: ROW, ARRAY, MAP
-		if c != nil {
-			n = c.IndexedSize(t)
-		}
+		c := l.codec(ts, i)
+		n := l.indexedSize(ts, i, c)
 		var err error
 		var raw []byte
 		if n < 0 {
@@ -181,7 +183,7 @@ func decodeIndexedRow(b []byte, ts []types.DataType, depth int) ([]any, error) {
 func indexedNested(raw []byte, t *types.DataType, depth int) (any, error) {
 	switch t.Kind {
 	case types.Row:
-		return decodeIndexedRow(raw, rowFieldTypes(t), depth+1)
+		return decodeIndexedRow(raw, rowFieldTypes(t), nil, depth+1)
 	case types.Array:
 		return decodeBinaryArray(raw, Indexed, t.Elem, false, depth+1)
 	case types.Map:
