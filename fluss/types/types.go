@@ -34,20 +34,13 @@ const (
 	Row
 )
 
-var kindNames = [...]string{
-	Boolean: "BOOLEAN", TinyInt: "TINYINT", SmallInt: "SMALLINT", Int: "INT", BigInt: "BIGINT",
-	Float: "FLOAT", Double: "DOUBLE", Decimal: "DECIMAL", Char: "CHAR", String: "STRING",
-	Binary: "BINARY", Bytes: "BYTES", Date: "DATE", Time: "TIME", Timestamp: "TIMESTAMP",
-	TimestampLTZ: "TIMESTAMP_LTZ", Array: "ARRAY", Map: "MAP", Row: "ROW",
-}
-
 // Nested reports whether the kind holds other types: ARRAY, MAP or ROW.
 func (k Kind) Nested() bool { return k == Array || k == Map || k == Row }
 
 // String returns the SQL name of the kind, e.g. "TIMESTAMP_LTZ".
 func (k Kind) String() string {
-	if k >= 0 && int(k) < len(kindNames) {
-		return kindNames[k]
+	if ki, ok := k.info(); ok {
+		return ki.name
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
@@ -153,18 +146,18 @@ func (t DataType) Nullable() bool { return !t.NotNull }
 // String renders t in Fluss SQL syntax, e.g. "DECIMAL(10, 2) NOT NULL".
 func (t DataType) String() string {
 	var b strings.Builder
-	switch t.Kind {
-	case Decimal:
-		fmt.Fprintf(&b, "DECIMAL(%d, %d)", t.Precision, t.Scale)
-	case Char, Binary:
+	switch p := t.Kind.params(); {
+	case p == decimalParams:
+		fmt.Fprintf(&b, "%s(%d, %d)", t.Kind, t.Precision, t.Scale)
+	case p == lengthParam:
 		fmt.Fprintf(&b, "%s(%d)", t.Kind, t.Length)
-	case Time, Timestamp, TimestampLTZ:
+	case p == precisionParam:
 		fmt.Fprintf(&b, "%s(%d)", t.Kind, t.Precision)
-	case Array:
+	case t.Kind == Array:
 		fmt.Fprintf(&b, "ARRAY<%s>", elemString(t.Elem))
-	case Map:
+	case t.Kind == Map:
 		fmt.Fprintf(&b, "MAP<%s, %s>", elemString(t.Key), elemString(t.Value))
-	case Row:
+	case t.Kind == Row:
 		b.WriteString("ROW<")
 		for i, f := range t.Fields {
 			if i > 0 {
