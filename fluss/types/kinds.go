@@ -6,6 +6,54 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
+// Kind names a Fluss data type family.
+type Kind int
+
+// The Fluss type families. Scalar kinds come first; Array, Map and Row nest.
+const (
+	Boolean Kind = iota
+	TinyInt
+	SmallInt
+	Int
+	BigInt
+	Float
+	Double
+	Decimal
+	Char
+	String
+	Binary
+	Bytes
+	Date
+	Time
+	Timestamp    // TIMESTAMP(p), wall-clock time without a zone
+	TimestampLTZ // TIMESTAMP_LTZ(p), an instant (TIMESTAMP WITH LOCAL TIME ZONE)
+	Array
+	Map
+	Row
+
+	kindCount // the number of kinds; keep it last
+)
+
+// Kinds returns every kind, in declaration order.
+func Kinds() []Kind {
+	out := make([]Kind, kindCount)
+	for i := range out {
+		out[i] = Kind(i)
+	}
+	return out
+}
+
+// Nested reports whether the kind holds other types: ARRAY, MAP or ROW.
+func (k Kind) Nested() bool { return k == Array || k == Map || k == Row }
+
+// String returns the SQL name of the kind, e.g. "TIMESTAMP_LTZ".
+func (k Kind) String() string {
+	if ki, ok := k.info(); ok {
+		return ki.name
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
 // params is the parameter shape of a kind, which decides how its types are
 // written in SQL (String) and in Fluss's JSON.
 type params int8
@@ -28,9 +76,10 @@ type kindInfo struct {
 	arrow func(t DataType) (arrow.DataType, error)
 }
 
-// kinds describes every kind; adding a scalar kind adds one entry here (and its
-// codec in fluss/internal/codec).
-var kinds = [...]kindInfo{
+// kinds describes every kind. Adding a scalar kind: its constant above, one
+// entry here, its codec in fluss/internal/codec (one file) and a sample value in
+// that package's codec_test.go.
+var kinds = [kindCount]kindInfo{
 	Boolean:      {"BOOLEAN", "BOOLEAN", noParams, arrowOf(arrow.FixedWidthTypes.Boolean)},
 	TinyInt:      {"TINYINT", "TINYINT", noParams, arrowOf(arrow.PrimitiveTypes.Int8)},
 	SmallInt:     {"SMALLINT", "SMALLINT", noParams, arrowOf(arrow.PrimitiveTypes.Int16)},

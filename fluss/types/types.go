@@ -8,43 +8,6 @@ import (
 	"strings"
 )
 
-// Kind names a Fluss data type family.
-type Kind int
-
-// The Fluss type families. Scalar kinds come first; Array, Map and Row nest.
-const (
-	Boolean Kind = iota
-	TinyInt
-	SmallInt
-	Int
-	BigInt
-	Float
-	Double
-	Decimal
-	Char
-	String
-	Binary
-	Bytes
-	Date
-	Time
-	Timestamp    // TIMESTAMP(p), wall-clock time without a zone
-	TimestampLTZ // TIMESTAMP_LTZ(p), an instant (TIMESTAMP WITH LOCAL TIME ZONE)
-	Array
-	Map
-	Row
-)
-
-// Nested reports whether the kind holds other types: ARRAY, MAP or ROW.
-func (k Kind) Nested() bool { return k == Array || k == Map || k == Row }
-
-// String returns the SQL name of the kind, e.g. "TIMESTAMP_LTZ".
-func (k Kind) String() string {
-	if ki, ok := k.info(); ok {
-		return ki.name
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
-}
-
 // DataType is one Fluss type with its parameters. The zero value of the
 // parameters means "not set"; constructors fill in Fluss's defaults.
 // Types are nullable unless NotNull is set, as in Fluss SQL.

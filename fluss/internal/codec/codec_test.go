@@ -1,7 +1,6 @@
 package codec_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -41,7 +40,7 @@ var samples = map[types.Kind][]struct {
 // scalarKinds lists every non-nested kind of package types.
 func scalarKinds() []types.Kind {
 	var out []types.Kind
-	for k := types.Kind(0); !strings.HasPrefix(k.String(), "Kind("); k++ {
+	for _, k := range types.Kinds() {
 		if !k.Nested() {
 			out = append(out, k)
 		}
