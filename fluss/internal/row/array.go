@@ -110,5 +110,5 @@ func appendNested(dst []byte, f Format, t *types.DataType, v any) ([]byte, error
 	if f == Indexed {
 		return appendIndexedRow(dst, rowFieldTypes(t), nil, fields)
 	}
-	return appendCompactedRow(dst, rowFieldTypes(t), fields)
+	return appendCompactedRow(dst, rowFieldTypes(t), nil, fields)
 }

@@ -77,5 +77,5 @@ func (d *arrayDecoder) element(pos int, t *types.DataType) (any, error) {
 	if d.f == Indexed {
 		return decodeIndexedRow(raw, rowFieldTypes(t), nil, d.depth+1)
 	}
-	return decodeCompactedRow(raw, rowFieldTypes(t), d.depth+1)
+	return decodeCompactedRow(raw, rowFieldTypes(t), nil, d.depth+1)
 }

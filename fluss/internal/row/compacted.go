@@ -10,7 +10,8 @@ import (
 // CompactedEncoder encodes rows as Fluss CompactedRow bytes (CompactedRowWriter).
 // It is safe for concurrent use.
 type CompactedEncoder struct {
-	types []types.DataType
+	types  []types.DataType
+	layout *layout
 }
 
 // NewCompactedEncoder returns an encoder for rows of fieldTypes.
@@ -18,7 +19,8 @@ func NewCompactedEncoder(fieldTypes []types.DataType) (*CompactedEncoder, error)
 	if err := checkTypes(fieldTypes, false); err != nil {
 		return nil, err
 	}
-	return &CompactedEncoder{types: append([]types.DataType(nil), fieldTypes...)}, nil
+	ts := append([]types.DataType(nil), fieldTypes...)
+	return &CompactedEncoder{types: ts, layout: newLayout(ts)}, nil
 }
 
 // Format returns Compacted.
@@ -26,14 +28,15 @@ func (e *CompactedEncoder) Format() Format { return Compacted }
 
 // Append appends the CompactedRow encoding of values to dst.
 func (e *CompactedEncoder) Append(dst []byte, values []any) ([]byte, error) {
-	out, err := appendCompactedRow(dst, e.types, values)
+	out, err := appendCompactedRow(dst, e.types, e.layout, values)
 	if err != nil {
 		return dst, err
 	}
 	return out, nil
 }
 
-func appendCompactedRow(dst []byte, ts []types.DataType, values []any) ([]byte, error) {
+// appendCompactedRow appends a CompactedRow; l is ts's layout, nil for a nested ROW.
+func appendCompactedRow(dst []byte, ts []types.DataType, l *layout, values []any) ([]byte, error) {
 	if len(values) != len(ts) {
 		return dst, fmt.Errorf("row: got %d values for %d columns", len(values), len(ts))
 	}
@@ -51,7 +54,12 @@ func appendCompactedRow(dst []byte, ts []types.DataType, values []any) ([]byte, 
 			continue
 		}
 		var err error
-		if dst, err = appendCompactedValue(dst, &ts[i], v); err != nil {
+		if c := l.codec(ts, i); c != nil {
+			dst, err = c.AppendCompacted(dst, &ts[i], v)
+		} else {
+			dst, err = appendCompactedNested(dst, &ts[i], v)
+		}
+		if err != nil {
 			return dst, fmt.Errorf("column %d: %w", i, err)
 		}
 	}
@@ -63,13 +71,18 @@ func appendCompactedValue(dst []byte, t *types.DataType, v any) ([]byte, error) 
 	if c := codec.For(t.Kind); c != nil {
 		return c.AppendCompacted(dst, t, v)
 	}
+	return appendCompactedNested(dst, t, v)
+}
+
+// appendCompactedNested appends one non-null ROW, ARRAY or MAP value.
+func appendCompactedNested(dst []byte, t *types.DataType, v any) ([]byte, error) {
 	switch t.Kind {
 	case types.Row:
 		fields, ok := v.([]any)
 		if !ok {
 			return dst, typeError(t, "[]any", v)
 		}
-		nested, err := appendCompactedRow(nil, rowFieldTypes(t), fields)
+		nested, err := appendCompactedRow(nil, rowFieldTypes(t), nil, fields)
 		if err != nil {
 			return dst, err
 		}
@@ -88,7 +101,8 @@ func appendCompactedValue(dst []byte, t *types.DataType, v any) ([]byte, error) 
 
 // CompactedDecoder decodes Fluss CompactedRow bytes. It is safe for concurrent use.
 type CompactedDecoder struct {
-	types []types.DataType
+	types  []types.DataType
+	layout *layout
 }
 
 // NewCompactedDecoder returns a decoder for rows of fieldTypes.
@@ -96,7 +110,8 @@ func NewCompactedDecoder(fieldTypes []types.DataType) (*CompactedDecoder, error)
 	if err := checkTypes(fieldTypes, false); err != nil {
 		return nil, err
 	}
-	return &CompactedDecoder{types: append([]types.DataType(nil), fieldTypes...)}, nil
+	ts := append([]types.DataType(nil), fieldTypes...)
+	return &CompactedDecoder{types: ts, layout: newLayout(ts)}, nil
 }
 
 // Format returns Compacted.
@@ -104,13 +119,14 @@ func (d *CompactedDecoder) Format() Format { return Compacted }
 
 // Decode decodes a CompactedRow that spans all of b.
 func (d *CompactedDecoder) Decode(b []byte) ([]any, error) {
-	return decodeCompactedRow(b, d.types, 0)
+	return decodeCompactedRow(b, d.types, d.layout, 0)
 }
 
 // maxNesting bounds ROW nesting while decoding untrusted bytes.
 const maxNesting = 64
 
-func decodeCompactedRow(b []byte, ts []types.DataType, depth int) ([]any, error) {
+// decodeCompactedRow decodes a CompactedRow; l is ts's layout, nil for a nested ROW.
+func decodeCompactedRow(b []byte, ts []types.DataType, l *layout, depth int) ([]any, error) {
 	if depth > maxNesting {
 		return nil, fmt.Errorf("row: nesting deeper than %d", maxNesting)
 	}
@@ -125,7 +141,7 @@ func decodeCompactedRow(b []byte, ts []types.DataType, depth int) ([]any, error)
 		if !ts[i].NotNull && isNullBit(bits, i) {
 			continue
 		}
-		if values[i], err = readCompactedValue(&r, &ts[i], depth); err != nil {
+		if values[i], err = readCompactedValue(&r, &ts[i], l.codec(ts, i), depth); err != nil {
 			return nil, fmt.Errorf("row: column %d (%s): %w", i, &ts[i], err)
 		}
 	}
@@ -135,9 +151,10 @@ func decodeCompactedRow(b []byte, ts []types.DataType, depth int) ([]any, error)
 	return values, nil
 }
 
-// readCompactedValue reads one non-null field in CompactedRow encoding.
-func readCompactedValue(r *reader, t *types.DataType, depth int) (any, error) {
-	if c := codec.For(t.Kind); c != nil {
+// readCompactedValue reads one non-null field in CompactedRow encoding; c is its
+// codec, nil for ROW, ARRAY and MAP.
+func readCompactedValue(r *reader, t *types.DataType, c *codec.Codec, depth int) (any, error) {
+	if c != nil {
 		v, n, err := c.ReadCompacted(r.B[r.Pos:], t)
 		r.Pos += n
 		return v, err
@@ -148,7 +165,7 @@ func readCompactedValue(r *reader, t *types.DataType, depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return decodeCompactedRow(b, rowFieldTypes(t), depth+1)
+		return decodeCompactedRow(b, rowFieldTypes(t), nil, depth+1)
 	case types.Array:
 		b, err := r.LengthPrefixed()
 		if err != nil {
