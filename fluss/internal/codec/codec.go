@@ -9,10 +9,11 @@
 // Nested types (ARRAY, MAP, ROW) have no Codec: their callers recurse and reach the
 // codecs of their element types.
 //
-// Adding a scalar type: its Kind in package types (with its Arrow type and JSON
-// name there), one file here that registers its Codec in an init function, and a
-// sample value in the table of codec_test.go, whose completeness test fails for a
-// scalar kind without a codec or a sample.
+// Adding a scalar type touches three files: its Kind constant and kinds-table entry
+// (SQL name, JSON root, parameter shape, Arrow type) in fluss/types/kinds.go, one file
+// here whose init function registers its Codec, and a sample value in the table of
+// codec_test.go, whose completeness test fails for a scalar kind without a codec or a
+// sample.
 package codec
 
 import (
