@@ -176,14 +176,6 @@ func (l *layout) codec(ts []types.DataType, i int) *codec.Codec {
 	return codec.For(ts[i].Kind)
 }
 
-// indexedSize returns the IndexedRow width of column i, -1 for a length slot.
-func (l *layout) indexedSize(ts []types.DataType, i int, c *codec.Codec) int {
-	if l != nil {
-		return l.sizes[i]
-	}
-	return indexedSize(c, &ts[i])
-}
-
 // indexedSize is c's IndexedRow width of t; nested types (c nil) are variable-length.
 func indexedSize(c *codec.Codec, t *types.DataType) int {
 	if c == nil {

@@ -16,7 +16,7 @@ func indexedHeaderSize(ts []types.DataType, l *layout) (nullBytes, header int) {
 	}
 	header = nullBytes
 	for i := range ts {
-		if l.indexedSize(ts, i, l.codec(ts, i)) < 0 {
+		if indexedSize(l.codec(ts, i), &ts[i]) < 0 {
 			header += 4
 		}
 	}
@@ -84,7 +84,7 @@ func appendIndexedRow(dst []byte, ts []types.DataType, l *layout, values []any) 
 		if err != nil {
 			return dst, fmt.Errorf("column %d: %w", i, err)
 		}
-		if l.indexedSize(ts, i, c) < 0 {
+		if l != nil && l.sizes[i] < 0 || l == nil && indexedSize(c, t) < 0 {
 			binary.LittleEndian.PutUint32(dst[slot:], uint32(len(dst)-before))
 			slot += 4
 		}
@@ -152,7 +152,12 @@ func decodeIndexedRow(b []byte, ts []types.DataType, l *layout, depth int) ([]an
 		}
 		t := &ts[i]
 		c := l.codec(ts, i)
-		n := l.indexedSize(ts, i, c)
+		n := -1 // ROW, ARRAY, MAP have a length slot
+		if l != nil {
+			n = l.sizes[i]
+		} else if c != nil {
+			n = c.IndexedSize(t)
+		}
 		var err error
 		var raw []byte
 		if n < 0 {
