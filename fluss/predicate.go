@@ -3,12 +3,12 @@ package fluss
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flussql/flussql/fluss/internal/codec"
 	"github.com/flussql/flussql/fluss/internal/protocol"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -215,75 +215,12 @@ func (p Predicate) toPb(schema types.Schema, colIDs []int32, statCols []int) (*p
 
 // literal encodes v as a PbLiteralValue of column type t.
 func literal(t types.DataType, v any) (*protocol.PbLiteralValue, error) {
-	lit := &protocol.PbLiteralValue{IsNull: proto.Bool(false)}
 	if v == nil {
 		return nil, errors.New("NULL literal")
 	}
-	intIn := func(lo, hi int64) (int64, error) {
-		n, ok := asInt64(v)
-		if !ok {
-			return 0, fmt.Errorf("%T value for a %s column", v, t)
-		}
-		if n < lo || n > hi {
-			return 0, fmt.Errorf("%d is out of range for %s", n, t)
-		}
-		return n, nil
-	}
-	switch t.Kind {
-	case types.Boolean:
-		b, ok := v.(bool)
-		if !ok {
-			return nil, fmt.Errorf("%T value for a %s column", v, t)
-		}
-		lit.LiteralType, lit.BooleanValue = proto.Int32(0), proto.Bool(b)
-	case types.TinyInt, types.SmallInt, types.Int:
-		lo, hi, code := int64(math.MinInt8), int64(math.MaxInt8), int32(1)
-		if t.Kind == types.SmallInt {
-			lo, hi, code = math.MinInt16, math.MaxInt16, 2
-		} else if t.Kind == types.Int {
-			lo, hi, code = math.MinInt32, math.MaxInt32, 3
-		}
-		n, err := intIn(lo, hi)
-		if err != nil {
-			return nil, err
-		}
-		lit.LiteralType, lit.IntValue = proto.Int32(code), proto.Int32(int32(n))
-	case types.BigInt:
-		n, err := intIn(math.MinInt64, math.MaxInt64)
-		if err != nil {
-			return nil, err
-		}
-		lit.LiteralType, lit.BigintValue = proto.Int32(4), proto.Int64(n)
-	case types.String:
-		s, ok := v.(string)
-		if !ok {
-			return nil, fmt.Errorf("%T value for a %s column", v, t)
-		}
-		lit.LiteralType, lit.StringValue = proto.Int32(8), proto.String(s)
-	default:
+	c := codec.For(t.Kind)
+	if c == nil || c.Literal == nil {
 		return nil, fmt.Errorf("type %s", t)
 	}
-	return lit, nil
-}
-
-func asInt64(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int:
-		return int64(n), true
-	case int8:
-		return int64(n), true
-	case int16:
-		return int64(n), true
-	case int32:
-		return int64(n), true
-	case int64:
-		return n, true
-	case uint8:
-		return int64(n), true
-	case uint16:
-		return int64(n), true
-	case uint32:
-		return int64(n), true
-	}
-	return 0, false
+	return c.Literal(&t, v)
 }

@@ -26,56 +26,10 @@ const (
 // It returns an error for kinds Fluss cannot put into Arrow and for
 // out-of-range parameters.
 func ArrowType(t DataType) (arrow.DataType, error) {
+	if ki, ok := t.Kind.info(); ok && ki.arrow != nil {
+		return ki.arrow(t)
+	}
 	switch t.Kind {
-	case Boolean:
-		return arrow.FixedWidthTypes.Boolean, nil
-	case TinyInt:
-		return arrow.PrimitiveTypes.Int8, nil
-	case SmallInt:
-		return arrow.PrimitiveTypes.Int16, nil
-	case Int:
-		return arrow.PrimitiveTypes.Int32, nil
-	case BigInt:
-		return arrow.PrimitiveTypes.Int64, nil
-	case Float:
-		return arrow.PrimitiveTypes.Float32, nil
-	case Double:
-		return arrow.PrimitiveTypes.Float64, nil
-	case Decimal:
-		if t.Precision < 1 || t.Precision > 38 || t.Scale < 0 || t.Scale > t.Precision {
-			return nil, fmt.Errorf("types: invalid %s", t)
-		}
-		return &arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}, nil
-	case Char, String:
-		return arrow.BinaryTypes.String, nil
-	case Binary:
-		if t.Length < 1 {
-			return nil, fmt.Errorf("types: invalid %s", t)
-		}
-		return &arrow.FixedSizeBinaryType{ByteWidth: t.Length}, nil
-	case Bytes:
-		return arrow.BinaryTypes.Binary, nil
-	case Date:
-		return arrow.FixedWidthTypes.Date32, nil
-	case Time:
-		switch unit, err := precisionUnit(t); {
-		case err != nil:
-			return nil, err
-		case unit == arrow.Second:
-			return arrow.FixedWidthTypes.Time32s, nil
-		case unit == arrow.Millisecond:
-			return arrow.FixedWidthTypes.Time32ms, nil
-		case unit == arrow.Microsecond:
-			return arrow.FixedWidthTypes.Time64us, nil
-		default:
-			return arrow.FixedWidthTypes.Time64ns, nil
-		}
-	case Timestamp, TimestampLTZ:
-		unit, err := precisionUnit(t)
-		if err != nil {
-			return nil, err
-		}
-		return &arrow.TimestampType{Unit: unit}, nil
 	case Array:
 		if t.Elem == nil {
 			return nil, fmt.Errorf("types: ARRAY without element type")

@@ -59,18 +59,12 @@ type TableJSON struct {
 }
 
 // Root names of the type families in Fluss JSON.
-var kindRoots = map[Kind]string{
-	Boolean: "BOOLEAN", TinyInt: "TINYINT", SmallInt: "SMALLINT", Int: "INTEGER", BigInt: "BIGINT",
-	Float: "FLOAT", Double: "DOUBLE", Decimal: "DECIMAL", Char: "CHAR", String: "STRING",
-	Binary: "BINARY", Bytes: "BYTES", Date: "DATE", Time: "TIME_WITHOUT_TIME_ZONE",
-	Timestamp: "TIMESTAMP_WITHOUT_TIME_ZONE", TimestampLTZ: "TIMESTAMP_WITH_LOCAL_TIME_ZONE",
-	Array: "ARRAY", Map: "MAP", Row: "ROW",
-}
-
 var rootKinds = func() map[string]Kind {
-	m := make(map[string]Kind, len(kindRoots))
-	for k, r := range kindRoots {
-		m[r] = k
+	m := make(map[string]Kind, len(kinds))
+	for k, ki := range kinds {
+		if ki.root != "" {
+			m[ki.root] = Kind(k)
+		}
 	}
 	return m
 }()
@@ -130,17 +124,17 @@ func MarshalDataType(t DataType) ([]byte, error) {
 }
 
 func (w *jw) dataType(t DataType) error {
-	root, ok := kindRoots[t.Kind]
+	ki, ok := t.Kind.info()
 	if !ok {
 		return fmt.Errorf("types: cannot write %v as Fluss JSON", t.Kind)
 	}
 	w.buf.WriteString(`{"type":`)
-	w.str(root)
+	w.str(ki.root)
 	if t.NotNull {
 		w.buf.WriteString(`,"nullable":false`)
 	}
-	switch t.Kind {
-	case Char, Binary:
+	switch p := ki.params; {
+	case p == lengthParam:
 		n := t.Length
 		if n == 0 {
 			n = 1 // Fluss's default length
@@ -149,21 +143,21 @@ func (w *jw) dataType(t DataType) error {
 			return fmt.Errorf("types: %v length %d must be positive", t.Kind, t.Length)
 		}
 		fmt.Fprintf(&w.buf, `,"length":%d`, n)
-	case Decimal:
-		p, s := t.Precision, t.Scale
-		if p == 0 {
-			p = 10 // Fluss's default precision
+	case p == decimalParams:
+		prec, scale := t.Precision, t.Scale
+		if prec == 0 {
+			prec = 10 // Fluss's default precision
 		}
-		if p < 1 || p > 38 || s < 0 || s > p {
+		if prec < 1 || prec > 38 || scale < 0 || scale > prec {
 			return fmt.Errorf("types: DECIMAL(%d, %d) out of range (precision 1..38, scale 0..precision)", t.Precision, t.Scale)
 		}
-		fmt.Fprintf(&w.buf, `,"precision":%d,"scale":%d`, p, s)
-	case Time, Timestamp, TimestampLTZ:
+		fmt.Fprintf(&w.buf, `,"precision":%d,"scale":%d`, prec, scale)
+	case p == precisionParam:
 		if t.Precision < 0 || t.Precision > 9 {
 			return fmt.Errorf("types: %v precision %d out of range 0..9", t.Kind, t.Precision)
 		}
 		fmt.Fprintf(&w.buf, `,"precision":%d`, t.Precision)
-	case Array:
+	case t.Kind == Array:
 		if t.Elem == nil {
 			return errors.New("types: ARRAY without an element type")
 		}
@@ -171,7 +165,7 @@ func (w *jw) dataType(t DataType) error {
 		if err := w.dataType(*t.Elem); err != nil {
 			return err
 		}
-	case Map:
+	case t.Kind == Map:
 		if t.Key == nil || t.Value == nil {
 			return errors.New("types: MAP without a key or value type")
 		}
@@ -183,7 +177,7 @@ func (w *jw) dataType(t DataType) error {
 		if err := w.dataType(*t.Value); err != nil {
 			return err
 		}
-	case Row:
+	case t.Kind == Row:
 		w.buf.WriteString(`,"fields":[`)
 		for i, f := range t.Fields {
 			if i > 0 {
@@ -393,22 +387,22 @@ func readType(b []byte, depth int) (DataType, error) {
 		return *v, nil
 	}
 	var err error
-	switch kind {
-	case Char, Binary:
+	switch p := kind.params(); {
+	case p == lengthParam:
 		t.Length, err = need("length", n.Length, 1, 1<<31-1)
-	case Decimal:
+	case p == decimalParams:
 		if t.Precision, err = need("precision", n.Precision, 1, 38); err == nil {
 			t.Scale, err = need("scale", n.Scale, 0, t.Precision)
 		}
-	case Time, Timestamp, TimestampLTZ:
+	case p == precisionParam:
 		t.Precision, err = need("precision", n.Precision, 0, 9)
-	case Array:
+	case kind == Array:
 		t.Elem, err = readChild(n.ElementType, "element_type", depth)
-	case Map:
+	case kind == Map:
 		if t.Key, err = readChild(n.KeyType, "key_type", depth); err == nil {
 			t.Value, err = readChild(n.ValueType, "value_type", depth)
 		}
-	case Row:
+	case kind == Row:
 		if n.Fields == nil {
 			return DataType{}, errors.New(`types: ROW JSON without "fields"`)
 		}

@@ -8,50 +8,6 @@ import (
 	"strings"
 )
 
-// Kind names a Fluss data type family.
-type Kind int
-
-// The Fluss type families. Scalar kinds come first; Array, Map and Row nest.
-const (
-	Boolean Kind = iota
-	TinyInt
-	SmallInt
-	Int
-	BigInt
-	Float
-	Double
-	Decimal
-	Char
-	String
-	Binary
-	Bytes
-	Date
-	Time
-	Timestamp    // TIMESTAMP(p), wall-clock time without a zone
-	TimestampLTZ // TIMESTAMP_LTZ(p), an instant (TIMESTAMP WITH LOCAL TIME ZONE)
-	Array
-	Map
-	Row
-)
-
-var kindNames = [...]string{
-	Boolean: "BOOLEAN", TinyInt: "TINYINT", SmallInt: "SMALLINT", Int: "INT", BigInt: "BIGINT",
-	Float: "FLOAT", Double: "DOUBLE", Decimal: "DECIMAL", Char: "CHAR", String: "STRING",
-	Binary: "BINARY", Bytes: "BYTES", Date: "DATE", Time: "TIME", Timestamp: "TIMESTAMP",
-	TimestampLTZ: "TIMESTAMP_LTZ", Array: "ARRAY", Map: "MAP", Row: "ROW",
-}
-
-// Nested reports whether the kind holds other types: ARRAY, MAP or ROW.
-func (k Kind) Nested() bool { return k == Array || k == Map || k == Row }
-
-// String returns the SQL name of the kind, e.g. "TIMESTAMP_LTZ".
-func (k Kind) String() string {
-	if k >= 0 && int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
-}
-
 // DataType is one Fluss type with its parameters. The zero value of the
 // parameters means "not set"; constructors fill in Fluss's defaults.
 // Types are nullable unless NotNull is set, as in Fluss SQL.
@@ -153,18 +109,18 @@ func (t DataType) Nullable() bool { return !t.NotNull }
 // String renders t in Fluss SQL syntax, e.g. "DECIMAL(10, 2) NOT NULL".
 func (t DataType) String() string {
 	var b strings.Builder
-	switch t.Kind {
-	case Decimal:
-		fmt.Fprintf(&b, "DECIMAL(%d, %d)", t.Precision, t.Scale)
-	case Char, Binary:
+	switch p := t.Kind.params(); {
+	case p == decimalParams:
+		fmt.Fprintf(&b, "%s(%d, %d)", t.Kind, t.Precision, t.Scale)
+	case p == lengthParam:
 		fmt.Fprintf(&b, "%s(%d)", t.Kind, t.Length)
-	case Time, Timestamp, TimestampLTZ:
+	case p == precisionParam:
 		fmt.Fprintf(&b, "%s(%d)", t.Kind, t.Precision)
-	case Array:
+	case t.Kind == Array:
 		fmt.Fprintf(&b, "ARRAY<%s>", elemString(t.Elem))
-	case Map:
+	case t.Kind == Map:
 		fmt.Fprintf(&b, "MAP<%s, %s>", elemString(t.Key), elemString(t.Value))
-	case Row:
+	case t.Kind == Row:
 		b.WriteString("ROW<")
 		for i, f := range t.Fields {
 			if i > 0 {

@@ -1,15 +1,11 @@
 package bucketing
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
-	"time"
 
-	"github.com/flussql/flussql/fluss/datum"
+	"github.com/flussql/flussql/fluss/internal/codec"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -51,91 +47,15 @@ func PartitionValueString(t types.DataType, v any) (string, error) {
 	if v == nil {
 		return "", errors.New("bucketing: partition value must not be NULL")
 	}
-	bad := func(want string) error {
-		return fmt.Errorf("bucketing: %s partition value must be %s, got %T", t, want, v)
+	c := codec.For(t.Kind)
+	if c == nil || c.Partition == nil {
+		return "", fmt.Errorf("bucketing: %s cannot be a partition key", t)
 	}
-	switch t.Kind {
-	case types.Char, types.String:
-		s, ok := v.(string)
-		if !ok {
-			return "", bad("string")
-		}
-		return s, nil
-	case types.Boolean:
-		b, ok := v.(bool)
-		if !ok {
-			return "", bad("bool")
-		}
-		return strconv.FormatBool(b), nil
-	case types.Binary, types.Bytes:
-		b, ok := v.([]byte)
-		if !ok {
-			return "", bad("[]byte")
-		}
-		return hex.EncodeToString(b), nil
-	case types.TinyInt:
-		x, ok := v.(int8)
-		if !ok {
-			return "", bad("int8")
-		}
-		return strconv.Itoa(int(x)), nil
-	case types.SmallInt:
-		x, ok := v.(int16)
-		if !ok {
-			return "", bad("int16")
-		}
-		return strconv.Itoa(int(x)), nil
-	case types.Int:
-		x, ok := v.(int32)
-		if !ok {
-			return "", bad("int32")
-		}
-		return strconv.Itoa(int(x)), nil
-	case types.BigInt:
-		x, ok := v.(int64)
-		if !ok {
-			return "", bad("int64")
-		}
-		return strconv.FormatInt(x, 10), nil
-	case types.Date:
-		d, ok := v.(datum.Date)
-		if !ok {
-			return "", bad("datum.Date")
-		}
-		y, m, day := d.Time().Date()
-		return fmt.Sprintf("%04d-%02d-%02d", y, int(m), day), nil
-	case types.Time:
-		x, ok := v.(datum.Time)
-		if !ok {
-			return "", bad("datum.Time")
-		}
-		return timeString(int64(x)), nil
-	case types.Float:
-		x, ok := v.(float32)
-		if !ok {
-			return "", bad("float32")
-		}
-		return floatString(float64(x), 32), nil
-	case types.Double:
-		x, ok := v.(float64)
-		if !ok {
-			return "", bad("float64")
-		}
-		return floatString(x, 64), nil
-	case types.Timestamp:
-		x, ok := v.(datum.TimestampNTZ)
-		if !ok {
-			return "", bad("datum.TimestampNTZ")
-		}
-		return timestampString(x.Millis, x.NanoOfMilli), nil
-	case types.TimestampLTZ:
-		x, ok := v.(datum.TimestampLTZ)
-		if !ok {
-			return "", bad("datum.TimestampLTZ")
-		}
-		return timestampString(x.EpochMillis, x.NanoOfMilli), nil
+	str, err := c.Partition(&t, v)
+	if err != nil {
+		return "", fmt.Errorf("bucketing: %w", err)
 	}
-	return "", fmt.Errorf("bucketing: %s cannot be a partition key", t)
+	return str, nil
 }
 
 // CheckPartitionValue reports why a partition value would be rejected by the server
@@ -160,104 +80,3 @@ func CheckPartitionValue(value string, forCreate bool) error {
 	}
 	return nil
 }
-
-// timeString is PartitionNameConverters.milliToString.
-func timeString(ms int64) string {
-	const hour, minute, second = 3600000, 60000, 1000
-	h := floorDiv(ms, hour)
-	m := floorDiv(floorMod(ms, hour), minute)
-	s := floorDiv(floorMod(floorMod(ms, hour), minute), second)
-	return fmt.Sprintf("%02d-%02d-%02d_%03d", h, m, s, floorMod(ms, second))
-}
-
-// timestampString is PartitionNameConverters.timestampToString: pattern
-// yyyy-MM-dd-HH-mm-ss_ plus the nano-of-second fraction with trailing zeros removed.
-func timestampString(millis int64, nanoOfMilli int32) string {
-	t := time.UnixMilli(millis).Add(time.Duration(nanoOfMilli)).UTC()
-	y := t.Year()
-	yoe := y // "yyyy" is the year of era: 1 BC is 1, 2 BC is 2, …
-	if y <= 0 {
-		yoe = 1 - y
-	}
-	year := fmt.Sprintf("%04d", yoe)
-	if yoe > 9999 {
-		year = "+" + year // EXCEEDS_PAD sign style
-	}
-	frac := ""
-	if ns := t.Nanosecond(); ns != 0 {
-		frac = strings.TrimRight(fmt.Sprintf("%09d", ns), "0")
-	}
-	return fmt.Sprintf("%s-%02d-%02d-%02d-%02d-%02d_%s", year, int(t.Month()), t.Day(),
-		t.Hour(), t.Minute(), t.Second(), frac)
-}
-
-// floatString renders v like Java's Float.toString/Double.toString as specified
-// since JDK 19 (shortest digits that round-trip; plain notation for 1e-3 <= |v| <
-// 1e7, else d.dddE±n) with '.' replaced by '_', and NaN, Inf, -Inf. JDK 17 and
-// older print a few values with more digits (Float.MIN_NORMAL: 1.17549435E-38
-// instead of 1.1754944E-38); Fluss clients on those JDKs name such partitions
-// differently.
-func floatString(v float64, bitSize int) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Inf"
-	case math.IsInf(v, -1):
-		return "-Inf"
-	}
-	return strings.ReplaceAll(javaFloatToString(v, bitSize), ".", "_")
-}
-
-func javaFloatToString(v float64, bitSize int) string {
-	if v == 0 {
-		if math.Signbit(v) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	s := strconv.FormatFloat(v, 'e', -1, bitSize) // shortest, e.g. -1.2345e+07
-	if m, _, _ := strings.Cut(s, "e"); len(strings.TrimPrefix(m, "-")) == 1 {
-		// Java (JDK 19+ spec) picks the closest decimal of length 1 or 2 when the
-		// shortest has one digit: Double.MIN_VALUE is 4.9E-324, not 5.0E-324.
-		s = strconv.FormatFloat(v, 'e', 1, bitSize)
-	}
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
-	}
-	mant, expStr, _ := strings.Cut(s, "e")
-	exp, _ := strconv.Atoi(expStr)
-	digits := strings.TrimRight(strings.Replace(mant, ".", "", 1), "0")
-	if digits == "" {
-		digits = "0"
-	}
-	if exp >= -3 && exp <= 6 {
-		if exp < 0 {
-			return sign + "0." + strings.Repeat("0", -exp-1) + digits
-		}
-		for len(digits) < exp+1 {
-			digits += "0"
-		}
-		frac := digits[exp+1:]
-		if frac == "" {
-			frac = "0"
-		}
-		return sign + digits[:exp+1] + "." + frac
-	}
-	frac := digits[1:]
-	if frac == "" {
-		frac = "0"
-	}
-	return sign + digits[:1] + "." + frac + "E" + strconv.Itoa(exp)
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
-func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }

@@ -1,17 +1,14 @@
 package logbatch
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
-	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/flussql/flussql/fluss/internal/codec"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -27,9 +24,11 @@ import (
 // It is not safe for concurrent use.
 type IndexedDecoder struct {
 	cols     []types.DataType
-	selected []int  // schema column index per output column
-	outOf    []int  // output column per schema column, -1 if not selected
-	variable []bool // per schema column: length comes from the var-length list
+	codecs   []*codec.Codec // per schema column
+	sizes    []int          // per schema column: fixed IndexedRow width, -1 variable
+	selected []int          // schema column index per output column
+	outOf    []int          // output column per schema column, -1 if not selected
+	variable []bool         // per schema column: length comes from the var-length list
 	nVar     int
 	schema   *arrow.Schema
 	mem      memory.Allocator
@@ -64,9 +63,15 @@ func NewIndexedDecoder(s types.Schema, projection []int, opts ...Option) (*Index
 		if c.Type.Kind.Nested() {
 			return nil, fmt.Errorf("logbatch: INDEXED log format with %s columns is not supported", c.Type.Kind)
 		}
-		v := c.Type.Kind == types.String || c.Type.Kind == types.Bytes ||
-			(c.Type.Kind == types.Decimal && c.Type.Precision > 18)
+		cd := codec.For(c.Type.Kind)
+		if cd == nil {
+			return nil, fmt.Errorf("logbatch: unsupported INDEXED type %s", c.Type)
+		}
+		size := cd.IndexedSize(&c.Type)
+		v := size < 0
 		d.cols = append(d.cols, c.Type)
+		d.codecs = append(d.codecs, cd)
+		d.sizes = append(d.sizes, size)
 		d.variable = append(d.variable, v)
 		if v {
 			d.nVar++
@@ -148,7 +153,8 @@ func (d *IndexedDecoder) decodeRow(row []byte, builders []array.Builder) error {
 	}
 	varPos, pos := nullBytes, header
 	le := binary.LittleEndian
-	for c, t := range d.cols {
+	for c := range d.cols {
+		t := &d.cols[c]
 		isNull := row[c/8]&(1<<(c%8)) != 0
 		out := d.outOf[c]
 		if isNull {
@@ -165,7 +171,7 @@ func (d *IndexedDecoder) decodeRow(row []byte, builders []array.Builder) error {
 			size = int(int32(le.Uint32(row[varPos:])))
 			varPos += 4
 		} else {
-			size = fixedSize(t)
+			size = d.sizes[c]
 		}
 		if size < 0 || size > len(row)-pos {
 			return errCorruptf("column %d: %d bytes past the row end", c, size)
@@ -173,124 +179,10 @@ func (d *IndexedDecoder) decodeRow(row []byte, builders []array.Builder) error {
 		v := row[pos : pos+size]
 		pos += size
 		if out >= 0 {
-			if err := appendIndexed(builders[out], t, v); err != nil {
-				return fmt.Errorf("column %d: %w", c, err)
+			if err := d.codecs[c].IndexedToArrow(builders[out], t, v); err != nil {
+				return errCorruptf("column %d: %v", c, err)
 			}
 		}
 	}
 	return nil
-}
-
-// fixedSize is IndexedRow's byte size of a fixed-length type.
-func fixedSize(t types.DataType) int {
-	switch t.Kind {
-	case types.Boolean, types.TinyInt:
-		return 1
-	case types.SmallInt:
-		return 2
-	case types.Int, types.Float, types.Date, types.Time:
-		return 4
-	case types.BigInt, types.Double, types.Decimal:
-		return 8
-	case types.Timestamp, types.TimestampLTZ:
-		if t.Precision <= 3 {
-			return 8
-		}
-		return 12
-	case types.Char, types.Binary:
-		return t.Length
-	}
-	return 0
-}
-
-// appendIndexed appends one IndexedRow value v of type t, converted the way
-// Fluss's Arrow field writers convert it.
-func appendIndexed(b array.Builder, t types.DataType, v []byte) error {
-	le := binary.LittleEndian
-	switch t.Kind {
-	case types.Boolean:
-		b.(*array.BooleanBuilder).Append(v[0] != 0)
-	case types.TinyInt:
-		b.(*array.Int8Builder).Append(int8(v[0]))
-	case types.SmallInt:
-		b.(*array.Int16Builder).Append(int16(le.Uint16(v)))
-	case types.Int:
-		b.(*array.Int32Builder).Append(int32(le.Uint32(v)))
-	case types.BigInt:
-		b.(*array.Int64Builder).Append(int64(le.Uint64(v)))
-	case types.Float:
-		b.(*array.Float32Builder).Append(math.Float32frombits(le.Uint32(v)))
-	case types.Double:
-		b.(*array.Float64Builder).Append(math.Float64frombits(le.Uint64(v)))
-	case types.Decimal:
-		n, err := indexedDecimal(t, v)
-		if err != nil {
-			return err
-		}
-		b.(*array.Decimal128Builder).Append(n)
-	case types.Char:
-		// CHAR(n) is stored zero-padded to n bytes; Java's getChar trims the zeros.
-		b.(*array.StringBuilder).BinaryBuilder.Append(bytes.TrimRight(v, "\x00"))
-	case types.String:
-		b.(*array.StringBuilder).BinaryBuilder.Append(v)
-	case types.Binary:
-		b.(*array.FixedSizeBinaryBuilder).Append(v)
-	case types.Bytes:
-		b.(*array.BinaryBuilder).Append(v)
-	case types.Date:
-		b.(*array.Date32Builder).Append(arrow.Date32(int32(le.Uint32(v))))
-	case types.Time:
-		ms := int64(int32(le.Uint32(v)))
-		switch bb := b.(type) {
-		case *array.Time32Builder:
-			if t.Precision == 0 {
-				bb.Append(arrow.Time32(ms / 1000))
-			} else {
-				bb.Append(arrow.Time32(ms))
-			}
-		case *array.Time64Builder:
-			if t.Precision <= 6 {
-				bb.Append(arrow.Time64(ms * 1000))
-			} else {
-				bb.Append(arrow.Time64(ms * 1_000_000))
-			}
-		}
-	case types.Timestamp, types.TimestampLTZ:
-		ms := int64(le.Uint64(v))
-		var nanos int64
-		if len(v) >= 12 {
-			nanos = int64(int32(le.Uint32(v[8:])))
-		}
-		var ts int64
-		switch p := t.Precision; {
-		case p == 0:
-			ts = ms / 1000
-		case p <= 3:
-			ts = ms
-		case p <= 6:
-			ts = ms*1000 + nanos/1000
-		default:
-			ts = ms*1_000_000 + nanos
-		}
-		b.(*array.TimestampBuilder).Append(arrow.Timestamp(ts))
-	default:
-		return fmt.Errorf("logbatch: unsupported INDEXED type %s", t)
-	}
-	return nil
-}
-
-// indexedDecimal reads a DECIMAL: an int64 unscaled value when p <= 18,
-// otherwise big-endian two's-complement bytes (Java BigInteger.toByteArray).
-func indexedDecimal(t types.DataType, v []byte) (decimal128.Num, error) {
-	if t.Precision <= 18 {
-		return decimal128.FromI64(int64(binary.LittleEndian.Uint64(v))), nil
-	}
-	if len(v) == 0 || len(v) > 16 {
-		return decimal128.Num{}, errCorruptf("decimal of %d bytes", len(v))
-	}
-	n := new(big.Int).SetBytes(v)
-	if v[0]&0x80 != 0 { // negative: subtract 2^(8*len)
-		n.Sub(n, new(big.Int).Lsh(big.NewInt(1), uint(8*len(v))))
-	}
-	return decimal128.FromBigInt(n), nil
 }

@@ -1,15 +1,13 @@
 package logbatch
 
 import (
-	"bytes"
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/flussql/flussql/fluss/internal/codec"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -44,12 +42,8 @@ type ColumnStats struct {
 // columns of type t: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE,
 // STRING and DATE (a subset of what Fluss 1.0 supports).
 func StatisticsSupported(t types.DataType) bool {
-	switch t.Kind {
-	case types.Boolean, types.TinyInt, types.SmallInt, types.Int, types.BigInt,
-		types.Float, types.Double, types.String, types.Date:
-		return true
-	}
-	return false
+	c := codec.For(t.Kind)
+	return c != nil && c.StatsCompute != nil
 }
 
 // ComputeStatistics returns the statistics of the columns cols of rec
@@ -77,80 +71,9 @@ func ComputeStatistics(rec arrow.RecordBatch, ts []types.DataType, cols []int) (
 
 func columnStats(a arrow.Array, t types.DataType) (ColumnStats, error) {
 	st := ColumnStats{NullCount: int32(a.NullN())}
-	switch arr := a.(type) {
-	case *array.Boolean:
-		minMax(&st, arr.Len(), arr.IsNull, arr.Value, func(x, y bool) int { return cmp.Compare(b2i(x), b2i(y)) })
-	case *array.Int8:
-		minMax(&st, arr.Len(), arr.IsNull, arr.Value, cmp.Compare[int8])
-	case *array.Int16:
-		minMax(&st, arr.Len(), arr.IsNull, arr.Value, cmp.Compare[int16])
-	case *array.Int32:
-		minMax(&st, arr.Len(), arr.IsNull, arr.Value, cmp.Compare[int32])
-	case *array.Int64:
-		minMax(&st, arr.Len(), arr.IsNull, arr.Value, cmp.Compare[int64])
-	case *array.Float32:
-		minMax(&st, arr.Len(), arr.IsNull, arr.Value, func(x, y float32) int { return javaFloatCompare(float64(x), float64(y)) })
-	case *array.Float64:
-		minMax(&st, arr.Len(), arr.IsNull, arr.Value, javaFloatCompare)
-	case *array.String:
-		minMax(&st, arr.Len(), arr.IsNull, arr.Value, func(x, y string) int { return bytes.Compare([]byte(x), []byte(y)) })
-		if s, ok := st.Min.(string); ok {
-			st.Min = string([]byte(s)) // do not alias the record's buffers
-			st.Max = string([]byte(st.Max.(string)))
-		}
-	case *array.Date32:
-		minMax(&st, arr.Len(), arr.IsNull, func(i int) int32 { return int32(arr.Value(i)) }, cmp.Compare[int32])
-	default:
-		return st, fmt.Errorf("arrow array %s for %s", a.DataType(), t)
-	}
-	return st, nil
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// javaFloatCompare orders like Java's Double.compare: -0 < +0, NaN above everything.
-func javaFloatCompare(x, y float64) int {
-	switch xn, yn := math.IsNaN(x), math.IsNaN(y); {
-	case xn && yn:
-		return 0
-	case xn:
-		return 1
-	case yn:
-		return -1
-	}
-	if x == y && x == 0 {
-		return cmp.Compare(b2i(!math.Signbit(x)), b2i(!math.Signbit(y)))
-	}
-	return cmp.Compare(x, y)
-}
-
-func minMax[T any](st *ColumnStats, n int, isNull func(int) bool, value func(int) T, compare func(a, b T) int) {
-	var lo, hi T
-	seen := false
-	for i := range n {
-		if isNull(i) {
-			continue
-		}
-		v := value(i)
-		if !seen {
-			lo, hi, seen = v, v, true
-			continue
-		}
-		if compare(v, lo) < 0 {
-			lo = v
-		}
-		if compare(v, hi) > 0 {
-			hi = v
-		}
-	}
-	if seen {
-		st.Min, st.Max = lo, hi
-	}
+	var err error
+	st.Min, st.Max, err = codec.For(t.Kind).StatsCompute(a, &t)
+	return st, err
 }
 
 // alignedBitsetWidth is AlignedRow.calculateBitSetWidthInBytes.
@@ -188,7 +111,6 @@ func EncodeStatistics(dst []byte, ts []types.DataType, stats []ColumnStats) ([]b
 
 // alignedRow encodes the min (or max) values of stats as an AlignedRow.
 func alignedRow(ts []types.DataType, stats []ColumnStats, max bool) ([]byte, error) {
-	le := binary.LittleEndian
 	bits := alignedBitsetWidth(len(stats))
 	row := make([]byte, bits+8*len(stats))
 	for i, s := range stats {
@@ -202,65 +124,14 @@ func alignedRow(ts []types.DataType, stats []ColumnStats, max bool) ([]byte, err
 			row[bit/8] |= 1 << (bit % 8)
 			continue
 		}
-		field := row[off : off+8]
-		switch t, x := ts[s.Column], v; t.Kind {
-		case types.Boolean:
-			b, ok := x.(bool)
-			if !ok {
-				return nil, statsTypeErr(s.Column, t, x)
-			}
-			field[0] = byte(b2i(b))
-		case types.TinyInt:
-			n, ok := x.(int8)
-			if !ok {
-				return nil, statsTypeErr(s.Column, t, x)
-			}
-			field[0] = byte(n)
-		case types.SmallInt:
-			n, ok := x.(int16)
-			if !ok {
-				return nil, statsTypeErr(s.Column, t, x)
-			}
-			le.PutUint16(field, uint16(n))
-		case types.Int, types.Date:
-			n, ok := x.(int32)
-			if !ok {
-				return nil, statsTypeErr(s.Column, t, x)
-			}
-			le.PutUint32(field, uint32(n))
-		case types.BigInt:
-			n, ok := x.(int64)
-			if !ok {
-				return nil, statsTypeErr(s.Column, t, x)
-			}
-			le.PutUint64(field, uint64(n))
-		case types.Float:
-			f, ok := x.(float32)
-			if !ok {
-				return nil, statsTypeErr(s.Column, t, x)
-			}
-			le.PutUint32(field, math.Float32bits(f))
-		case types.Double:
-			f, ok := x.(float64)
-			if !ok {
-				return nil, statsTypeErr(s.Column, t, x)
-			}
-			le.PutUint64(field, math.Float64bits(f))
-		case types.String:
-			str, ok := x.(string)
-			if !ok {
-				return nil, statsTypeErr(s.Column, t, x)
-			}
-			if len(str) <= 7 {
-				copy(field, str)
-				field[7] = 0x80 | byte(len(str))
-				continue
-			}
-			le.PutUint64(field, uint64(len(row))<<32|uint64(len(str)))
-			row = append(row, str...)
-			row = append(row, make([]byte, (8-len(str)%8)%8)...)
-		default:
+		t := ts[s.Column]
+		c := codec.For(t.Kind)
+		if c == nil || c.StatsPut == nil {
 			return nil, fmt.Errorf("logbatch: no statistics for column %d of type %s", s.Column, t)
+		}
+		var ok bool
+		if row, ok = c.StatsPut(row, off, v); !ok {
+			return nil, statsTypeErr(s.Column, t, v)
 		}
 	}
 	return row, nil
@@ -318,7 +189,6 @@ func ParseStatistics(b []byte, ts []types.DataType) ([]ColumnStats, error) {
 }
 
 func parseAlignedRow(row []byte, ts []types.DataType, out []ColumnStats, max bool) error {
-	le := binary.LittleEndian
 	bits := alignedBitsetWidth(len(out))
 	if len(row) < bits+8*len(out) {
 		return fmt.Errorf("%w: statistics row of %d bytes for %d columns", ErrCorrupt, len(row), len(out))
@@ -328,38 +198,9 @@ func parseAlignedRow(row []byte, ts []types.DataType, out []ColumnStats, max boo
 		if row[bit/8]&(1<<(bit%8)) != 0 {
 			continue
 		}
-		field := row[bits+8*i : bits+8*i+8]
-		var v any
-		switch ts[out[i].Column].Kind {
-		case types.Boolean:
-			v = field[0] != 0
-		case types.TinyInt:
-			v = int8(field[0])
-		case types.SmallInt:
-			v = int16(le.Uint16(field))
-		case types.Int, types.Date:
-			v = int32(le.Uint32(field))
-		case types.BigInt:
-			v = int64(le.Uint64(field))
-		case types.Float:
-			v = math.Float32frombits(le.Uint32(field))
-		case types.Double:
-			v = math.Float64frombits(le.Uint64(field))
-		case types.String:
-			if field[7]&0x80 != 0 {
-				n := int(field[7] & 0x7f)
-				if n > 7 {
-					return fmt.Errorf("%w: inline string of %d bytes", ErrCorrupt, n)
-				}
-				v = string(field[:n])
-				break
-			}
-			w := le.Uint64(field)
-			off, n := int64(w>>32), int64(uint32(w))
-			if off+n > int64(len(row)) {
-				return fmt.Errorf("%w: statistics string at %d+%d outside its %d-byte row", ErrCorrupt, off, n, len(row))
-			}
-			v = string(row[off : off+n])
+		v, err := codec.For(ts[out[i].Column].Kind).StatsGet(row, bits+8*i)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
 		if max {
 			out[i].Max = v

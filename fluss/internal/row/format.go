@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/flussql/flussql/fluss/internal/codec"
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -101,25 +102,10 @@ func checkTypes(ts []types.DataType, needLengths bool) error {
 }
 
 func checkType(t *types.DataType, needLengths bool) error {
+	if c := codec.For(t.Kind); c != nil {
+		return c.Check(t, needLengths)
+	}
 	switch t.Kind {
-	case types.Boolean, types.TinyInt, types.SmallInt, types.Int, types.BigInt,
-		types.Float, types.Double, types.String, types.Bytes, types.Date:
-		return nil
-	case types.Char, types.Binary:
-		if needLengths && t.Length < 1 {
-			return fmt.Errorf("row: %s needs a length >= 1", t)
-		}
-		return nil
-	case types.Decimal:
-		if t.Precision < 1 || t.Precision > 38 || t.Scale < 0 || t.Scale > t.Precision {
-			return fmt.Errorf("row: invalid %s", t)
-		}
-		return nil
-	case types.Time, types.Timestamp, types.TimestampLTZ:
-		if t.Precision < 0 || t.Precision > 9 {
-			return fmt.Errorf("row: invalid %s", t)
-		}
-		return nil
 	case types.Row:
 		for i := range t.Fields {
 			if err := checkType(&t.Fields[i].Type, needLengths); err != nil {
@@ -158,12 +144,42 @@ func rowFieldTypes(t *types.DataType) []types.DataType {
 	return ts
 }
 
-// isCompactTimestamp reports whether TIMESTAMP(p)/TIMESTAMP_LTZ(p) stores millis only.
-func isCompactTimestamp(precision int) bool { return precision <= 3 }
-
 // typeError describes a Go value of the wrong type for a column.
-func typeError(t *types.DataType, want string, v any) error {
-	return fmt.Errorf("row: %s value must be %s, got %T", t, want, v)
-}
+func typeError(t *types.DataType, want string, v any) error { return codec.TypeError(t, want, v) }
 
 func nullBitsSize(n int) int { return (n + 7) / 8 }
+
+// layout is the per-column codec plan of a top-level row type, computed once by
+// each encoder and decoder. Nested ROW values pass a nil layout and look their
+// codecs up per value.
+type layout struct {
+	codecs []*codec.Codec // nil for ROW, ARRAY, MAP
+	sizes  []int          // IndexedRow width, -1 for a variable-length column
+	header int            // IndexedRow null bits plus length slots
+}
+
+func newLayout(ts []types.DataType) *layout {
+	l := &layout{codecs: make([]*codec.Codec, len(ts)), sizes: make([]int, len(ts))}
+	for i := range ts {
+		l.codecs[i] = codec.For(ts[i].Kind)
+		l.sizes[i] = indexedSize(l.codecs[i], &ts[i])
+	}
+	_, l.header = indexedHeaderSize(ts, l)
+	return l
+}
+
+// codec returns the codec of column i (nil for a nested type).
+func (l *layout) codec(ts []types.DataType, i int) *codec.Codec {
+	if l != nil {
+		return l.codecs[i]
+	}
+	return codec.For(ts[i].Kind)
+}
+
+// indexedSize is c's IndexedRow width of t; nested types (c nil) are variable-length.
+func indexedSize(c *codec.Codec, t *types.DataType) int {
+	if c == nil {
+		return -1
+	}
+	return c.IndexedSize(t)
+}
