@@ -279,6 +279,11 @@ func (b *bench) setup(ctx context.Context, t table) error {
 		return err
 	}
 	partsTook := time.Since(start)
+	start = time.Now()
+	if err := b.waitReady(ctx, path, t.partitions); err != nil {
+		return err
+	}
+	readyTook := time.Since(start)
 	tbl, err := b.client.Table(ctx, path)
 	if err != nil {
 		return err
@@ -289,7 +294,7 @@ func (b *bench) setup(ctx context.Context, t table) error {
 	}
 	wrote := time.Since(start)
 	emit(map[string]any{"bench": "setup", "table": t.name, "pk": t.pk, "buckets": t.buckets, "partitions": t.partitions,
-		"create_ms": ms(created), "partitions_s": partsTook.Seconds(), "rows": b.n, "write_s": wrote.Seconds(),
+		"create_ms": ms(created), "partitions_s": partsTook.Seconds(), "ready_s": readyTook.Seconds(), "rows": b.n, "write_s": wrote.Seconds(),
 		"write_rows_per_s": float64(b.n) / wrote.Seconds()})
 	return nil
 }
@@ -319,6 +324,59 @@ loop:
 	for i := range parts {
 		select {
 		case next <- i:
+		case err = <-errs:
+			break loop
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err == nil && len(errs) > 0 {
+		err = <-errs
+	}
+	return err
+}
+
+// waitReady waits until every bucket of the table (of each partition) answers ListOffsets:
+// a tablet server takes leadership of thousands of new buckets only gradually, and a writer
+// that starts at once gives up on a bucket whose leader is not ready yet
+// (NOT_LEADER_OR_FOLLOWER after its retries).
+func (b *bench) waitReady(ctx context.Context, path fluss.TablePath, parts int) error {
+	names := []string{""}
+	if parts > 0 {
+		names = names[:0]
+		for i := range parts {
+			names = append(names, partName(i, parts))
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	next := make(chan string)
+	errs := make(chan error, 8)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for name := range next {
+				for {
+					_, err := b.client.Admin().ListOffsets(ctx, path, name, nil, fluss.OffsetLatest())
+					if err == nil {
+						break
+					}
+					if ctx.Err() != nil {
+						errs <- fmt.Errorf("partition %q not ready: %w", name, err)
+						return
+					}
+					time.Sleep(200 * time.Millisecond)
+				}
+			}
+		}()
+	}
+	var err error
+loop:
+	for _, name := range names {
+		select {
+		case next <- name:
 		case err = <-errs:
 			break loop
 		}
