@@ -21,8 +21,9 @@
 //	-buckets 256       buckets of the large non-partitioned tables
 //	-lookups 2000      lookups per lookup measurement
 //	-tables LIST       which tables, comma-separated, of pk4,pk256,pkpart,log4,log256,logpart
-//	-keep              keep the database "scale" (default: drop each table after measuring it,
-//	                   so that at most one large table exists at a time)
+//	-keep              keep the tables (default: drop each table after measuring it, so that
+//	                   at most one large table exists at a time)
+//	-reuse             measure the tables a run with -keep left, without writing them again
 //
 // A table of 1,000 partitions × 8 buckets holds 8,000 buckets, more than Fluss 0.9.1 allows by
 // default (max.bucket.num 4096 counts all partitions' buckets); start the cluster with
@@ -67,6 +68,7 @@ func main() {
 	lookups := flag.Int("lookups", 2000, "lookups per lookup measurement")
 	which := flag.String("tables", "pk4,pk256,pkpart,log4,log256,logpart", "tables to measure")
 	keep := flag.Bool("keep", false, "keep the tables")
+	reuse := flag.Bool("reuse", false, "measure the tables a run with -keep left (same flags), without writing them again")
 	flag.Parse()
 	addr := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
 	if addr == "" {
@@ -79,7 +81,7 @@ func main() {
 		"log4":   {"log_b4", false, 4, 0}, "log256": {"log_b" + strconv.Itoa(*buckets), false, *buckets, 0},
 		"logpart": {"log_p" + strconv.Itoa(*parts), false, 8, *parts},
 	}
-	b := &bench{addr: addr, n: *n, lookups: *lookups}
+	b := &bench{addr: addr, n: *n, lookups: *lookups, reuse: *reuse}
 	ctx := context.Background()
 	var err error
 	b.client, err = fluss.Connect(ctx, fluss.Config{BootstrapServers: []string{addr}})
@@ -117,6 +119,7 @@ func main() {
 type bench struct {
 	addr       string
 	n, lookups int
+	reuse      bool
 	client     *fluss.Client
 	tablets    map[string]int32 // tablet server address → id
 }
@@ -221,8 +224,10 @@ func (t table) lookupSQL() string {
 }
 
 func (b *bench) table(ctx context.Context, t table) error {
-	if err := b.setup(ctx, t); err != nil {
-		return err
+	if !b.reuse {
+		if err := b.setup(ctx, t); err != nil {
+			return err
+		}
 	}
 	if err := b.meta(ctx, t); err != nil {
 		return err
