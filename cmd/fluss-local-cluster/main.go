@@ -4,7 +4,7 @@
 //	fluss-local-cluster up   [-state FILE] [-sasl user:password[,…]] [-authorizer] [-tablet-servers N] [-zk-session-timeout D] [-log-tiering] [-server-option key=value]…
 //	                                                               start detached, print the bootstrap address
 //	fluss-local-cluster down [-state FILE]                         stop what `up` started
-//	fluss-local-cluster run  [-sasl user:password[,…]] [-authorizer] [-server-option key=value]… -- CMD ARGS…  start, run CMD with the addresses in its environment, stop
+//	fluss-local-cluster run  [-sasl user:password[,…]] [-authorizer] [-tablet-servers N] [-server-option key=value]… -- CMD ARGS…  start, run CMD with the addresses in its environment, stop
 //	fluss-local-cluster fetch [VERSION…]                           fetch the jars of FLUSS_VERSION and each VERSION, print their classpaths
 //
 // `run` exports FLUSS_BOOTSTRAP_SERVERS and FLUSS_SERVER_VERSION (the version that runs) for
@@ -238,7 +238,11 @@ func run(args []string) (int, error) {
 	authz := fs.Bool("authorizer", false, "the SASL cluster authorizes: the first -sasl user is the super user, the others have no rights until granted")
 	serverOpts := serverOptions{}
 	fs.Var(serverOpts, "server-option", "extra server.yaml entry key=value for every server of every cluster (repeatable)")
+	tablets := fs.Int("tablet-servers", 1, "number of tablet servers of the plain cluster")
 	_ = fs.Parse(args)
+	if *tablets < 1 {
+		return 0, fmt.Errorf("-tablet-servers wants at least 1, got %d", *tablets)
+	}
 	cmdArgs := fs.Args()
 	if len(cmdArgs) == 0 {
 		return 0, errors.New("run needs a command after --")
@@ -263,7 +267,7 @@ func run(args []string) (int, error) {
 		}
 	}()
 	started := time.Now()
-	plain, err := localcluster.Start(ctx, localcluster.Options{Logf: logf, ServerConfig: serverOpts.config()})
+	plain, err := localcluster.Start(ctx, localcluster.Options{Logf: logf, ServerConfig: serverOpts.config(), TabletServers: *tablets})
 	if err != nil {
 		return 0, err
 	}
