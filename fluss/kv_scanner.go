@@ -241,9 +241,9 @@ func (s *KvScanner) open(ctx context.Context) ([]byte, error) {
 }
 
 func (s *KvScanner) openOnce(ctx context.Context) ([]byte, error) {
-	if s.curPart != "" && s.curBucket == 0 {
-		// The partitions ahead, in one metadata request rather than one request each as
-		// the scan reaches them.
+	if s.curPart != "" && s.curBucket == 0 && !s.t.c.partitionCached(s.t.path, s.curPart) {
+		// This partition and the next ones, in one metadata request rather than one
+		// request each as the scan reaches them.
 		i := (s.next - 1) / s.t.info.NumBuckets()
 		s.t.c.prefetchPartitions(ctx, s.t.path, s.partitions[i:min(i+kvScanPrefetchPartitions, len(s.partitions))])
 	}

@@ -348,6 +348,13 @@ func (c *Client) storePartitions(path TablePath, resp *protocol.MetadataResponse
 	return out
 }
 
+// partitionCached reports whether the metadata of a partition is cached.
+func (c *Client) partitionCached(path TablePath, name string) bool {
+	c.meta.mu.RLock()
+	defer c.meta.mu.RUnlock()
+	return c.meta.partitions[partitionKey{path, name}] != nil
+}
+
 // partitionsPerMetadataRequest bounds the partitions prefetchPartitions asks for in one
 // request.
 const partitionsPerMetadataRequest = 500
