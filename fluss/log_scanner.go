@@ -308,6 +308,10 @@ func (s *LogScanner) subscribe(ctx context.Context, offsets map[TableBucket]int6
 		names[pid] = name
 	}
 	if len(names) > 1 {
+		// Once here, not by each of the goroutines below at the same time.
+		if _, err := s.t.c.tableMetadata(ctx, s.t.Path()); err != nil {
+			return err
+		}
 		list := make([]string, 0, len(names))
 		for _, n := range names {
 			list = append(list, n)
