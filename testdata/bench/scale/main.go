@@ -268,7 +268,13 @@ func (b *bench) setup(ctx context.Context, t table) error {
 	if t.partitions > 0 {
 		ddl += " PARTITIONED BY (p)"
 	}
-	ddl += fmt.Sprintf(" WITH ('bucket.num' = '%d')", t.buckets)
+	ddl += fmt.Sprintf(" WITH ('bucket.num' = '%d'", t.buckets)
+	if !t.pk {
+		// Without a bucket key a writer fills one bucket after the other (sticky): the
+		// rows would sit in a few buckets.
+		ddl += ", 'bucket.key' = 'id'"
+	}
+	ddl += ")"
 	sdb, _, err := b.open()
 	if err != nil {
 		return err
