@@ -24,6 +24,7 @@
 //	-keep              keep the tables (default: drop each table after measuring it, so that
 //	                   at most one large table exists at a time)
 //	-reuse             measure the tables a run with -keep left, without writing them again
+//	-cpuprofile FILE   write a CPU profile of the run (go tool pprof -top -cum FILE)
 //
 // A table of 1,000 partitions × 8 buckets holds 8,000 buckets, more than Fluss 0.9.1 allows by
 // default (max.bucket.num 4096 counts all partitions' buckets); start the cluster with
@@ -39,6 +40,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
@@ -69,7 +71,19 @@ func main() {
 	which := flag.String("tables", "pk4,pk256,pkpart,log4,log256,logpart", "tables to measure")
 	keep := flag.Bool("keep", false, "keep the tables")
 	reuse := flag.Bool("reuse", false, "measure the tables a run with -keep left (same flags), without writing them again")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "scale: -cpuprofile:", err)
+			os.Exit(2)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	addr := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
 	if addr == "" {
 		fmt.Fprintln(os.Stderr, "scale: set FLUSS_BOOTSTRAP_SERVERS")
@@ -111,6 +125,7 @@ func main() {
 		}
 	}
 	if err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "scale:", err)
 		os.Exit(1)
 	}
