@@ -163,6 +163,10 @@ func (s *KvScanner) Close() error {
 	return nil
 }
 
+// kvScanPrefetchPartitions is how many partitions a kv scan fetches the metadata of at
+// once, when it reaches one whose metadata is not cached.
+const kvScanPrefetchPartitions = 100
+
 // nextBucket moves to the next bucket to read; false after the last one.
 func (s *KvScanner) nextBucket() bool {
 	nb := s.t.info.NumBuckets()
@@ -237,6 +241,12 @@ func (s *KvScanner) open(ctx context.Context) ([]byte, error) {
 }
 
 func (s *KvScanner) openOnce(ctx context.Context) ([]byte, error) {
+	if s.curPart != "" && s.curBucket == 0 && !s.t.c.partitionCached(s.t.path, s.curPart) {
+		// This partition and the next ones, in one metadata request rather than one
+		// request each as the scan reaches them.
+		i := (s.next - 1) / s.t.info.NumBuckets()
+		s.t.c.prefetchPartitions(ctx, s.t.path, s.partitions[i:min(i+kvScanPrefetchPartitions, len(s.partitions))])
+	}
 	bt, err := s.t.locate(ctx, s.curPart, s.curBucket)
 	if err != nil {
 		return nil, err

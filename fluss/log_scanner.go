@@ -299,58 +299,55 @@ func (s *LogScanner) subscribe(ctx context.Context, offsets map[TableBucket]int6
 		}
 		byPartition[tb.PartitionID] = append(byPartition[tb.PartitionID], tb)
 	}
-	var subs []*subscription
-	for pid, tbs := range byPartition {
+	names := make(map[int64]string, len(byPartition))
+	for pid := range byPartition {
 		name, err := s.partitionName(ctx, pid)
 		if err != nil {
 			return err
 		}
-		ids := make([]int32, len(tbs))
-		for i, tb := range tbs {
-			ids[i] = tb.Bucket
+		names[pid] = name
+	}
+	if len(names) > 1 {
+		// Once here, not by each of the goroutines below at the same time.
+		if _, err := s.t.c.tableMetadata(ctx, s.t.Path()); err != nil {
+			return err
 		}
-		start := map[int32]int64{}
-		var needEarliest, needLatest bool
-		for _, tb := range tbs {
-			switch offsets[tb] {
-			case EarliestOffset:
-				needEarliest = needEarliest || s.opts.Bounded
-			case LatestOffset:
-				needLatest = true
-			}
+		list := make([]string, 0, len(names))
+		for _, n := range names {
+			list = append(list, n)
 		}
-		admin := s.t.c.Admin()
-		if useSpec {
-			if start, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, spec); err != nil {
-				return err
+		s.t.c.prefetchPartitions(ctx, s.t.Path(), list)
+	}
+	// Each partition's offsets take ListOffsets requests of their own: resolve a few
+	// partitions at a time rather than one after the other (1,000 partitions made 2,000
+	// sequential requests before a bounded scan's first row).
+	var (
+		subs     []*subscription
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	sem := make(chan struct{}, subscribeParallelism)
+	for pid, tbs := range byPartition {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			got, err := s.resolvePartition(ctx, names[pid], tbs, offsets, spec, useSpec)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
 			}
-		}
-		var earliest, latest map[int32]int64
-		if needEarliest {
-			if earliest, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, OffsetEarliest()); err != nil {
-				return err
-			}
-		}
-		if needLatest || s.opts.Bounded {
-			if latest, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, OffsetLatest()); err != nil {
-				return err
-			}
-		}
-		for _, tb := range tbs {
-			sub := &subscription{tb: tb, partition: name, offset: offsets[tb], end: -1, stallHW: -1}
-			switch {
-			case useSpec:
-				sub.offset = start[tb.Bucket]
-			case sub.offset == EarliestOffset && earliest != nil:
-				sub.offset = earliest[tb.Bucket]
-			case sub.offset == LatestOffset:
-				sub.offset = latest[tb.Bucket]
-			}
-			if s.opts.Bounded {
-				sub.end = latest[tb.Bucket]
-			}
-			subs = append(subs, sub)
-		}
+			subs = append(subs, got...)
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -362,6 +359,65 @@ func (s *LogScanner) subscribe(ctx context.Context, offsets map[TableBucket]int6
 		s.dropPendingLocked(sub.tb)
 	}
 	return nil
+}
+
+// subscribeParallelism bounds the partitions whose start and end offsets subscribe
+// resolves at the same time.
+const subscribeParallelism = 8
+
+// resolvePartition resolves the start (and, bounded, end) offsets of buckets of one
+// partition (name "" for a non-partitioned table) into subscriptions.
+func (s *LogScanner) resolvePartition(ctx context.Context, name string, tbs []TableBucket, offsets map[TableBucket]int64,
+	spec OffsetSpec, useSpec bool) ([]*subscription, error) {
+	var err error
+	subs := make([]*subscription, 0, len(tbs))
+	ids := make([]int32, len(tbs))
+	for i, tb := range tbs {
+		ids[i] = tb.Bucket
+	}
+	start := map[int32]int64{}
+	var needEarliest, needLatest bool
+	for _, tb := range tbs {
+		switch offsets[tb] {
+		case EarliestOffset:
+			needEarliest = needEarliest || s.opts.Bounded
+		case LatestOffset:
+			needLatest = true
+		}
+	}
+	admin := s.t.c.Admin()
+	if useSpec {
+		if start, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, spec); err != nil {
+			return nil, err
+		}
+	}
+	var earliest, latest map[int32]int64
+	if needEarliest {
+		if earliest, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, OffsetEarliest()); err != nil {
+			return nil, err
+		}
+	}
+	if needLatest || s.opts.Bounded {
+		if latest, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, OffsetLatest()); err != nil {
+			return nil, err
+		}
+	}
+	for _, tb := range tbs {
+		sub := &subscription{tb: tb, partition: name, offset: offsets[tb], end: -1, stallHW: -1}
+		switch {
+		case useSpec:
+			sub.offset = start[tb.Bucket]
+		case sub.offset == EarliestOffset && earliest != nil:
+			sub.offset = earliest[tb.Bucket]
+		case sub.offset == LatestOffset:
+			sub.offset = latest[tb.Bucket]
+		}
+		if s.opts.Bounded {
+			sub.end = latest[tb.Bucket]
+		}
+		subs = append(subs, sub)
+	}
+	return subs, nil
 }
 
 // partitionName returns the name of a partition id ("" for NoPartition).

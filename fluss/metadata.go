@@ -326,18 +326,71 @@ func (c *Client) partitionMetadata(ctx context.Context, path TablePath, name str
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range resp.GetPartitionMetadata() {
-		if p.GetPartitionName() != name {
-			continue
-		}
-		pm = &partitionMetadata{TableID: p.GetTableId(), Name: name, ID: p.GetPartitionId(), Buckets: bucketsFromPb(p.GetBucketMetadata())}
-		c.noteLeaders(path, name, pm.Buckets)
-		c.meta.mu.Lock()
-		c.meta.partitions[key] = pm
-		c.meta.mu.Unlock()
+	if pm := c.storePartitions(path, resp)[name]; pm != nil {
 		return pm, nil
 	}
 	return nil, &Error{Code: flusserr.PartitionNotExists, Message: fmt.Sprintf("metadata has no partition %q of %s", name, path)}
+}
+
+// storePartitions caches the partitions of path in a metadata answer and returns them by
+// name.
+func (c *Client) storePartitions(path TablePath, resp *protocol.MetadataResponse) map[string]*partitionMetadata {
+	out := map[string]*partitionMetadata{}
+	for _, p := range resp.GetPartitionMetadata() {
+		name := p.GetPartitionName()
+		pm := &partitionMetadata{TableID: p.GetTableId(), Name: name, ID: p.GetPartitionId(), Buckets: bucketsFromPb(p.GetBucketMetadata())}
+		c.noteLeaders(path, name, pm.Buckets)
+		c.meta.mu.Lock()
+		c.meta.partitions[partitionKey{path, name}] = pm
+		c.meta.mu.Unlock()
+		out[name] = pm
+	}
+	return out
+}
+
+// partitionCached reports whether the metadata of a partition is cached.
+func (c *Client) partitionCached(path TablePath, name string) bool {
+	c.meta.mu.RLock()
+	defer c.meta.mu.RUnlock()
+	return c.meta.partitions[partitionKey{path, name}] != nil
+}
+
+// partitionsPerMetadataRequest bounds the partitions prefetchPartitions asks for in one
+// request.
+const partitionsPerMetadataRequest = 500
+
+// prefetchPartitions fetches the metadata of those named partitions that are not cached, a
+// few hundred per request, for a reader about to touch them all: partitionMetadata alone
+// asks for each partition when it is first needed, which for a scan of 1,000 partitions
+// was 1,000 requests one after the other. It is best effort: after a failure (a partition
+// dropped meanwhile fails the whole request) partitionMetadata still asks for each
+// partition and reports its error.
+func (c *Client) prefetchPartitions(ctx context.Context, path TablePath, names []string) {
+	var missing []string
+	c.meta.mu.RLock()
+	for _, n := range names {
+		if n != "" && c.meta.partitions[partitionKey{path, n}] == nil {
+			missing = append(missing, n)
+		}
+	}
+	c.meta.mu.RUnlock()
+	if len(missing) < 2 {
+		return
+	}
+	for lo := 0; lo < len(missing); lo += partitionsPerMetadataRequest {
+		req := &protocol.MetadataRequest{}
+		for _, n := range missing[lo:min(lo+partitionsPerMetadataRequest, len(missing))] {
+			req.PartitionsPath = append(req.PartitionsPath, &protocol.PbPhysicalTablePath{
+				DatabaseName: proto.String(path.Database), TableName: proto.String(path.Table), PartitionName: proto.String(n),
+			})
+		}
+		resp, err := c.metadataRequest(ctx, req)
+		if err != nil {
+			c.debug("fluss: prefetching partition metadata failed", "table", path.String(), "partitions", len(req.PartitionsPath), "err", err)
+			return
+		}
+		c.storePartitions(path, resp)
+	}
 }
 
 // bucketLeader returns the leader of a bucket of a table or partition

@@ -1,10 +1,10 @@
 // Command fluss-local-cluster starts and stops a real Apache Fluss cluster on loopback for
 // development and tests (see package fluss/localcluster).
 //
-//	fluss-local-cluster up   [-state FILE] [-sasl user:password[,…]] [-authorizer] [-tablet-servers N] [-zk-session-timeout D] [-log-tiering]
+//	fluss-local-cluster up   [-state FILE] [-sasl user:password[,…]] [-authorizer] [-tablet-servers N] [-zk-session-timeout D] [-log-tiering] [-server-option key=value]…
 //	                                                               start detached, print the bootstrap address
 //	fluss-local-cluster down [-state FILE]                         stop what `up` started
-//	fluss-local-cluster run  [-sasl user:password[,…]] [-authorizer] -- CMD ARGS…  start, run CMD with the addresses in its environment, stop
+//	fluss-local-cluster run  [-sasl user:password[,…]] [-authorizer] [-tablet-servers N] [-server-option key=value]… -- CMD ARGS…  start, run CMD with the addresses in its environment, stop
 //	fluss-local-cluster fetch [VERSION…]                           fetch the jars of FLUSS_VERSION and each VERSION, print their classpaths
 //
 // `run` exports FLUSS_BOOTSTRAP_SERVERS and FLUSS_SERVER_VERSION (the version that runs) for
@@ -17,6 +17,9 @@
 // (FLUSS_SERVER_DIR, default ../shared/fluss-server beside the repository; every -SNAPSHOT
 // version comes from there). -tablet-servers starts N tablet servers (default 1); -zk-session-timeout sets the servers' ZooKeeper session timeout (e.g. 6s,
 // so that a killed tablet server loses its buckets within seconds; default 60 s).
+// -server-option key=value (repeatable) adds an entry to every server's server.yaml, e.g.
+// -server-option max.bucket.num=16384 for a table of 1,000 partitions × 8 buckets (Fluss
+// 0.9.1 limits a partitioned table's buckets in all to max.bucket.num, default 4096).
 package main
 
 import (
@@ -112,6 +115,36 @@ func parseSASL(s string) (map[string]string, string, string, error) {
 	return users, first, firstPass, nil
 }
 
+// serverOptions is the -server-option flag: server.yaml entries key=value, the last one of a
+// key winning.
+type serverOptions map[string]string
+
+func (o serverOptions) String() string {
+	parts := make([]string, 0, len(o))
+	for k, v := range o {
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (o serverOptions) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+	if !ok || k == "" || v == "" {
+		return fmt.Errorf("want key=value, got %q", s)
+	}
+	o[k] = v
+	return nil
+}
+
+// config is the entries for localcluster.Options.ServerConfig, nil without any.
+func (o serverOptions) config() map[string]string {
+	if len(o) == 0 {
+		return nil
+	}
+	return o
+}
+
 // superUsers returns the super users for -authorizer: the first -sasl user.
 func superUsers(authorizer bool, first string) ([]string, error) {
 	if !authorizer {
@@ -131,6 +164,8 @@ func up(args []string) error {
 	tablets := fs.Int("tablet-servers", 1, "number of tablet servers")
 	zkSession := fs.Duration("zk-session-timeout", 0, "ZooKeeper session timeout of the servers (0: Fluss's default, 60s)")
 	tiering := fs.Bool("log-tiering", false, "tier log segments to the remote data dir within seconds (64 KiB segments, remote log task every second)")
+	serverOpts := serverOptions{}
+	fs.Var(serverOpts, "server-option", "extra server.yaml entry key=value for every server (repeatable)")
 	_ = fs.Parse(args)
 	if *tablets < 1 {
 		return fmt.Errorf("-tablet-servers wants at least 1, got %d", *tablets)
@@ -157,7 +192,7 @@ func up(args []string) error {
 	}
 	started := time.Now()
 	c, err := localcluster.Start(context.Background(), localcluster.Options{Dir: dir, SASLUsers: users, SuperUsers: supers, Detach: true, Logf: logf,
-		TabletServers: *tablets, ZooKeeperSessionTimeout: *zkSession, LogTiering: *tiering})
+		TabletServers: *tablets, ZooKeeperSessionTimeout: *zkSession, LogTiering: *tiering, ServerConfig: serverOpts.config()})
 	if err != nil {
 		os.RemoveAll(dir)
 		return err
@@ -201,7 +236,13 @@ func run(args []string) (int, error) {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	saslFlag := fs.String("sasl", "", "also start a SASL/PLAIN cluster with these users: user:password[,user:password…]")
 	authz := fs.Bool("authorizer", false, "the SASL cluster authorizes: the first -sasl user is the super user, the others have no rights until granted")
+	serverOpts := serverOptions{}
+	fs.Var(serverOpts, "server-option", "extra server.yaml entry key=value for every server of every cluster (repeatable)")
+	tablets := fs.Int("tablet-servers", 1, "number of tablet servers of the plain cluster")
 	_ = fs.Parse(args)
+	if *tablets < 1 {
+		return 0, fmt.Errorf("-tablet-servers wants at least 1, got %d", *tablets)
+	}
 	cmdArgs := fs.Args()
 	if len(cmdArgs) == 0 {
 		return 0, errors.New("run needs a command after --")
@@ -226,14 +267,14 @@ func run(args []string) (int, error) {
 		}
 	}()
 	started := time.Now()
-	plain, err := localcluster.Start(ctx, localcluster.Options{Logf: logf})
+	plain, err := localcluster.Start(ctx, localcluster.Options{Logf: logf, ServerConfig: serverOpts.config(), TabletServers: *tablets})
 	if err != nil {
 		return 0, err
 	}
 	clusters = append(clusters, plain)
 	env := append(os.Environ(), "FLUSS_BOOTSTRAP_SERVERS="+plain.BootstrapServers, "FLUSS_SERVER_VERSION="+plain.Version)
 	if users != nil {
-		sc, err := localcluster.Start(ctx, localcluster.Options{SASLUsers: users, SuperUsers: supers, Logf: logf})
+		sc, err := localcluster.Start(ctx, localcluster.Options{SASLUsers: users, SuperUsers: supers, Logf: logf, ServerConfig: serverOpts.config()})
 		if err != nil {
 			return 0, err
 		}

@@ -36,3 +36,15 @@ func TestSuperUsers(t *testing.T) {
 	_, err = superUsers(true, "")
 	assert.ErrorContains(t, err, "-authorizer needs -sasl")
 }
+
+func TestServerOptions(t *testing.T) {
+	o := serverOptions{}
+	assert.Nil(t, o.config(), "no flag: no extra entries")
+	require.NoError(t, o.Set("max.bucket.num=16384"))
+	require.NoError(t, o.Set("max.partition.num = 2000"))
+	require.NoError(t, o.Set("max.bucket.num=20000"))
+	assert.Equal(t, map[string]string{"max.bucket.num": "20000", "max.partition.num": "2000"}, o.config())
+	for _, bad := range []string{"", "key", "=v", "k="} {
+		assert.Error(t, serverOptions{}.Set(bad), bad)
+	}
+}
