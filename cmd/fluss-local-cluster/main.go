@@ -31,6 +31,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -322,8 +323,9 @@ func printServerWarnings(c *localcluster.Cluster, n int) {
 		if err != nil {
 			continue
 		}
+		all := strings.Split(string(data), "\n")
 		var lines []string
-		for _, line := range strings.Split(string(data), "\n") {
+		for _, line := range all {
 			if strings.Contains(line, " WARN ") || strings.Contains(line, " ERROR ") {
 				lines = append(lines, line)
 			}
@@ -335,5 +337,43 @@ func printServerWarnings(c *localcluster.Cluster, n int) {
 		for _, line := range lines[max(0, len(lines)-n):] {
 			fmt.Fprintln(os.Stderr, "  "+line)
 		}
+		if causes := exceptionSummary(all, 10); len(causes) > 0 {
+			logf("exceptions in %s (the stack traces' first and Caused by lines, most frequent first):", filepath.Base(path))
+			for _, line := range causes {
+				fmt.Fprintln(os.Stderr, "  "+line)
+			}
+		}
 	}
+}
+
+// exceptionSummary returns, for the Java stack traces in a server log, their exception
+// lines (the line after a WARN/ERROR line that starts a trace, and every "Caused by:"
+// line), each once with how often it came, most frequent first, at most n: the WARN and
+// ERROR lines alone ("Fail to init kv tablet …") rarely say why.
+func exceptionSummary(lines []string, n int) []string {
+	count := map[string]int{}
+	var order []string
+	add := func(s string) {
+		s = strings.TrimSpace(s)
+		if count[s] == 0 {
+			order = append(order, s)
+		}
+		count[s]++
+	}
+	for i, line := range lines {
+		switch {
+		case strings.HasPrefix(line, "Caused by: "):
+			add(line)
+		case i > 0 && (strings.Contains(lines[i-1], " WARN ") || strings.Contains(lines[i-1], " ERROR ")) &&
+			i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "at ") &&
+			line != "" && !strings.HasPrefix(line, "\t") && !strings.HasPrefix(line, " "):
+			add(line)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return count[order[a]] > count[order[b]] })
+	out := make([]string, 0, min(n, len(order)))
+	for _, s := range order[:min(n, len(order))] {
+		out = append(out, fmt.Sprintf("%d× %s", count[s], s))
+	}
+	return out
 }

@@ -48,3 +48,26 @@ func TestServerOptions(t *testing.T) {
 		assert.Error(t, serverOptions{}.Set(bad), bad)
 	}
 }
+
+func TestExceptionSummary(t *testing.T) {
+	log := []string{
+		"15:26:51,391 WARN  Replica - Fail to init kv tablet for bucket TableBucket{tableId=139, bucket=0}, retrying for 5 times",
+		"org.rocksdb.RocksDBException: While lock file: /x/LOCK: Resource temporarily unavailable",
+		"\tat org.rocksdb.RocksDB.open(Native Method)",
+		"15:26:51,922 WARN  Replica - Fail to init kv tablet for bucket TableBucket{tableId=141, bucket=0}, retrying for 1 times",
+		"org.rocksdb.RocksDBException: While lock file: /x/LOCK: Resource temporarily unavailable",
+		"\tat org.rocksdb.RocksDB.open(Native Method)",
+		"Caused by: java.io.IOException: Too many open files",
+		"\tat sun.nio.ch.Net.bind(Native Method)",
+		"15:26:52,000 INFO  Replica - a line that is not a warning",
+		"not an exception: no stack follows",
+		"15:26:53,409 WARN  ZooKeeperClient - Failed to get leader and isr: NONODE",
+		"15:26:53,410 WARN  ZooKeeperClient - another warning line, not an exception",
+	}
+	assert.Equal(t, []string{
+		"2× org.rocksdb.RocksDBException: While lock file: /x/LOCK: Resource temporarily unavailable",
+		"1× Caused by: java.io.IOException: Too many open files",
+	}, exceptionSummary(log, 10))
+	assert.Len(t, exceptionSummary(log, 1), 1)
+	assert.Empty(t, exceptionSummary([]string{"15:26:53,409 WARN  x - y"}, 10))
+}
