@@ -51,25 +51,10 @@ func batchCells(t types.DataType, arr arrow.Array) (cellFunc, error) {
 	if t.Kind.Nested() {
 		return arrowCell(t, arr)
 	}
-	switch a := arr.(type) {
-	case *array.Int8:
-		return int64Slab(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
-	case *array.Int16:
-		return int64Slab(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
-	case *array.Int32:
-		vals := a.Int32Values()
-		return int64Slab(a.Len(), func(i int) int64 { return int64(vals[i]) }), nil
-	case *array.Int64:
-		vals := a.Int64Values()
-		return int64Slab(a.Len(), func(i int) int64 { return vals[i] }), nil
-	case *array.Float32:
-		vals := a.Float32Values()
-		return float64Slab(a.Len(), func(i int) float64 { return float64(vals[i]) }), nil
-	case *array.Float64:
-		vals := a.Float64Values()
-		return float64Slab(a.Len(), func(i int) float64 { return vals[i] }), nil
-	case *array.String:
-		return stringSlab(a)
+	if ki, ok := infoOf(t.Kind); ok && ki.slab != nil {
+		if cell := ki.slab(arr); cell != nil {
+			return cell, nil
+		}
 	}
 	return arrowCell(t, arr)
 }
@@ -91,10 +76,10 @@ func float64Slab(n int, at func(i int) float64) cellFunc {
 }
 
 // stringSlab copies the column's bytes into one string and slices the values out of it.
-func stringSlab(a *array.String) (cellFunc, error) {
+func stringSlab(a *array.String) cellFunc {
 	n := a.Len()
 	if n == 0 || len(a.ValueBytes()) > maxSharedStringBytes*n {
-		return arrowCell(types.NewString(), a)
+		return stringCell(types.NewString(), a)
 	}
 	all := string(a.ValueBytes())
 	offs := a.ValueOffsets()
@@ -103,5 +88,5 @@ func stringSlab(a *array.String) (cellFunc, error) {
 	for i := range slab {
 		slab[i] = all[offs[i]-base : offs[i+1]-base]
 	}
-	return func(i int) any { return boxAt(stringType, unsafe.Pointer(&slab[i])) }, nil
+	return func(i int) any { return boxAt(stringType, unsafe.Pointer(&slab[i])) }
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
@@ -17,51 +16,18 @@ import (
 type cellFunc func(i int) any
 
 // arrowCell builds, once per batch and column, the converter from an Arrow column of
-// Fluss type t to driver values. Strings and bytes are copied out of the Arrow buffers.
+// Fluss type t to driver values (the kinds table, kinds.go). Strings and bytes are copied
+// out of the Arrow buffers.
 func arrowCell(t types.DataType, arr arrow.Array) (cellFunc, error) {
 	if t.Kind.Nested() {
 		return nestedArrowCell(t, arr)
 	}
-	switch a := arr.(type) {
-	case *array.Boolean:
-		return func(i int) any { return a.Value(i) }, nil
-	case *array.Int8:
-		return func(i int) any { return int64(a.Value(i)) }, nil
-	case *array.Int16:
-		return func(i int) any { return int64(a.Value(i)) }, nil
-	case *array.Int32:
-		return func(i int) any { return int64(a.Value(i)) }, nil
-	case *array.Int64:
-		return func(i int) any { return a.Value(i) }, nil
-	case *array.Float32:
-		return func(i int) any { return float64(a.Value(i)) }, nil
-	case *array.Float64:
-		return func(i int) any { return a.Value(i) }, nil
-	case *array.String:
-		return func(i int) any { return strings.Clone(a.Value(i)) }, nil
-	case *array.Binary:
-		return func(i int) any { return bytes.Clone(a.Value(i)) }, nil
-	case *array.FixedSizeBinary:
-		return func(i int) any { return bytes.Clone(a.Value(i)) }, nil
-	case *array.Decimal128:
-		scale := a.DataType().(*arrow.Decimal128Type).Scale
-		return func(i int) any { return a.Value(i).ToString(scale) }, nil
-	case *array.Date32:
-		return func(i int) any { return a.Value(i).ToTime() }, nil
-	case *array.Time32:
-		unit := a.DataType().(*arrow.Time32Type).Unit
-		return func(i int) any { return formatTimeOfDay(a.Value(i).ToTime(unit), t.Precision) }, nil
-	case *array.Time64:
-		unit := a.DataType().(*arrow.Time64Type).Unit
-		return func(i int) any { return formatTimeOfDay(a.Value(i).ToTime(unit), t.Precision) }, nil
-	case *array.Timestamp:
-		toTime, err := a.DataType().(*arrow.TimestampType).GetToTimeFunc()
-		if err != nil {
-			return nil, err
+	if ki, ok := infoOf(t.Kind); ok && ki.cell != nil {
+		if cell := ki.cell(t, arr); cell != nil {
+			return cell, nil
 		}
-		return func(i int) any { return toTime(a.Value(i)).UTC() }, nil
 	}
-	return nil, fmt.Errorf("flussql: column type %s (Arrow %s) is %w", t, arr.DataType(), ErrNotSupported)
+	return nil, notSupported(t, arr)
 }
 
 // formatTimeOfDay renders a TIME value with as many fractional digits as its precision
