@@ -163,7 +163,60 @@ func (c *Cluster) Restart(ctx context.Context, name string) error {
 	}
 	c.mu.Unlock()
 	start := time.Now()
+	for attempt := 1; ; attempt++ {
+		err = c.awaitServing(ctx, name, pid)
+		if err == nil || alive(pid) || attempt == maxRestartAttempts || ctx.Err() != nil {
+			break
+		}
+		// Fluss's servers can fail at startup on a race of their own and exit (0.9.1 and
+		// 1.0: the coordinator lists the tablet servers' ZooKeeper registrations, then reads
+		// them, and one that expires in between — a server killed a moment ago — is a
+		// NullPointerException in CoordinatorEventProcessor.initCoordinatorContext). Start
+		// it again, as a supervisor would.
+		c.logf("localcluster: %s (pid %d) exited while starting (attempt %d of %d); starting it again:\n%s",
+			name, pid, attempt, maxRestartAttempts, lastLines(logPath, 8))
+		c.mu.Lock()
+		c.restarts[name]++
+		_ = os.Rename(logPath, fmt.Sprintf("%s.%d", logPath, c.restarts[name]))
+		pid, _, err = c.startProc(name)
+		if err == nil {
+			for i := range c.Procs {
+				if c.Procs[i].Name == name {
+					c.Procs[i].PID = pid
+				}
+			}
+		}
+		c.mu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("localcluster: restart %s: %w\n%s", name, err, lastLines(logPath, 40))
+	}
+	c.logf("localcluster: %s restarted (pid %d) in %s", name, pid, time.Since(start).Round(time.Millisecond))
+	return nil
+}
 
+// maxRestartAttempts is how many times Restart starts a server that exits while starting.
+const maxRestartAttempts = 3
+
+// awaitServing waits until the restarted server name (pid) serves again, or returns early
+// when the process exits.
+func (c *Cluster) awaitServing(ctx context.Context, name string, pid int) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		for alive(pid) {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+		cancel(fmt.Errorf("localcluster: %s (pid %d) exited while starting", name, pid))
+	}()
+	var err error
 	switch {
 	case name == "zookeeper":
 		err = waitZooKeeper(ctx, c.zkAddr)
@@ -177,11 +230,10 @@ func (c *Cluster) Restart(ctx context.Context, name string) error {
 			err = c.waitTabletListed(ctx, id)
 		}
 	}
-	if err != nil {
-		return fmt.Errorf("localcluster: restart %s: %w\n%s", name, err, lastLines(logPath, 40))
+	if err != nil && context.Cause(ctx) != nil && context.Cause(ctx) != ctx.Err() {
+		err = fmt.Errorf("%w (%v)", err, context.Cause(ctx))
 	}
-	c.logf("localcluster: %s restarted (pid %d) in %s", name, pid, time.Since(start).Round(time.Millisecond))
-	return nil
+	return err
 }
 
 // TabletAddr returns the client-facing host:port of tablet server id, the address clients
