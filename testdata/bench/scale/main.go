@@ -330,36 +330,12 @@ func (b *bench) createPartitions(ctx context.Context, path fluss.TablePath, part
 	if parts == 0 {
 		return nil
 	}
-	next := make(chan int)
-	errs := make(chan error, 8)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if err := b.client.Admin().CreatePartition(ctx, path, fluss.PartitionSpec{"p": partName(i, parts)}, true); err != nil {
-					errs <- fmt.Errorf("partition %s: %w", partName(i, parts), err)
-					return
-				}
-			}
-		}()
-	}
-	var err error
-loop:
-	for i := range parts {
-		select {
-		case next <- i:
-		case err = <-errs:
-			break loop
+	return inParallel(parts, func(i int) error {
+		if err := b.client.Admin().CreatePartition(ctx, path, fluss.PartitionSpec{"p": partName(i, parts)}, true); err != nil {
+			return fmt.Errorf("partition %s: %w", partName(i, parts), err)
 		}
-	}
-	close(next)
-	wg.Wait()
-	if err == nil && len(errs) > 0 {
-		err = <-errs
-	}
-	return err
+		return nil
+	})
 }
 
 // waitReady waits until every bucket of the table (of each partition) answers ListOffsets:
@@ -376,33 +352,43 @@ func (b *bench) waitReady(ctx context.Context, path fluss.TablePath, parts int) 
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	next := make(chan string)
+	return inParallel(len(names), func(i int) error {
+		for {
+			_, err := b.client.Admin().ListOffsets(ctx, path, names[i], nil, fluss.OffsetLatest())
+			if err == nil {
+				return nil
+			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("partition %q not ready: %w", names[i], err)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	})
+}
+
+// inParallel runs f(0) … f(n-1) on 8 goroutines and returns the first error; after one,
+// no further f is started.
+func inParallel(n int, f func(i int) error) error {
+	next := make(chan int)
 	errs := make(chan error, 8)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for name := range next {
-				for {
-					_, err := b.client.Admin().ListOffsets(ctx, path, name, nil, fluss.OffsetLatest())
-					if err == nil {
-						break
-					}
-					if ctx.Err() != nil {
-						errs <- fmt.Errorf("partition %q not ready: %w", name, err)
-						return
-					}
-					time.Sleep(200 * time.Millisecond)
+			for i := range next {
+				if err := f(i); err != nil {
+					errs <- err
+					return
 				}
 			}
 		}()
 	}
 	var err error
 loop:
-	for _, name := range names {
+	for i := range n {
 		select {
-		case next <- name:
+		case next <- i:
 		case err = <-errs:
 			break loop
 		}
