@@ -57,4 +57,7 @@ var fuzzSeeds = []string{
 	"CREATE TABLE t (a MAP<INT, ARRAY<ROW<x INT>>>)",
 	"SELECT * FROM t /*+ OPTIONS('a*\\/'='b') */",
 	"SELECT A.A/*!*/00000", // sqlparser's tokenizer panicked on an empty /*!*/
+	// The alias given to a subquery without one ran into a token written
+	// right after the ), making an identifier in the reserved namespace.
+	"SELECT * FROM (SELECT a FROM t UNION ALL SELECT b FROM u)0x WHERE x.a > 1",
 }

@@ -66,7 +66,7 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 			if n := len(subs); n > 0 {
 				if subs[n-1] && !l.isWord(next, "as") && (next.typ == 0 || !next.quoted && isKeyword(l.src[next.start:next.end]) || !l.isWordTok(next) && !next.quoted) {
 					// Flink takes a subquery in FROM without alias; sqlparser needs one.
-					rw.add(t.start, t.end, ") AS "+subqueryAlias)
+					rw.add(t.start, t.end, ") AS "+subqueryAlias+" ")
 				}
 				subs = subs[:n-1]
 			}
