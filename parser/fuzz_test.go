@@ -60,4 +60,6 @@ var fuzzSeeds = []string{
 	// The alias given to a subquery without one ran into a token written
 	// right after the ), making an identifier in the reserved namespace.
 	"SELECT * FROM (SELECT a FROM t UNION ALL SELECT b FROM u)0x WHERE x.a > 1",
+	// A hint between a database and its table's name marked the database as hinted.
+	"SELECT 0 FROM A000/*+OPTIONS(''='')*/.A",
 }

@@ -63,7 +63,7 @@ func (l *lexed) hintedTable(off int) int {
 	}
 	tableWord := func(k int) bool { return k >= 0 && (l.isWord(l.toks[k], "from") || l.isWord(l.toks[k], "join")) }
 	switch {
-	case !isName(j):
+	case !isName(j), j+1 < len(l.toks) && l.toks[j+1].typ == '.': // not a name, or only its database
 		return -1
 	case tableWord(j - 1):
 		return j

@@ -68,6 +68,8 @@ func TestProbeDroppedClausesAreKeptOrRejected(t *testing.T) {
 			`line 1, column 45: syntax error at "p_us": expected '='`},
 		{"a hint at the end (X36)", "SELECT * FROM events LIMIT 10 /*+ OPTIONS('a'='b') */",
 			"line 1, column 31: a hint must directly follow the table name: SELECT … FROM t /*+ OPTIONS('k' = 'v') */"},
+		{"a hint between database and table name", "SELECT * FROM db /*+ OPTIONS('a'='b') */ .events",
+			"line 1, column 18: a hint must directly follow the table name: SELECT … FROM t /*+ OPTIONS('k' = 'v') */"},
 		{"a hint in DDL", "DROP TABLE t /*+ OPTIONS('a'='b') */",
 			"line 1, column 14: hints are only supported after the table name of a SELECT"},
 		{"multi-statement text starting with CREATE DATABASE (B20)", "CREATE DATABASE IF NOT EXISTS fluss; DROP TABLE IF EXISTS users",

@@ -19,8 +19,9 @@ import (
 // projected columns in table order (types.ProjectedArrowSchema).
 //
 // Decoding uses arrow-go's IPC reader for the flatbuffer metadata, the
-// buffer decompression (NONE, LZ4_FRAME, ZSTD, and the -1 "stored raw"
-// prefix) and array construction; the decoder feeds it a cached schema
+// buffer decompression (LZ4_FRAME and the -1 "stored raw" prefix; ZSTD
+// bodies are decompressed ahead of it, see inlineZstdBody) and array
+// construction; the decoder feeds it a cached schema
 // message followed by the batch's lone RecordBatch message, without copying
 // the batch. It then checks every array against its buffers, so a corrupt
 // batch is an error rather than a later panic. It is not safe for concurrent
@@ -28,6 +29,7 @@ import (
 type ArrowDecoder struct {
 	schema    *arrow.Schema
 	mem       memory.Allocator
+	limit     int    // the largest body or buffer decoding may allocate (WithMaxAllocation)
 	schemaMsg []byte // serialized schema message metadata (flatbuffer)
 	feed      *messageFeed
 	rdr       *ipc.Reader
@@ -40,7 +42,7 @@ func NewArrowDecoder(schema *arrow.Schema, opts ...Option) (*ArrowDecoder, error
 		return nil, errors.New("logbatch: nil schema")
 	}
 	cfg := newConfig(opts)
-	d := &ArrowDecoder{schema: schema, mem: &limitedAllocator{Allocator: cfg.mem, limit: cfg.maxAlloc}}
+	d := &ArrowDecoder{schema: schema, mem: &limitedAllocator{Allocator: cfg.mem, limit: cfg.maxAlloc}, limit: cfg.maxAlloc}
 	// Serialize the schema once; every reader starts from this message.
 	p := ipc.GetSchemaPayload(schema, cfg.mem)
 	var buf bytes.Buffer
@@ -107,7 +109,7 @@ func (d *ArrowDecoder) readMessage(msg []byte) (rec arrow.RecordBatch, err error
 	if err != nil {
 		return nil, err
 	}
-	m, err := newMessage(meta, body)
+	m, err := newMessage(meta, body, d.limit)
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +164,10 @@ func splitMessage(b []byte) (meta, rest []byte, err error) {
 }
 
 // newMessage wraps metadata and body in an ipc.Message, checking the message
-// type and that the body holds the declared body length.
-func newMessage(meta, rest []byte) (m *ipc.Message, err error) {
+// type and that the body holds the declared body length. A body compressed with
+// ZSTD is decompressed here, into a new body of at most limit bytes
+// (inlineZstdBody).
+func newMessage(meta, rest []byte, limit int) (m *ipc.Message, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if m != nil {
@@ -187,7 +191,11 @@ func newMessage(meta, rest []byte) (m *ipc.Message, err error) {
 	if bodyLen < 0 || bodyLen > int64(len(rest)) {
 		return nil, errCorruptf("arrow body length %d exceeds the %d bytes left in the batch", bodyLen, len(rest))
 	}
-	return ipc.NewMessage(memory.NewBufferBytes(meta), memory.NewBufferBytes(rest[:bodyLen])), nil
+	meta, body, err := inlineZstdBody(meta, rest[:bodyLen], limit)
+	if err != nil {
+		return nil, err
+	}
+	return ipc.NewMessage(memory.NewBufferBytes(meta), memory.NewBufferBytes(body)), nil
 }
 
 // messageFeed is the ipc.MessageReader behind an ArrowDecoder: the schema
