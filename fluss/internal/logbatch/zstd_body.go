@@ -21,15 +21,15 @@ import (
 
 // Flatbuffer field numbers of the Arrow IPC schema (Message.fbs, Schema.fbs).
 const (
-	fbMessageBodyLength  = 3 // Message.bodyLength: long
-	fbMessageHeader      = 2 // Message.header: RecordBatch
-	fbBatchBuffers       = 2 // RecordBatch.buffers: [Buffer], struct {offset: long; length: long}
-	fbBatchCompression   = 3 // RecordBatch.compression: BodyCompression
-	fbCompressionCodec   = 0 // BodyCompression.codec: byte, LZ4_FRAME = 0 (default), ZSTD = 1
-	fbCompressionMethod  = 1 // BodyCompression.method: byte, BUFFER = 0 (default)
-	fbCodecZstd          = 1
-	fbMethodBuffer       = 0
-	rawBufferMarker      = -1 // an uncompressed length of -1: the buffer is stored raw
+	fbMessageBodyLength = 3 // Message.bodyLength: long
+	fbMessageHeader     = 2 // Message.header: RecordBatch
+	fbBatchBuffers      = 2 // RecordBatch.buffers: [Buffer], struct {offset: long; length: long}
+	fbBatchCompression  = 3 // RecordBatch.compression: BodyCompression
+	fbCompressionCodec  = 0 // BodyCompression.codec: byte, LZ4_FRAME = 0 (default), ZSTD = 1
+	fbCompressionMethod = 1 // BodyCompression.method: byte, BUFFER = 0 (default)
+	fbCodecZstd         = 1
+	fbMethodBuffer      = 0
+	rawBufferMarker     = -1 // an uncompressed length of -1: the buffer is stored raw
 	bodyBufferAlignment = 8
 )
 
