@@ -71,6 +71,40 @@ func TestFakeScanPartitions(t *testing.T) {
 	assert.Equal(t, [][]string{{"0"}}, queryStrings(t, db, "SELECT COUNT(*) FROM p WHERE region = 'APAC'"))
 }
 
+// TestFakeScanLimitManyPartitions: a LIMIT scan of a table of 20 partitions × 2 buckets asks
+// for the offsets of the first partitions only (limitGroups: 8 buckets, then 16, …) when they
+// hold enough rows, and still reads every partition when the LIMIT needs them all, or when
+// only the last partition's rows pass the filter.
+func TestFakeScanLimitManyPartitions(t *testing.T) {
+	db, fc := openFake(t, "")
+	mustExec(t, db, "CREATE TABLE p (id BIGINT, region STRING) PARTITIONED BY (region) WITH ('bucket.num' = '2')")
+	var rows []string
+	for i := 0; i < 20; i++ {
+		mustExec(t, db, fmt.Sprintf("ALTER TABLE p ADD PARTITION (region = 'r%02d')", i))
+		for j := 0; j < 3; j++ {
+			rows = append(rows, fmt.Sprintf("(%d, 'r%02d')", i*10+j, i))
+		}
+	}
+	mustExec(t, db, "INSERT INTO p VALUES "+strings.Join(rows, ", "))
+
+	offsets := func(query string) ([][]string, int) {
+		before := fc.Calls(flusstest.ListOffsets)
+		got := queryStrings(t, db, query)
+		return got, fc.Calls(flusstest.ListOffsets) - before
+	}
+	_, all := offsets("SELECT * FROM p")
+	got, few := offsets("SELECT id FROM p LIMIT 5")
+	assert.Len(t, got, 5)
+	assert.Less(t, few, all/2, "LIMIT 5 of 60 rows sent %d ListOffsets requests, a full scan %d", few, all)
+
+	got, _ = offsets("SELECT id FROM p LIMIT 100")
+	assert.Len(t, got, 60, "a LIMIT above the row count reads every partition")
+	got, _ = offsets("SELECT id, region FROM p WHERE id = 191 LIMIT 1")
+	assert.Equal(t, [][]string{{"191", "r19"}}, got, "the one matching row is in the last partition")
+	got, _ = offsets("SELECT id FROM p LIMIT 2 OFFSET 58")
+	assert.Len(t, got, 2)
+}
+
 func TestFakeLookups(t *testing.T) {
 	db, _ := openFake(t, "", flusstest.WithTabletServers(3))
 	mustExec(t, db,

@@ -231,23 +231,27 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 			buckets = append(buckets, fluss.TableBucket{PartitionID: id, Bucket: int32(b)})
 		}
 	}
-	sctx, cancel := c.ex.requestContext(ctx)
-	defer cancel()
-	switch p.Start {
-	case planner.StartTimestamp:
-		err = scanner.SubscribeTimestamp(sctx, buckets, time.UnixMilli(p.StartTimestamp))
-	default:
+	subscribe := func(ctx context.Context, group []fluss.TableBucket) error {
+		ctx, cancel := c.ex.requestContext(ctx)
+		defer cancel()
+		if p.Start == planner.StartTimestamp {
+			return scanner.SubscribeTimestamp(ctx, group, time.UnixMilli(p.StartTimestamp))
+		}
 		offset := fluss.EarliestOffset
 		if p.Start == planner.StartLatest {
 			offset = fluss.LatestOffset
 		}
-		m := make(map[fluss.TableBucket]int64, len(buckets))
-		for _, b := range buckets {
+		m := make(map[fluss.TableBucket]int64, len(group))
+		for _, b := range group {
 			m[b] = offset
 		}
-		err = scanner.SubscribeBuckets(sctx, m)
+		return scanner.SubscribeBuckets(ctx, m)
 	}
-	if err != nil {
+	groups := [][]fluss.TableBucket{buckets}
+	if p.Bounded && p.Output.Limit >= 0 && !p.Output.Count {
+		groups = limitGroups(buckets)
+	}
+	if err := subscribe(ctx, groups[0]); err != nil {
 		scanner.Close()
 		return nil, err
 	}
@@ -260,5 +264,14 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 	for i, col := range projection {
 		inTypes[i] = schema.Columns[col].Type
 	}
-	return newScanRows(ctx, cols, scanner, &p.Output, inTypes, timeout), nil
+	rows := newScanRows(ctx, cols, scanner, &p.Output, inTypes, timeout)
+	if len(groups) > 1 {
+		rows.more = func() (bool, error) {
+			if groups = groups[1:]; len(groups) == 0 {
+				return false, nil
+			}
+			return true, subscribe(rows.ctx, groups[0])
+		}
+	}
+	return rows, nil
 }

@@ -64,6 +64,9 @@ type scanRows struct {
 	inTypes []types.DataType
 	// timeout bounds each fetch of a bounded scan (0: the context alone, for unbounded scans).
 	timeout time.Duration
+	// more, when set, subscribes the next group of buckets of a LIMIT scan once the
+	// subscribed ones are read to their end (limitGroups); it reports false when none is left.
+	more func() (bool, error)
 
 	// fast is set when there is no filter and no COUNT: values go straight from Arrow.
 	fast bool
@@ -205,6 +208,16 @@ func (r *scanRows) fetch() error {
 		ctx, cancel := r.pollContext()
 		b, err := r.scanner.Poll(ctx)
 		cancel()
+		if err == io.EOF && r.more != nil {
+			more, err := r.more()
+			if err != nil {
+				return err
+			}
+			if more {
+				continue
+			}
+			return io.EOF
+		}
 		if err != nil {
 			return err
 		}
