@@ -81,14 +81,23 @@ func (w *writerCore) dispatch() time.Time {
 	w.mu.Lock()
 	force := w.forceAll
 	w.forceAll = false
-	for _, q := range w.buckets {
-		if q.open != nil {
-			if deadline := q.open.created.Add(w.cfg.linger); force || !now.Before(deadline) {
-				w.closeOpenLocked(q)
-			} else {
-				later(deadline)
-			}
+	// closeLingered closes q's open batch once it has lingered, unless a closed batch of
+	// q is already waiting: then the open one keeps taking rows until that batch is sent
+	// (or it fills up), as in Java's accumulator, instead of every linger period closing
+	// another small batch behind the one in flight — with many buckets, a server's cost
+	// per batch made writes crawl. force (Flush, memory pressure) closes it regardless.
+	closeLingered := func(q *bucketQueue) {
+		if q.open == nil {
+			return
 		}
+		if deadline := q.open.created.Add(w.cfg.linger); now.Before(deadline) && !force {
+			later(deadline)
+		} else if force || len(q.ready) == 0 {
+			w.closeOpenLocked(q)
+		}
+	}
+	for _, q := range w.buckets {
+		closeLingered(q)
 		if q.inflight != nil || len(q.ready) == 0 {
 			continue
 		}
@@ -112,6 +121,7 @@ func (w *writerCore) dispatch() time.Time {
 			b.writerID, b.seq = q.writerID, q.nextSeq
 		}
 		batches = append(batches, b)
+		closeLingered(q) // its turn may have come now that the waiting batch is sent
 	}
 	w.mu.Unlock()
 	if len(batches) > 0 {
