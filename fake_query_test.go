@@ -74,7 +74,7 @@ func TestFakeScanPartitions(t *testing.T) {
 // TestFakeScanLimitManyPartitions: a LIMIT scan of a table of 20 partitions × 2 buckets asks
 // for the offsets of the first partitions only (limitGroups: 8 buckets, then 16, …) when they
 // hold enough rows, and still reads every partition when the LIMIT needs them all, or when
-// only the last partition's rows pass the filter.
+// only the last partition's rows pass the filter; scans without a LIMIT read every row.
 func TestFakeScanLimitManyPartitions(t *testing.T) {
 	db, fc := openFake(t, "")
 	mustExec(t, db, "CREATE TABLE p (id BIGINT, region STRING) PARTITIONED BY (region) WITH ('bucket.num' = '2')")
@@ -92,7 +92,14 @@ func TestFakeScanLimitManyPartitions(t *testing.T) {
 		got := queryStrings(t, db, query)
 		return got, fc.Calls(flusstest.ListOffsets) - before
 	}
-	_, all := offsets("SELECT * FROM p")
+	got, all := offsets("SELECT * FROM p")
+	assert.Len(t, got, 60, "a full scan subscribes 8 buckets first and the other 32 in the background")
+	assert.Equal(t, [][]string{{"60"}}, queryStrings(t, db, "SELECT COUNT(*) FROM p"))
+	got = queryStrings(t, db, "SELECT id FROM p ORDER BY id DESC LIMIT 2")
+	assert.Equal(t, [][]string{{"192"}, {"191"}}, got, "ORDER BY … LIMIT reads every partition")
+	open, err := db.QueryContext(fakeCtx(t), "SELECT * FROM p")
+	require.NoError(t, err)
+	require.NoError(t, open.Close(), "closed while the other buckets are being subscribed")
 	got, few := offsets("SELECT id FROM p LIMIT 5")
 	assert.Len(t, got, 5)
 	assert.Less(t, few, all/2, "LIMIT 5 of 60 rows sent %d ListOffsets requests, a full scan %d", few, all)

@@ -247,11 +247,15 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 		}
 		return scanner.SubscribeBuckets(ctx, m)
 	}
-	groups := [][]fluss.TableBucket{buckets}
-	if p.Bounded && p.Output.Limit >= 0 && !p.Output.Count {
-		groups = limitGroups(buckets)
+	groups, limited := [][]fluss.TableBucket{buckets}, false
+	switch {
+	case p.Bounded && p.Output.Limit >= 0 && !p.Output.Count:
+		groups, limited = limitGroups(buckets), true
+	case p.Bounded && len(buckets) > firstGroup:
+		groups = [][]fluss.TableBucket{buckets[:firstGroup:firstGroup], buckets[firstGroup:]}
 	}
-	if err := subscribe(ctx, groups[0]); err != nil {
+	more, stop, err := subscribeGroups(ctx, groups, limited, subscribe)
+	if err != nil {
 		scanner.Close()
 		return nil, err
 	}
@@ -265,13 +269,6 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 		inTypes[i] = schema.Columns[col].Type
 	}
 	rows := newScanRows(ctx, cols, scanner, &p.Output, inTypes, timeout)
-	if len(groups) > 1 {
-		rows.more = func() (bool, error) {
-			if groups = groups[1:]; len(groups) == 0 {
-				return false, nil
-			}
-			return true, subscribe(rows.ctx, groups[0])
-		}
-	}
+	rows.more, rows.stop = more, stop
 	return rows, nil
 }

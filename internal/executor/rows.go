@@ -64,9 +64,11 @@ type scanRows struct {
 	inTypes []types.DataType
 	// timeout bounds each fetch of a bounded scan (0: the context alone, for unbounded scans).
 	timeout time.Duration
-	// more, when set, subscribes the next group of buckets of a LIMIT scan once the
-	// subscribed ones are read to their end (limitGroups); it reports false when none is left.
+	// more, when set, takes in the next group of buckets once the subscribed ones are read
+	// to their end (scangroups.go); it reports false when none is left. stop ends a
+	// subscription running in the background.
 	more func() (bool, error)
+	stop func()
 
 	// fast is set when there is no filter and no COUNT: values go straight from Arrow.
 	fast bool
@@ -255,6 +257,9 @@ func (r *scanRows) finish() {
 
 func (r *scanRows) release() {
 	r.closeOnce.Do(func() {
+		if r.stop != nil {
+			r.stop()
+		}
 		if r.batch != nil {
 			r.batch.Release()
 			r.batch = nil
