@@ -145,21 +145,11 @@ func CommonType(a, b types.DataType) (types.DataType, error) {
 	return types.DataType{}, fmt.Errorf("%s and %s have no common type", TypeName(a), TypeName(b))
 }
 
-// TypeName renders a type as SQL, e.g. DECIMAL(10, 2) or INT.
+// TypeName renders a type as SQL, e.g. DECIMAL(10, 2) or INT: a scalar type
+// without NOT NULL, a nested type as types.DataType.String writes it.
 func TypeName(t types.DataType) string {
-	switch t.Kind {
-	case types.Decimal:
-		return fmt.Sprintf("DECIMAL(%d, %d)", t.Precision, t.Scale)
-	case types.Char:
-		return fmt.Sprintf("CHAR(%d)", t.Length)
-	case types.Binary:
-		return fmt.Sprintf("BINARY(%d)", t.Length)
-	case types.Time, types.Timestamp:
-		return fmt.Sprintf("%s(%d)", t.Kind, t.Precision)
-	case types.TimestampLTZ:
-		return fmt.Sprintf("TIMESTAMP_LTZ(%d)", t.Precision)
-	case types.Array, types.Map, types.Row:
+	if t.Kind.Nested() {
 		return t.String()
 	}
-	return t.Kind.String()
+	return t.AsNullable().String()
 }
