@@ -1,0 +1,105 @@
+package sqlkind
+
+import (
+	"time"
+
+	"github.com/flussql/flussql/fluss/datum"
+	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/parser"
+)
+
+// DATE, TIME(p), TIMESTAMP(p) and TIMESTAMP_LTZ(p): values are datum.Date, datum.Time,
+// datum.TimestampNTZ and datum.TimestampLTZ. Timestamps are truncated to the column's
+// precision as a CAST would; a TIMESTAMP is wall-clock time, a TIMESTAMP_LTZ an instant
+// (text without a zone is read in the session's time zone).
+func init() {
+	register(types.Date, &Kind{Family: Temporal, Dated: true, Partition: true, Literals: literals(parser.LitDate),
+		Text: func(_ string, _ types.DataType, s string, _ *time.Location) (any, error) {
+			if d, err := time.Parse("2006-01-02", s); err == nil {
+				return datum.DateOf(d), nil
+			}
+			return nil, ErrNoFit
+		},
+		Time:  func(_ types.DataType, v time.Time) any { return datum.DateOf(v) },
+		Datum: same[datum.Date]})
+	register(types.Time, &Kind{Family: Temporal, Precision: true, Partition: true, Literals: literals(parser.LitTime),
+		Text: func(_ string, _ types.DataType, s string, _ *time.Location) (any, error) {
+			for _, layout := range []string{"15:04:05.999999999", "15:04"} {
+				if d, err := time.Parse(layout, s); err == nil {
+					return datum.TimeOfDay(d), nil
+				}
+			}
+			return nil, ErrNoFit
+		},
+		Time:  func(_ types.DataType, v time.Time) any { return datum.TimeOfDay(v) },
+		Datum: same[datum.Time]})
+	timestamps := literals(parser.LitDate, parser.LitTimestamp)
+	register(types.Timestamp, &Kind{Family: Temporal, Precision: true, Dated: true, Partition: true, Literals: timestamps,
+		Wide: func(types.DataType) types.DataType { return types.NewTimestamp(9) },
+		Text: func(_ string, t types.DataType, s string, _ *time.Location) (any, error) {
+			if ts, ok := ParseTimestamp(s, time.UTC, false); ok {
+				return datum.TimestampNTZOf(Truncate(ts, t.Precision)), nil
+			}
+			return nil, ErrNoFit
+		},
+		Time:  func(t types.DataType, v time.Time) any { return datum.TimestampNTZOf(Truncate(v, t.Precision)) },
+		Datum: same[datum.TimestampNTZ]})
+	register(types.TimestampLTZ, &Kind{Family: Temporal, Precision: true, Dated: true, Partition: true, Literals: timestamps,
+		Wide: func(types.DataType) types.DataType { return types.NewTimestampLTZ(9) },
+		Text: func(_ string, t types.DataType, s string, loc *time.Location) (any, error) {
+			if ts, ok := ParseTimestamp(s, loc, true); ok {
+				return datum.TimestampLTZOf(Truncate(ts, t.Precision)), nil
+			}
+			return nil, ErrNoFit
+		},
+		Time:  func(t types.DataType, v time.Time) any { return datum.TimestampLTZOf(Truncate(v, t.Precision)) },
+		Datum: same[datum.TimestampLTZ]})
+}
+
+// same takes a value of the kind's own value type V as it is.
+func same[V any](_ string, _ types.DataType, v any) (any, error) {
+	if _, ok := v.(V); ok {
+		return v, nil
+	}
+	return nil, ErrNoFit
+}
+
+var zonelessLayouts = []string{
+	"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02",
+}
+
+var zonedLayouts = []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00"}
+
+// ParseTimestamp parses a date-time without a zone in loc (UTC when nil) and, when
+// zoned is set, also one with a zone offset (RFC 3339).
+func ParseTimestamp(s string, loc *time.Location, zoned bool) (time.Time, bool) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	for _, layout := range zonelessLayouts {
+		if ts, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return ts, true
+		}
+	}
+	if zoned {
+		for _, layout := range zonedLayouts {
+			if ts, err := time.Parse(layout, s); err == nil {
+				return ts, true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// Truncate drops the digits of ts beyond the fractional precision p.
+func Truncate(ts time.Time, p int) time.Time {
+	if p >= 9 || p < 0 {
+		return ts
+	}
+	d := time.Duration(1)
+	for range 9 - p {
+		d *= 10
+	}
+	return ts.Truncate(d)
+}
