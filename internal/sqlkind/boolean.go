@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
@@ -12,6 +14,12 @@ import (
 func init() {
 	register(types.Boolean, &Kind{Family: Boolean, Partition: true, Literals: literals(parser.LitBool),
 		Bool: func(b bool) any { return b },
+		Driver: Driver{Scan: typeBool, NullScan: typeNullBool, Value: typeBool,
+			Cell: cellOf(func(_ types.DataType, a *array.Boolean) Cell { return func(i int) any { return a.Value(i) } }),
+			FromValue: func(_ types.DataType, v any) (any, bool) {
+				b, ok := v.(bool)
+				return b, ok
+			}},
 		Text: func(_ string, _ types.DataType, s string, _ *time.Location) (any, error) {
 			switch {
 			case strings.EqualFold(s, "true"):

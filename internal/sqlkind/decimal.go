@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -22,6 +25,18 @@ func init() {
 			return FitDecimal(col, t, new(big.Rat).SetInt(new(big.Int).SetUint64(n)), strconv.FormatUint(n, 10))
 		},
 		Float: decimalFloat,
+		// Next returns text, so that no digit is lost.
+		Driver: Driver{Scan: typeString, NullScan: typeNullString, Value: typeString, Precision: PrecisionScale,
+			Cell: cellOf(func(_ types.DataType, a *array.Decimal128) Cell {
+				scale := a.DataType().(*arrow.Decimal128Type).Scale
+				return func(i int) any { return a.Value(i).ToString(scale) }
+			}),
+			FromValue: func(_ types.DataType, v any) (any, bool) {
+				if d, ok := v.(datum.Decimal); ok {
+					return d.String(), true
+				}
+				return nil, false
+			}},
 		Datum: func(col string, t types.DataType, v any) (any, error) {
 			if d, ok := v.(datum.Decimal); ok {
 				return FitDecimal(col, t, DecimalRat(d), d.String())

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -14,7 +16,7 @@ func init() {
 	for _, k := range []types.Kind{types.Float, types.Double} {
 		register(k, &Kind{Family: Float, Partition: true,
 			Text: numberText(floatNumber), Number: floatNumber,
-			Int: floatInt, Uint: floatUint, Float: floatFloat})
+			Int: floatInt, Uint: floatUint, Float: floatFloat, Driver: floatDriver(k)})
 	}
 }
 
@@ -69,4 +71,35 @@ func isSpecialFloat(s string) bool {
 		return true
 	}
 	return false
+}
+
+// floatDriver is the Driver of FLOAT and DOUBLE: Next returns float64.
+func floatDriver(k types.Kind) Driver {
+	d := Driver{NullScan: typeNullFloat64, Value: typeFloat64, FromValue: floatValue}
+	if k == types.Float {
+		d.Scan = typeFloat32
+		d.Cell = cellOf(func(_ types.DataType, a *array.Float32) Cell { return func(i int) any { return float64(a.Value(i)) } })
+		d.Slab = slabOf(func(a *array.Float32) Cell {
+			vals := a.Float32Values()
+			return float64Slab(a.Len(), func(i int) float64 { return float64(vals[i]) })
+		})
+		return d
+	}
+	d.Scan = typeFloat64
+	d.Cell = cellOf(func(_ types.DataType, a *array.Float64) Cell { return func(i int) any { return a.Value(i) } })
+	d.Slab = slabOf(func(a *array.Float64) Cell {
+		vals := a.Float64Values()
+		return float64Slab(a.Len(), func(i int) float64 { return vals[i] })
+	})
+	return d
+}
+
+func floatValue(_ types.DataType, v any) (any, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	}
+	return nil, false
 }

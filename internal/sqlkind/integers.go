@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/flussql/flussql/fluss/types"
 )
 
@@ -16,6 +18,7 @@ func init() {
 		e := &Kind{Family: Integer, Width: bits, Partition: true,
 			Text: numberText(number), Number: number, Int: fit, Uint: intUint,
 			Float: func(col string, t types.DataType, f float64, b int) (any, error) { return intFloat(fit, col, t, f, b) }}
+		e.Driver = intDriver(bits)
 		if bits < 64 {
 			e.Wide = func(types.DataType) types.DataType { return types.NewBigInt() }
 		}
@@ -104,4 +107,53 @@ func intNumber(fit intFunc, col string, t types.DataType, text string) (any, err
 		return nil, OutOfRange(col, t, text)
 	}
 	return fit(col, t, r.Num().Int64())
+}
+
+// intDriver is the Driver of the integer kind of width bits: Next returns int64; a NOT
+// NULL column scans into the kind's own Go type.
+func intDriver(bits int) Driver {
+	d := Driver{NullScan: typeNullInt64, Value: typeInt64, FromValue: intValue}
+	switch bits {
+	case 8:
+		d.Scan = typeInt8
+		d.Cell = cellOf(func(_ types.DataType, a *array.Int8) Cell { return func(i int) any { return int64(a.Value(i)) } })
+		d.Slab = slabOf(func(a *array.Int8) Cell {
+			return int64Slab(a.Len(), func(i int) int64 { return int64(a.Value(i)) })
+		})
+	case 16:
+		d.Scan = typeInt16
+		d.Cell = cellOf(func(_ types.DataType, a *array.Int16) Cell { return func(i int) any { return int64(a.Value(i)) } })
+		d.Slab = slabOf(func(a *array.Int16) Cell {
+			return int64Slab(a.Len(), func(i int) int64 { return int64(a.Value(i)) })
+		})
+	case 32:
+		d.Scan = typeInt32
+		d.Cell = cellOf(func(_ types.DataType, a *array.Int32) Cell { return func(i int) any { return int64(a.Value(i)) } })
+		d.Slab = slabOf(func(a *array.Int32) Cell {
+			vals := a.Int32Values()
+			return int64Slab(a.Len(), func(i int) int64 { return int64(vals[i]) })
+		})
+	default:
+		d.Scan = typeInt64
+		d.Cell = cellOf(func(_ types.DataType, a *array.Int64) Cell { return func(i int) any { return a.Value(i) } })
+		d.Slab = slabOf(func(a *array.Int64) Cell {
+			vals := a.Int64Values()
+			return int64Slab(a.Len(), func(i int) int64 { return vals[i] })
+		})
+	}
+	return d
+}
+
+func intValue(_ types.DataType, v any) (any, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	}
+	return nil, false
 }

@@ -81,6 +81,9 @@ type Kind struct {
 	Time func(t types.DataType, v time.Time) any
 	// Datum converts a value of the fluss value types (datum.Decimal, datum.Date, …).
 	Datum func(col string, t types.DataType, v any) (any, error)
+
+	// Driver is how the kind's values reach database/sql.
+	Driver Driver
 }
 
 // table is indexed by types.Kind; the family files fill it.

@@ -23,6 +23,11 @@ func TestKindsTableComplete(t *testing.T) {
 		need := func(field string, ok bool) { assert.True(t, ok, "%s: %s is not set", k, field) }
 		need("Family", e.Family != NoFamily)
 		need("Text", e.Text != nil)
+		need("Driver.Scan", e.Driver.Scan != nil)
+		need("Driver.NullScan", e.Driver.NullScan != nil)
+		need("Driver.Value", e.Driver.Value != nil)
+		need("Driver.Cell", e.Driver.Cell != nil)
+		need("Driver.FromValue", e.Driver.FromValue != nil)
 		switch e.Family {
 		case Integer:
 			need("Width", e.Width == 8 || e.Width == 16 || e.Width == 32 || e.Width == 64)
@@ -46,7 +51,7 @@ func TestKindsTableComplete(t *testing.T) {
 	}
 }
 
-// Each kind's own value goes through its Text conversion and Widen keeps the family.
+// The wider type of a compared value keeps the kind's family and drops NOT NULL.
 func TestWidenKeepsTheFamily(t *testing.T) {
 	for _, k := range types.Kinds() {
 		if k.Nested() {

@@ -1,7 +1,11 @@
 package sqlkind
 
 import (
+	"strings"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
@@ -21,7 +25,14 @@ func init() {
 			return nil, ErrNoFit
 		},
 		Time:  func(_ types.DataType, v time.Time) any { return datum.DateOf(v) },
-		Datum: same[datum.Date]})
+		Datum: same[datum.Date],
+		// Next returns UTC midnight.
+		Driver: Driver{Scan: typeTime, NullScan: typeNullTime, Value: typeTime,
+			Cell: cellOf(func(_ types.DataType, a *array.Date32) Cell { return func(i int) any { return a.Value(i).ToTime() } }),
+			FromValue: func(_ types.DataType, v any) (any, bool) {
+				d, ok := v.(datum.Date)
+				return d.Time(), ok
+			}}})
 	register(types.Time, &Kind{Family: Temporal, Precision: true, Partition: true, Literals: literals(parser.LitTime),
 		Text: func(_ string, _ types.DataType, s string, _ *time.Location) (any, error) {
 			for _, layout := range []string{"15:04:05.999999999", "15:04"} {
@@ -32,7 +43,17 @@ func init() {
 			return nil, ErrNoFit
 		},
 		Time:  func(_ types.DataType, v time.Time) any { return datum.TimeOfDay(v) },
-		Datum: same[datum.Time]})
+		Datum: same[datum.Time],
+		// Next returns "15:04:05[.fff]".
+		Driver: Driver{Scan: typeString, NullScan: typeNullString, Value: typeString, Precision: PrecisionOnly,
+			Cell: timeCell,
+			FromValue: func(t types.DataType, v any) (any, bool) {
+				d, ok := v.(datum.Time)
+				if !ok {
+					return nil, false
+				}
+				return FormatTimeOfDay(time.UnixMilli(int64(d)), t.Precision), true
+			}}})
 	timestamps := literals(parser.LitDate, parser.LitTimestamp)
 	register(types.Timestamp, &Kind{Family: Temporal, Precision: true, Dated: true, Partition: true, Literals: timestamps,
 		Wide: func(types.DataType) types.DataType { return types.NewTimestamp(9) },
@@ -43,7 +64,12 @@ func init() {
 			return nil, ErrNoFit
 		},
 		Time:  func(t types.DataType, v time.Time) any { return datum.TimestampNTZOf(Truncate(v, t.Precision)) },
-		Datum: same[datum.TimestampNTZ]})
+		Datum: same[datum.TimestampNTZ],
+		// Next returns the wall-clock time as UTC.
+		Driver: timestampDriver(func(v any) (time.Time, bool) {
+			ts, ok := v.(datum.TimestampNTZ)
+			return ts.Time(), ok
+		})})
 	register(types.TimestampLTZ, &Kind{Family: Temporal, Precision: true, Dated: true, Partition: true, Literals: timestamps,
 		Wide: func(types.DataType) types.DataType { return types.NewTimestampLTZ(9) },
 		Text: func(_ string, t types.DataType, s string, loc *time.Location) (any, error) {
@@ -53,7 +79,52 @@ func init() {
 			return nil, ErrNoFit
 		},
 		Time:  func(t types.DataType, v time.Time) any { return datum.TimestampLTZOf(Truncate(v, t.Precision)) },
-		Datum: same[datum.TimestampLTZ]})
+		Datum: same[datum.TimestampLTZ],
+		// Next returns the instant in UTC.
+		Driver: timestampDriver(func(v any) (time.Time, bool) {
+			ts, ok := v.(datum.TimestampLTZ)
+			return ts.Time(), ok
+		})})
+}
+
+// timeCell converts TIME columns: Time32 for precisions up to 3, Time64 above.
+func timeCell(t types.DataType, arr arrow.Array) Cell {
+	switch a := arr.(type) {
+	case *array.Time32:
+		unit := a.DataType().(*arrow.Time32Type).Unit
+		return func(i int) any { return FormatTimeOfDay(a.Value(i).ToTime(unit), t.Precision) }
+	case *array.Time64:
+		unit := a.DataType().(*arrow.Time64Type).Unit
+		return func(i int) any { return FormatTimeOfDay(a.Value(i).ToTime(unit), t.Precision) }
+	}
+	return nil
+}
+
+// FormatTimeOfDay renders a TIME value with as many fractional digits as its precision
+// (at most 3: Fluss stores milliseconds).
+func FormatTimeOfDay(t time.Time, precision int) string {
+	layout := "15:04:05"
+	if p := min(precision, 3); p > 0 {
+		layout += "." + strings.Repeat("0", p)
+	}
+	return t.UTC().Format(layout)
+}
+
+// timestampDriver is the Driver of TIMESTAMP and TIMESTAMP_LTZ; of converts a value of
+// the kind's value type.
+func timestampDriver(of func(v any) (time.Time, bool)) Driver {
+	return Driver{Scan: typeTime, NullScan: typeNullTime, Value: typeTime, Precision: PrecisionOnly,
+		Cell: cellOf(func(_ types.DataType, a *array.Timestamp) Cell {
+			toTime, err := a.DataType().(*arrow.TimestampType).GetToTimeFunc()
+			if err != nil {
+				return nil // not a unit of ours: reported as not supported
+			}
+			return func(i int) any { return toTime(a.Value(i)).UTC() }
+		}),
+		FromValue: func(_ types.DataType, v any) (any, bool) {
+			ts, ok := of(v)
+			return ts, ok
+		}}
 }
 
 // same takes a value of the kind's own value type V as it is.
