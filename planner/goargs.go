@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
@@ -67,14 +66,15 @@ func convertArg(col string, t types.DataType, x any, loc *time.Location) (any, e
 		if k := sqlkind.Of(t.Kind); k != nil && k.Time != nil {
 			return k.Time(t, v), nil
 		}
-	case datum.Decimal, datum.Date, datum.Time, datum.TimestampNTZ, datum.TimestampLTZ:
+	default:
+		if sqlkind.OfValue(x) == nil { // not one of the fluss value types (datum.Decimal, datum.Date, …)
+			return nil, fmt.Errorf("column %q is %s; cannot use a Go %T value", col, typeName(t), x)
+		}
 		if k := sqlkind.Of(t.Kind); k != nil && k.Datum != nil {
 			if c, err := k.Datum(col, t, x); err != sqlkind.ErrNoFit {
 				return c, err
 			}
 		}
-	default:
-		return nil, fmt.Errorf("column %q is %s; cannot use a Go %T value", col, typeName(t), x)
 	}
 	return nil, mismatch(col, t, fmt.Sprintf("%T %s", x, FormatValue(x)))
 }

@@ -16,12 +16,12 @@ import (
 // string is taken as its UTF-8 bytes.
 func init() {
 	lits := literals(parser.LitBytes)
-	register(types.Binary, &Kind{Family: Binary, Partition: true, Literals: lits, Text: binaryText, Bytes: binaryBytes,
+	register(types.Binary, &Kind{Family: Binary, Partition: true, Model: typeBytes, Literals: lits, Text: binaryText, Bytes: binaryBytes,
 		Wide: func(types.DataType) types.DataType { return types.NewBytes() },
 		Driver: binaryDriver(DeclaredLength, cellOf(func(_ types.DataType, a *array.FixedSizeBinary) Cell {
 			return func(i int) any { return bytes.Clone(a.Value(i)) }
 		}))})
-	register(types.Bytes, &Kind{Family: Binary, Partition: true, Literals: lits, Text: binaryText, Bytes: binaryBytes,
+	register(types.Bytes, &Kind{Family: Binary, Partition: true, Model: typeBytes, Literals: lits, Text: binaryText, Bytes: binaryBytes,
 		Driver: binaryDriver(UnboundedLength, cellOf(func(_ types.DataType, a *array.Binary) Cell {
 			return func(i int) any { return bytes.Clone(a.Value(i)) }
 		}))})

@@ -12,7 +12,7 @@ import (
 
 // BOOLEAN: values are Go bools; text is true or false in any case.
 func init() {
-	register(types.Boolean, &Kind{Family: Boolean, Partition: true, Literals: literals(parser.LitBool),
+	register(types.Boolean, &Kind{Family: Boolean, Partition: true, Model: typeBool, Literals: literals(parser.LitBool),
 		Bool: func(b bool) any { return b },
 		Driver: Driver{Scan: typeBool, NullScan: typeNullBool, Value: typeBool,
 			Cell: cellOf(func(_ types.DataType, a *array.Boolean) Cell { return func(i int) any { return a.Value(i) } }),

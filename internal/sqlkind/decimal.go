@@ -3,11 +3,13 @@ package sqlkind
 import (
 	"fmt"
 	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
@@ -24,7 +26,16 @@ func init() {
 		Uint: func(col string, t types.DataType, n uint64) (any, error) {
 			return FitDecimal(col, t, new(big.Rat).SetInt(new(big.Int).SetUint64(n)), strconv.FormatUint(n, 10))
 		},
-		Float: decimalFloat,
+		Float:  decimalFloat,
+		Model:  reflect.TypeFor[datum.Decimal](),
+		Format: func(v any) string { return v.(datum.Decimal).String() },
+		Engine: func(t types.DataType, v any) (any, error) {
+			d, err := v.(datum.Decimal).Rescale(t.Scale)
+			if err != nil {
+				return nil, err
+			}
+			return decimal128.FromBigInt(d.Unscaled()), nil
+		},
 		// Next returns text, so that no digit is lost.
 		Driver: Driver{Scan: typeString, NullScan: typeNullString, Value: typeString, Precision: PrecisionScale,
 			Cell: cellOf(func(_ types.DataType, a *array.Decimal128) Cell {

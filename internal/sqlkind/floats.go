@@ -14,7 +14,11 @@ import (
 // FLOAT and DOUBLE: values are float32 and float64.
 func init() {
 	for _, k := range []types.Kind{types.Float, types.Double} {
-		register(k, &Kind{Family: Float, Partition: true,
+		model := typeFloat64
+		if k == types.Float {
+			model = typeFloat32
+		}
+		register(k, &Kind{Family: Float, Partition: true, Model: model,
 			Text: numberText(floatNumber), Number: floatNumber,
 			Int: floatInt, Uint: floatUint, Float: floatFloat, Driver: floatDriver(k)})
 	}

@@ -3,6 +3,7 @@ package sqlkind
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -15,7 +16,7 @@ func init() {
 	for k, bits := range map[types.Kind]int{types.TinyInt: 8, types.SmallInt: 16, types.Int: 32, types.BigInt: 64} {
 		fit := fitInt(bits)
 		number := func(col string, t types.DataType, text string) (any, error) { return intNumber(fit, col, t, text) }
-		e := &Kind{Family: Integer, Width: bits, Partition: true,
+		e := &Kind{Family: Integer, Width: bits, Partition: true, Model: intModels[bits],
 			Text: numberText(number), Number: number, Int: fit, Uint: intUint,
 			Float: func(col string, t types.DataType, f float64, b int) (any, error) { return intFloat(fit, col, t, f, b) }}
 		e.Driver = intDriver(bits)
@@ -25,6 +26,9 @@ func init() {
 		register(k, e)
 	}
 }
+
+// intModels are the Go types of the integer kinds' values, by width.
+var intModels = map[int]reflect.Type{8: typeInt8, 16: typeInt16, 32: typeInt32, 64: typeInt64}
 
 // intFunc is Kind.Int of an integer kind.
 type intFunc = func(col string, t types.DataType, n int64) (any, error)

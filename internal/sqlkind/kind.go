@@ -1,6 +1,7 @@
 package sqlkind
 
 import (
+	"reflect"
 	"time"
 
 	"github.com/flussql/flussql/fluss/types"
@@ -82,6 +83,16 @@ type Kind struct {
 	// Datum converts a value of the fluss value types (datum.Decimal, datum.Date, …).
 	Datum func(col string, t types.DataType, v any) (any, error)
 
+	// Model is the Go type of the kind's values in the fluss value model (int32 for
+	// INT, datum.Date for DATE, …); kinds may share one (CHAR and STRING: string).
+	Model reflect.Type
+	// Format renders a value of Model as a SQL literal (DATE '2024-01-01'); nil for
+	// the Go basic types, which the planner renders itself.
+	Format func(v any) string
+	// Engine converts a value of Model to the engine's Arrow representation for type
+	// t; nil for the Go basic types, which the planner converts itself.
+	Engine func(t types.DataType, v any) (any, error)
+
 	// Driver is how the kind's values reach database/sql.
 	Driver Driver
 }
@@ -95,7 +106,17 @@ func register(k types.Kind, e *Kind) {
 		panic("sqlkind: " + k.String() + " registered twice")
 	}
 	table[k] = e
+	if e.Model != nil && models[e.Model] == nil {
+		models[e.Model] = e
+	}
 }
+
+// models maps each Kind.Model to (one of) its kinds' entries.
+var models = map[reflect.Type]*Kind{}
+
+// OfValue returns the entry of a kind whose value model v is of, nil for other Go types
+// (and nil).
+func OfValue(v any) *Kind { return models[reflect.TypeOf(v)] }
 
 // Of returns the entry of kind k, nil for ARRAY, MAP, ROW and unknown kinds.
 func Of(k types.Kind) *Kind {

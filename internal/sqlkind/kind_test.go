@@ -23,6 +23,12 @@ func TestKindsTableComplete(t *testing.T) {
 		need := func(field string, ok bool) { assert.True(t, ok, "%s: %s is not set", k, field) }
 		need("Family", e.Family != NoFamily)
 		need("Text", e.Text != nil)
+		need("Model", e.Model != nil)
+		if e.Model != nil && e.Model.PkgPath() != "" { // a fluss value type, not a Go basic type
+			need("Format", e.Format != nil)
+			need("Engine", e.Engine != nil)
+			need("Datum", e.Datum != nil)
+		}
 		need("Driver.Scan", e.Driver.Scan != nil)
 		need("Driver.NullScan", e.Driver.NullScan != nil)
 		need("Driver.Value", e.Driver.Value != nil)

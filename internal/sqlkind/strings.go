@@ -15,10 +15,10 @@ import (
 // CHAR(n) and STRING: values are Go strings; a CHAR value has at most n characters
 // (it is not padded).
 func init() {
-	register(types.Char, &Kind{Family: String, Partition: true, Text: stringText, Bytes: stringBytes,
+	register(types.Char, &Kind{Family: String, Partition: true, Model: typeString, Text: stringText, Bytes: stringBytes,
 		Wide:   func(types.DataType) types.DataType { return types.NewString() },
 		Driver: stringDriver(DeclaredLength)})
-	register(types.String, &Kind{Family: String, Partition: true, Text: stringText, Bytes: stringBytes,
+	register(types.String, &Kind{Family: String, Partition: true, Model: typeString, Text: stringText, Bytes: stringBytes,
 		Driver: stringDriver(UnboundedLength)})
 }
 

@@ -1,6 +1,7 @@
 package sqlkind
 
 import (
+	"reflect"
 	"strings"
 	"time"
 
@@ -24,8 +25,11 @@ func init() {
 			}
 			return nil, ErrNoFit
 		},
-		Time:  func(_ types.DataType, v time.Time) any { return datum.DateOf(v) },
-		Datum: same[datum.Date],
+		Time:   func(_ types.DataType, v time.Time) any { return datum.DateOf(v) },
+		Datum:  same[datum.Date],
+		Model:  reflect.TypeFor[datum.Date](),
+		Format: func(v any) string { return "DATE '" + v.(datum.Date).String() + "'" },
+		Engine: func(_ types.DataType, v any) (any, error) { return int32(v.(datum.Date)), nil },
 		// Next returns UTC midnight.
 		Driver: Driver{Scan: typeTime, NullScan: typeNullTime, Value: typeTime,
 			Cell: cellOf(func(_ types.DataType, a *array.Date32) Cell { return func(i int) any { return a.Value(i).ToTime() } }),
@@ -42,8 +46,13 @@ func init() {
 			}
 			return nil, ErrNoFit
 		},
-		Time:  func(_ types.DataType, v time.Time) any { return datum.TimeOfDay(v) },
-		Datum: same[datum.Time],
+		Time:   func(_ types.DataType, v time.Time) any { return datum.TimeOfDay(v) },
+		Datum:  same[datum.Time],
+		Model:  reflect.TypeFor[datum.Time](),
+		Format: func(v any) string { return "TIME '" + v.(datum.Time).String() + "'" },
+		Engine: func(t types.DataType, v any) (any, error) {
+			return scaleMillis(int64(v.(datum.Time)), 0, t.Precision), nil
+		},
 		// Next returns "15:04:05[.fff]".
 		Driver: Driver{Scan: typeString, NullScan: typeNullString, Value: typeString, Precision: PrecisionOnly,
 			Cell: timeCell,
@@ -63,8 +72,14 @@ func init() {
 			}
 			return nil, ErrNoFit
 		},
-		Time:  func(t types.DataType, v time.Time) any { return datum.TimestampNTZOf(Truncate(v, t.Precision)) },
-		Datum: same[datum.TimestampNTZ],
+		Time:   func(t types.DataType, v time.Time) any { return datum.TimestampNTZOf(Truncate(v, t.Precision)) },
+		Datum:  same[datum.TimestampNTZ],
+		Model:  reflect.TypeFor[datum.TimestampNTZ](),
+		Format: func(v any) string { return "TIMESTAMP '" + v.(datum.TimestampNTZ).String() + "'" },
+		Engine: func(t types.DataType, v any) (any, error) {
+			x := v.(datum.TimestampNTZ)
+			return scaleMillis(x.Millis, int64(x.NanoOfMilli), t.Precision), nil
+		},
 		// Next returns the wall-clock time as UTC.
 		Driver: timestampDriver(func(v any) (time.Time, bool) {
 			ts, ok := v.(datum.TimestampNTZ)
@@ -78,8 +93,14 @@ func init() {
 			}
 			return nil, ErrNoFit
 		},
-		Time:  func(t types.DataType, v time.Time) any { return datum.TimestampLTZOf(Truncate(v, t.Precision)) },
-		Datum: same[datum.TimestampLTZ],
+		Time:   func(t types.DataType, v time.Time) any { return datum.TimestampLTZOf(Truncate(v, t.Precision)) },
+		Datum:  same[datum.TimestampLTZ],
+		Model:  reflect.TypeFor[datum.TimestampLTZ](),
+		Format: func(v any) string { return "TIMESTAMP_LTZ '" + v.(datum.TimestampLTZ).String() + "'" },
+		Engine: func(t types.DataType, v any) (any, error) {
+			x := v.(datum.TimestampLTZ)
+			return scaleMillis(x.EpochMillis, int64(x.NanoOfMilli), t.Precision), nil
+		},
 		// Next returns the instant in UTC.
 		Driver: timestampDriver(func(v any) (time.Time, bool) {
 			ts, ok := v.(datum.TimestampLTZ)
@@ -173,4 +194,25 @@ func Truncate(ts time.Time, p int) time.Time {
 		d *= 10
 	}
 	return ts.Truncate(d)
+}
+
+// scaleMillis expresses millis+nanos in the Arrow unit of precision p.
+func scaleMillis(ms, nanos int64, p int) int64 {
+	switch {
+	case p == 0:
+		return floorDiv(ms, 1000)
+	case p <= 3:
+		return ms
+	case p <= 6:
+		return ms*1000 + nanos/1000
+	}
+	return ms*1_000_000 + nanos
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
 }
