@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/flussql/flussql/fluss"
-	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/internal/executor"
+	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
 	"github.com/flussql/flussql/planner"
 )
@@ -144,7 +144,10 @@ func (c *conn) IsValid() bool {
 func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
 	switch nv.Value.(type) {
 	case nil, bool, string, []byte, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
-		float32, float64, time.Time, datum.Decimal, datum.Date, datum.Time, datum.TimestampNTZ, datum.TimestampLTZ:
+		float32, float64, time.Time:
+		return nil
+	}
+	if sqlkind.OfValue(nv.Value) != nil { // the fluss value types: datum.Decimal, datum.Date, …
 		return nil
 	}
 	if isNestedArg(nv.Value) { // ARRAY, MAP and ROW values; the planner converts them per column

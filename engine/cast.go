@@ -2,13 +2,13 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 )
 
 // Cast is CAST(X AS T), done by Arrow's cast kernel: numbers truncate
@@ -62,7 +62,7 @@ func (e *Cast) decimalToInt(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, erro
 	}
 	defer x.Release()
 	scale := pow10(e.X.Type().Scale)
-	lo, hi := intRange(e.T.Kind)
+	lo, hi := sqlkind.IntRange(sqlkind.IntWidth(e.T.Kind))
 	return mapRows(ec, e.T, []arrow.Array{x}, int(b.NumRows()), false, func(v []any) (any, error) {
 		q := new(big.Int).Quo(v[0].(decimal128.Num).BigInt(), scale)
 		if !q.IsInt64() || q.Int64() < lo || q.Int64() > hi {
@@ -70,17 +70,4 @@ func (e *Cast) decimalToInt(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, erro
 		}
 		return q.Int64(), nil
 	})
-}
-
-// intRange is the range of an integer kind.
-func intRange(k types.Kind) (int64, int64) {
-	switch k {
-	case types.TinyInt:
-		return math.MinInt8, math.MaxInt8
-	case types.SmallInt:
-		return math.MinInt16, math.MaxInt16
-	case types.Int:
-		return math.MinInt32, math.MaxInt32
-	}
-	return math.MinInt64, math.MaxInt64
 }

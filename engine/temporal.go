@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 )
 
 // Temporal functions. TIMESTAMP_LTZ values are read in UTC (the engine has
@@ -17,8 +18,11 @@ import (
 // TimeUnits are the units EXTRACT and FLOOR/CEIL(… TO unit) take.
 var TimeUnits = []string{"YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND"}
 
+// isTemporal reports whether values of kind k fall on a calendar day (DATE,
+// TIMESTAMP, TIMESTAMP_LTZ).
 func isTemporal(k types.Kind) bool {
-	return k == types.Date || k == types.Timestamp || k == types.TimestampLTZ
+	e := sqlkind.Of(k)
+	return e != nil && e.Dated
 }
 
 // unitNanos is the length of one unit of the Arrow representation of a

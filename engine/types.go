@@ -2,8 +2,10 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 )
 
 // Result types, in the style of Flink SQL:
@@ -23,39 +25,26 @@ import (
 //
 // A result is NOT NULL when every operand is.
 
-func isInt(k types.Kind) bool {
-	return k == types.TinyInt || k == types.SmallInt || k == types.Int || k == types.BigInt
-}
+// The families of the type rules are those of internal/sqlkind.
+
+func isInt(k types.Kind) bool { return sqlkind.Is(k, sqlkind.Integer) }
 
 // isIntLike reports whether values of kind k are integers in Arrow: DATE
 // (days), TIME and TIMESTAMP, TIMESTAMP_LTZ (units of their precision).
-func isIntLike(k types.Kind) bool {
-	return k == types.Date || k == types.Time || k == types.Timestamp || k == types.TimestampLTZ
-}
+func isIntLike(k types.Kind) bool { return sqlkind.Is(k, sqlkind.Temporal) }
 
-func isFloat(k types.Kind) bool { return k == types.Float || k == types.Double }
+func isFloat(k types.Kind) bool { return sqlkind.Is(k, sqlkind.Float) }
 
-func isNumeric(k types.Kind) bool { return isInt(k) || isFloat(k) || k == types.Decimal }
+func isNumeric(k types.Kind) bool { return sqlkind.Numeric(k) }
 
-func isString(k types.Kind) bool { return k == types.String || k == types.Char }
+func isString(k types.Kind) bool { return sqlkind.Is(k, sqlkind.String) }
 
-func isBinary(k types.Kind) bool { return k == types.Bytes || k == types.Binary }
+func isBinary(k types.Kind) bool { return sqlkind.Is(k, sqlkind.Binary) }
 
-func intRank(k types.Kind) int {
-	switch k {
-	case types.TinyInt:
-		return 1
-	case types.SmallInt:
-		return 2
-	case types.Int:
-		return 3
-	}
-	return 4
-}
-
-// intDigits is the decimal precision of an integer type.
+// intDigits is the decimal precision of an integer type: the digits of its largest value.
 func intDigits(k types.Kind) int {
-	return [...]int{0, 3, 5, 10, 19}[intRank(k)]
+	_, hi := sqlkind.IntRange(sqlkind.IntWidth(k))
+	return len(strconv.FormatInt(hi, 10))
 }
 
 func asDecimal(t types.DataType) types.DataType {
@@ -85,7 +74,7 @@ func ArithType(op string, l, r types.DataType) (types.DataType, error) {
 	nn := bothNotNull(l, r)
 	switch {
 	case isInt(l.Kind) && isInt(r.Kind):
-		if intRank(l.Kind) >= intRank(r.Kind) {
+		if sqlkind.IntWidth(l.Kind) >= sqlkind.IntWidth(r.Kind) {
 			return nullable(types.DataType{Kind: l.Kind}, nn), nil
 		}
 		return nullable(types.DataType{Kind: r.Kind}, nn), nil
@@ -135,7 +124,7 @@ func CommonType(a, b types.DataType) (types.DataType, error) {
 		return nullable(types.NewString(), nn), nil
 	case isBinary(a.Kind) && isBinary(b.Kind):
 		return nullable(types.NewBytes(), nn), nil
-	case a.Kind == b.Kind && (a.Kind == types.Timestamp || a.Kind == types.TimestampLTZ || a.Kind == types.Time):
+	case a.Kind == b.Kind && hasPrecision(a.Kind):
 		t := a
 		t.Precision = max(a.Precision, b.Precision)
 		return nullable(t, nn), nil
@@ -145,21 +134,17 @@ func CommonType(a, b types.DataType) (types.DataType, error) {
 	return types.DataType{}, fmt.Errorf("%s and %s have no common type", TypeName(a), TypeName(b))
 }
 
-// TypeName renders a type as SQL, e.g. DECIMAL(10, 2) or INT.
+// TypeName renders a type as SQL, e.g. DECIMAL(10, 2) or INT: a scalar type
+// without NOT NULL, a nested type as types.DataType.String writes it.
 func TypeName(t types.DataType) string {
-	switch t.Kind {
-	case types.Decimal:
-		return fmt.Sprintf("DECIMAL(%d, %d)", t.Precision, t.Scale)
-	case types.Char:
-		return fmt.Sprintf("CHAR(%d)", t.Length)
-	case types.Binary:
-		return fmt.Sprintf("BINARY(%d)", t.Length)
-	case types.Time, types.Timestamp:
-		return fmt.Sprintf("%s(%d)", t.Kind, t.Precision)
-	case types.TimestampLTZ:
-		return fmt.Sprintf("TIMESTAMP_LTZ(%d)", t.Precision)
-	case types.Array, types.Map, types.Row:
+	if t.Kind.Nested() {
 		return t.String()
 	}
-	return t.Kind.String()
+	return t.AsNullable().String()
+}
+
+// hasPrecision reports whether the parameter of kind k is a fractional-seconds precision.
+func hasPrecision(k types.Kind) bool {
+	e := sqlkind.Of(k)
+	return e != nil && e.Precision
 }

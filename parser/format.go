@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -149,14 +148,11 @@ func (s *CreateTable) String() string {
 // "DECIMAL(10, 2) NOT NULL" or "ROW<`a` INT 'desc'>". Unlike
 // types.DataType.String it keeps ROW field descriptions.
 func FormatType(t types.DataType) string {
+	if !t.Kind.Nested() {
+		return t.String() // scalar types are written as Fluss writes them
+	}
 	var s string
 	switch t.Kind {
-	case types.Decimal:
-		s = fmt.Sprintf("DECIMAL(%d, %d)", t.Precision, t.Scale)
-	case types.Char, types.Binary:
-		s = fmt.Sprintf("%s(%d)", t.Kind, t.Length)
-	case types.Time, types.Timestamp, types.TimestampLTZ:
-		s = fmt.Sprintf("%s(%d)", t.Kind, t.Precision)
 	case types.Array:
 		s = "ARRAY<" + formatTypePtr(t.Elem) + ">"
 	case types.Map:
@@ -170,8 +166,6 @@ func FormatType(t types.DataType) string {
 			}
 		}
 		s = "ROW<" + strings.Join(parts, ", ") + ">"
-	default:
-		s = t.Kind.String()
 	}
 	if t.NotNull {
 		s += " NOT NULL"

@@ -9,22 +9,8 @@ import (
 
 	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 )
-
-// family groups the kinds whose values compare with each other.
-func family(k types.Kind) string {
-	switch k {
-	case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
-		return "integer"
-	case types.Float, types.Double:
-		return "float"
-	case types.Char, types.String:
-		return "string"
-	case types.Binary, types.Bytes:
-		return "bytes"
-	}
-	return k.String()
-}
 
 // comparable reports whether values of t can be ordered by compareValues.
 func comparableKind(k types.Kind) bool {
@@ -70,7 +56,7 @@ func compareValues(a, b any) (int, bool) {
 				return cmp.Compare(xu, yu), true
 			}
 		}
-		return decimalRat(x).Cmp(decimalRat(y)), true
+		return sqlkind.DecimalRat(x).Cmp(sqlkind.DecimalRat(y)), true
 	case string:
 		y, ok := b.(string)
 		return strings.Compare(x, y), ok

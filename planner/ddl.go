@@ -10,6 +10,7 @@ import (
 
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -89,7 +90,7 @@ func (b *builder) createTable(s *parser.CreateTable) (Plan, error) {
 		}
 	}
 	for _, k := range d.PartitionKeys {
-		if i := d.Schema.Index(k); i >= 0 && !partitionKeyTypes[d.Schema.Columns[i].Type.Kind] {
+		if i := d.Schema.Index(k); i >= 0 && !sqlkind.PartitionKey(d.Schema.Columns[i].Type.Kind) {
 			return nil, fail("partition key %q has type %s, which cannot be a partition key", k, typeName(d.Schema.Columns[i].Type))
 		}
 	}

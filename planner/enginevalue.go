@@ -7,11 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
-
 	"github.com/flussql/flussql/engine"
-	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -29,43 +27,11 @@ func engineValue(t types.DataType, v any) (any, error) {
 		return int64(x), nil
 	case float32:
 		return float64(x), nil
-	case datum.Decimal:
-		d, err := x.Rescale(t.Scale)
-		if err != nil {
-			return nil, err
-		}
-		return decimal128.FromBigInt(d.Unscaled()), nil
-	case datum.Date:
-		return int32(x), nil
-	case datum.Time:
-		return scaleMillis(int64(x), 0, t.Precision), nil
-	case datum.TimestampNTZ:
-		return scaleMillis(x.Millis, int64(x.NanoOfMilli), t.Precision), nil
-	case datum.TimestampLTZ:
-		return scaleMillis(x.EpochMillis, int64(x.NanoOfMilli), t.Precision), nil
+	}
+	if k := sqlkind.OfValue(v); k != nil && k.Engine != nil { // DECIMAL, DATE, …
+		return k.Engine(t, v)
 	}
 	return nil, fmt.Errorf("a value of Go type %T cannot be used in an expression", v)
-}
-
-// scaleMillis expresses millis+nanos in the Arrow unit of precision p.
-func scaleMillis(ms, nanos int64, p int) int64 {
-	switch {
-	case p == 0:
-		return floorDiv(ms, 1000)
-	case p <= 3:
-		return ms
-	case p <= 6:
-		return ms*1000 + nanos/1000
-	}
-	return ms*1_000_000 + nanos
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
 }
 
 // literalConst types a literal the way Flink does: an integer is INT when it

@@ -7,6 +7,7 @@ import (
 
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -188,7 +189,7 @@ func (c *compiler) node(e parser.Expr) (fnode, error) {
 		}
 		if ref, ok := n.Expr.(*parser.ColumnRef); ok {
 			if idx, err := column(c.info, ref.Name); err == nil {
-				if t := c.info.Schema().Columns[idx].Type; t.Kind != types.String && t.Kind != types.Char {
+				if t := c.info.Schema().Columns[idx].Type; !sqlkind.Is(t.Kind, sqlkind.String) {
 					return nil, fmt.Errorf("LIKE needs a string column; column %q is %s", ref.Name, typeName(t))
 				}
 			}
@@ -203,7 +204,7 @@ func (c *compiler) node(e parser.Expr) (fnode, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ops[0].val.Type.Kind != types.Boolean {
+		if !sqlkind.Is(ops[0].val.Type.Kind, sqlkind.Boolean) {
 			return nil, fmt.Errorf("column %q is %s; a column alone is a condition only when it is BOOLEAN", n.Name, typeName(ops[0].val.Type))
 		}
 		return &boolNode{x: ops[0]}, nil
@@ -250,7 +251,7 @@ func (c *compiler) operands(pred parser.Expr, es ...parser.Expr) ([]operand, err
 		ops[i] = operand{slot: c.slot(idx), name: col.Name, val: Value{Column: col.Name, Type: col.Type}}
 		if anchor < 0 {
 			anchor = i
-		} else if a := ops[anchor].val.Type; family(a.Kind) != family(col.Type.Kind) {
+		} else if a := ops[anchor].val.Type; sqlkind.CompareGroup(a.Kind) != sqlkind.CompareGroup(col.Type.Kind) {
 			return nil, fmt.Errorf("cannot compare column %q (%s) with column %q (%s)", ops[anchor].name, typeName(a), col.Name, typeName(col.Type))
 		}
 	}
@@ -271,31 +272,13 @@ func (c *compiler) operands(pred parser.Expr, es ...parser.Expr) ([]operand, err
 	return ops, nil
 }
 
-// anyScaleDecimal is the type of decimal values compared with a DECIMAL
-// column: exact, at the scale they are written with.
-var anyScaleDecimal = types.DataType{Kind: types.Decimal, Precision: 38, Scale: -1}
-
 // filterValue converts a value compared with a column of type t. The
 // value gets a wider type of the same family, so that comparisons the
 // column's own type could not hold still work (c = 'abcd' for CHAR(3),
 // ti < 300 for TINYINT, dec > 1.005 for DECIMAL(10, 2), fractional digits
 // beyond a timestamp's precision). Errors name the column's own type.
 func filterValue(col string, t types.DataType, e parser.Expr, loc *time.Location) (Value, error) {
-	wide := t.AsNullable()
-	switch t.Kind {
-	case types.Char:
-		wide = types.NewString()
-	case types.Binary:
-		wide = types.NewBytes()
-	case types.TinyInt, types.SmallInt, types.Int:
-		wide = types.NewBigInt()
-	case types.Decimal:
-		wide = anyScaleDecimal
-	case types.Timestamp:
-		wide = types.NewTimestamp(9)
-	case types.TimestampLTZ:
-		wide = types.NewTimestampLTZ(9)
-	}
+	wide := sqlkind.Widen(t)
 	v, err := newValue(col, wide, e, loc)
 	if err != nil {
 		if _, err2 := newValue(col, t, e, loc); err2 != nil {

@@ -3,12 +3,11 @@ package planner
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"time"
 
-	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -32,15 +31,12 @@ func convertArg(col string, t types.DataType, x any, loc *time.Location) (any, e
 		}
 		return fromString(col, t, v, loc, "string "+parser.QuoteString(v))
 	case []byte:
-		switch t.Kind {
-		case types.Binary, types.Bytes:
-			return checkBinary(col, t, append([]byte(nil), v...))
-		case types.Char, types.String:
-			return fromString(col, t, string(v), loc, "")
+		if k := sqlkind.Of(t.Kind); k != nil && k.Bytes != nil {
+			return k.Bytes(col, t, v, loc)
 		}
 	case bool:
-		if t.Kind == types.Boolean {
-			return v, nil
+		if k := sqlkind.Of(t.Kind); k != nil && k.Bool != nil {
+			return k.Bool(v), nil
 		}
 	case int:
 		return fromInt(col, t, int64(v))
@@ -67,53 +63,26 @@ func convertArg(col string, t types.DataType, x any, loc *time.Location) (any, e
 	case float64:
 		return fromFloat(col, t, v, 64)
 	case time.Time:
-		switch t.Kind {
-		case types.Date:
-			return datum.DateOf(v), nil
-		case types.Time:
-			return datum.TimeOfDay(v), nil
-		case types.Timestamp:
-			return datum.TimestampNTZOf(truncate(v, t.Precision)), nil
-		case types.TimestampLTZ:
-			return datum.TimestampLTZOf(truncate(v, t.Precision)), nil
-		}
-	case datum.Decimal:
-		if t.Kind == types.Decimal {
-			return fitDecimal(col, t, decimalRat(v), v.String())
-		}
-	case datum.Date:
-		if t.Kind == types.Date {
-			return v, nil
-		}
-	case datum.Time:
-		if t.Kind == types.Time {
-			return v, nil
-		}
-	case datum.TimestampNTZ:
-		if t.Kind == types.Timestamp {
-			return v, nil
-		}
-	case datum.TimestampLTZ:
-		if t.Kind == types.TimestampLTZ {
-			return v, nil
+		if k := sqlkind.Of(t.Kind); k != nil && k.Time != nil {
+			return k.Time(t, v), nil
 		}
 	default:
-		return nil, fmt.Errorf("column %q is %s; cannot use a Go %T value", col, typeName(t), x)
+		if sqlkind.OfValue(x) == nil { // not one of the fluss value types (datum.Decimal, datum.Date, …)
+			return nil, fmt.Errorf("column %q is %s; cannot use a Go %T value", col, typeName(t), x)
+		}
+		if k := sqlkind.Of(t.Kind); k != nil && k.Datum != nil {
+			if c, err := k.Datum(col, t, x); err != sqlkind.ErrNoFit {
+				return c, err
+			}
+		}
 	}
 	return nil, mismatch(col, t, fmt.Sprintf("%T %s", x, FormatValue(x)))
 }
 
 // fromInt converts a Go integer.
 func fromInt(col string, t types.DataType, n int64) (any, error) {
-	switch t.Kind {
-	case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
-		return fitInt(col, t, n)
-	case types.Float:
-		return float32(n), nil
-	case types.Double:
-		return float64(n), nil
-	case types.Decimal:
-		return fitDecimal(col, t, new(big.Rat).SetInt64(n), strconv.FormatInt(n, 10))
+	if k := sqlkind.Of(t.Kind); k != nil && k.Int != nil {
+		return k.Int(col, t, n)
 	}
 	return nil, mismatch(col, t, "integer "+strconv.FormatInt(n, 10))
 }
@@ -123,46 +92,17 @@ func fromUint(col string, t types.DataType, n uint64) (any, error) {
 	if n <= math.MaxInt64 {
 		return fromInt(col, t, int64(n))
 	}
-	shown := strconv.FormatUint(n, 10)
-	switch t.Kind {
-	case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
-		return nil, outOfRange(col, t, shown)
-	case types.Float:
-		return float32(n), nil
-	case types.Double:
-		return float64(n), nil
-	case types.Decimal:
-		return fitDecimal(col, t, new(big.Rat).SetInt(new(big.Int).SetUint64(n)), shown)
+	if k := sqlkind.Of(t.Kind); k != nil && k.Uint != nil {
+		return k.Uint(col, t, n)
 	}
-	return nil, mismatch(col, t, "integer "+shown)
+	return nil, mismatch(col, t, "integer "+strconv.FormatUint(n, 10))
 }
 
 // fromFloat converts a Go float. Integer columns take integral values in
 // range; DECIMAL takes the shortest decimal that reads back as f.
 func fromFloat(col string, t types.DataType, f float64, bits int) (any, error) {
-	shown := strconv.FormatFloat(f, 'g', -1, bits)
-	switch t.Kind {
-	case types.Float:
-		if !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
-			return nil, outOfRange(col, t, shown)
-		}
-		return float32(f), nil
-	case types.Double:
-		return f, nil
-	case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
-		if f != math.Trunc(f) || math.IsInf(f, 0) || math.IsNaN(f) {
-			return nil, mismatch(col, t, "float "+shown)
-		}
-		if f < math.MinInt64 || f >= math.MaxInt64 {
-			return nil, outOfRange(col, t, shown)
-		}
-		return fitInt(col, t, int64(f))
-	case types.Decimal:
-		r, ok := parseRat(shown)
-		if !ok {
-			return nil, mismatch(col, t, "float "+shown)
-		}
-		return fitDecimal(col, t, r, shown)
+	if k := sqlkind.Of(t.Kind); k != nil && k.Float != nil {
+		return k.Float(col, t, f, bits)
 	}
-	return nil, mismatch(col, t, "float "+shown)
+	return nil, mismatch(col, t, "float "+strconv.FormatFloat(f, 'g', -1, bits))
 }

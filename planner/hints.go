@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -76,7 +77,7 @@ func parseHints(h map[string]string, loc *time.Location) (scanHints, error) {
 	case hasTS:
 		ms, err := strconv.ParseInt(ts, 10, 64)
 		if err != nil {
-			t, ok := parseTimestamp(ts, loc, true)
+			t, ok := sqlkind.ParseTimestamp(ts, loc, true)
 			if !ok {
 				return out, fmt.Errorf("'%s' must be epoch milliseconds or a time like 2024-01-02T15:04:05Z, not %s", HintStartupTimestamp, parser.QuoteString(ts))
 			}

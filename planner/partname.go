@@ -6,6 +6,7 @@ import (
 
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 )
 
 // partitionString renders a partition value the way Fluss names partitions; it is the
@@ -15,7 +16,7 @@ func partitionString(t types.DataType, v any) (string, error) {
 	if v == nil {
 		return "", fmt.Errorf("a partition value cannot be NULL")
 	}
-	if !partitionKeyTypes[t.Kind] {
+	if !sqlkind.PartitionKey(t.Kind) {
 		return "", fmt.Errorf("%s cannot be a partition key type", typeName(t))
 	}
 	return fluss.PartitionValueString(t, v)
@@ -45,11 +46,4 @@ func checkPartitionValue(key, value string, create bool) error {
 		}
 	}
 	return nil
-}
-
-// partitionKeyTypes are the types Fluss allows as partition keys.
-var partitionKeyTypes = map[types.Kind]bool{
-	types.Char: true, types.String: true, types.Boolean: true, types.Binary: true, types.Bytes: true,
-	types.TinyInt: true, types.SmallInt: true, types.Int: true, types.BigInt: true, types.Date: true,
-	types.Time: true, types.Float: true, types.Double: true, types.Timestamp: true, types.TimestampLTZ: true,
 }

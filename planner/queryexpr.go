@@ -9,6 +9,7 @@ import (
 	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -322,7 +323,7 @@ func (c *exprConv) literalAs(lit parser.Expr, e, other engine.Expr) (engine.Expr
 	}
 	t := other.Type()
 	switch {
-	case t.Kind != types.Date && t.Kind != types.Time && t.Kind != types.Timestamp && t.Kind != types.TimestampLTZ:
+	case !sqlkind.Is(t.Kind, sqlkind.Temporal):
 		return e, other, nil
 	case l.Kind != parser.LitString && l.Kind != parser.LitDate && l.Kind != parser.LitTimestamp && l.Kind != parser.LitTime:
 		return e, other, nil

@@ -2,12 +2,12 @@ package planner
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -198,9 +198,9 @@ func keyExpr(conv *exprConv, e parser.Expr, what string, t types.DataType) (x en
 	switch {
 	case sameType(xt, t):
 		return x, "", nil
-	case intKind(xt.Kind) > 0 && intKind(t.Kind) > 0:
-		if intKind(xt.Kind) > intKind(t.Kind) {
-			lo, hi := intBounds(t.Kind)
+	case sqlkind.IntWidth(xt.Kind) > 0 && sqlkind.IntWidth(t.Kind) > 0:
+		if sqlkind.IntWidth(xt.Kind) > sqlkind.IntWidth(t.Kind) {
+			lo, hi := sqlkind.IntRange(sqlkind.IntWidth(t.Kind))
 			inRange, err := engine.NewLogic(true,
 				must(engine.NewCompare(">=", x, &engine.Const{Value: lo, T: xt.AsNotNull(), Text: fmt.Sprint(lo)})),
 				must(engine.NewCompare("<=", x, &engine.Const{Value: hi, T: xt.AsNotNull(), Text: fmt.Sprint(hi)})))
@@ -213,26 +213,11 @@ func keyExpr(conv *exprConv, e parser.Expr, what string, t types.DataType) (x en
 		}
 		x, err = engine.NewCast(x, t.AsNullable())
 		return x, "", err
-	case t.Kind == types.String && (xt.Kind == types.String || xt.Kind == types.Char):
+	case t.Kind == types.String && sqlkind.Is(xt.Kind, sqlkind.String):
 		x, err = engine.NewCast(x, t.AsNullable())
 		return x, "", err
 	}
 	return nil, fmt.Sprintf("ON %s = %s compares %s with the key's %s (a lookup needs a value of the key's type)", e, what, engine.TypeName(xt), engine.TypeName(t)), nil
-}
-
-// intKind ranks the integer kinds by width (0: not an integer).
-func intKind(k types.Kind) int {
-	return map[types.Kind]int{types.TinyInt: 1, types.SmallInt: 2, types.Int: 3, types.BigInt: 4}[k]
-}
-
-func intBounds(k types.Kind) (int64, int64) {
-	switch k {
-	case types.TinyInt:
-		return math.MinInt8, math.MaxInt8
-	case types.SmallInt:
-		return math.MinInt16, math.MaxInt16
-	}
-	return math.MinInt32, math.MaxInt32
 }
 
 func must(e engine.Expr, err error) engine.Expr {

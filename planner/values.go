@@ -9,6 +9,7 @@ import (
 
 	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
+	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -153,16 +154,6 @@ func FormatValue(v any) string {
 		return strconv.FormatFloat(float64(x), 'g', -1, 32)
 	case float64:
 		return strconv.FormatFloat(x, 'g', -1, 64)
-	case datum.Decimal:
-		return x.String()
-	case datum.Date:
-		return "DATE '" + x.String() + "'"
-	case datum.Time:
-		return "TIME '" + x.String() + "'"
-	case datum.TimestampNTZ:
-		return "TIMESTAMP '" + x.String() + "'"
-	case datum.TimestampLTZ:
-		return "TIMESTAMP_LTZ '" + x.String() + "'"
 	case []any: // ROW and ARRAY values look alike; ROW(…) is the safe reading
 		parts := make([]string, len(x))
 		for i, e := range x {
@@ -175,6 +166,9 @@ func FormatValue(v any) string {
 			parts = append(parts, FormatValue(e.Key), FormatValue(e.Value))
 		}
 		return "MAP[" + strings.Join(parts, ", ") + "]"
+	}
+	if k := sqlkind.OfValue(v); k != nil && k.Format != nil { // DECIMAL, DATE, …
+		return k.Format(v)
 	}
 	return fmt.Sprint(v)
 }
