@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/flussql/flussql/fluss/datum"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/internal/sqlkind"
 )
@@ -44,37 +43,16 @@ func compareValues(a, b any) (int, bool) {
 			return 0, false
 		}
 		return cmp.Compare(xf, yf), true
-	case datum.Decimal:
-		y, ok := b.(datum.Decimal)
-		if !ok {
-			return 0, false
-		}
-		if x.Scale() == y.Scale() {
-			xu, ok1 := x.UnscaledInt64()
-			yu, ok2 := y.UnscaledInt64()
-			if ok1 && ok2 {
-				return cmp.Compare(xu, yu), true
-			}
-		}
-		return sqlkind.DecimalRat(x).Cmp(sqlkind.DecimalRat(y)), true
 	case string:
 		y, ok := b.(string)
 		return strings.Compare(x, y), ok
 	case []byte:
 		y, ok := b.([]byte)
 		return bytes.Compare(x, y), ok
-	case datum.Date:
-		y, ok := b.(datum.Date)
-		return cmp.Compare(x, y), ok
-	case datum.Time:
-		y, ok := b.(datum.Time)
-		return cmp.Compare(x, y), ok
-	case datum.TimestampNTZ:
-		y, ok := b.(datum.TimestampNTZ)
-		return cmp.Or(cmp.Compare(x.Millis, y.Millis), cmp.Compare(x.NanoOfMilli, y.NanoOfMilli)), ok
-	case datum.TimestampLTZ:
-		y, ok := b.(datum.TimestampLTZ)
-		return cmp.Or(cmp.Compare(x.EpochMillis, y.EpochMillis), cmp.Compare(x.NanoOfMilli, y.NanoOfMilli)), ok
+	}
+	// The fluss value types (DECIMAL, DATE, TIME, TIMESTAMP[_LTZ]) order themselves.
+	if e := sqlkind.OfValue(a); e != nil && e.Compare != nil {
+		return e.Compare(a, b)
 	}
 	return 0, false
 }

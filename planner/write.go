@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/flussql/flussql/fluss"
-	"github.com/flussql/flussql/fluss/datum"
+	"github.com/flussql/flussql/internal/sqlkind"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -430,10 +430,9 @@ func partitionLiteral(v any) string {
 		return parser.QuoteString(x)
 	case []byte:
 		return parser.QuoteString(string(x))
-	case datum.Date, datum.Time, datum.TimestampNTZ:
-		return parser.QuoteString(fmt.Sprint(x))
-	case datum.TimestampLTZ:
-		return parser.QuoteString(x.Time().Format(time.RFC3339Nano))
+	}
+	if e := sqlkind.OfValue(v); e != nil && e.Plain != nil { // DATE, TIME, TIMESTAMP[_LTZ], …
+		return parser.QuoteString(e.Plain(v))
 	}
 	return parser.QuoteString(FormatValue(v))
 }

@@ -1,6 +1,7 @@
 package sqlkind
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -29,6 +30,22 @@ func init() {
 		Float:  decimalFloat,
 		Model:  reflect.TypeFor[datum.Decimal](),
 		Format: func(v any) string { return v.(datum.Decimal).String() },
+		Plain:  func(v any) string { return v.(datum.Decimal).String() },
+		Compare: func(a, b any) (int, bool) {
+			x := a.(datum.Decimal)
+			y, ok := b.(datum.Decimal)
+			if !ok {
+				return 0, false
+			}
+			if x.Scale() == y.Scale() {
+				xu, ok1 := x.UnscaledInt64()
+				yu, ok2 := y.UnscaledInt64()
+				if ok1 && ok2 {
+					return cmp.Compare(xu, yu), true
+				}
+			}
+			return DecimalRat(x).Cmp(DecimalRat(y)), true
+		},
 		Engine: func(t types.DataType, v any) (any, error) {
 			d, err := v.(datum.Decimal).Rescale(t.Scale)
 			if err != nil {

@@ -92,6 +92,13 @@ type Kind struct {
 	// Engine converts a value of Model to the engine's Arrow representation for type
 	// t; nil for the Go basic types, which the planner converts itself.
 	Engine func(t types.DataType, v any) (any, error)
+	// Compare orders two values of Model (false when b is of another type); nil for
+	// the Go basic types, which the planner compares itself.
+	Compare func(a, b any) (int, bool)
+	// Plain renders a value of Model as the text inside its SQL literal, as a
+	// partition value is written (2024-01-01 for DATE '2024-01-01'); nil for the Go
+	// basic types.
+	Plain func(v any) string
 
 	// Driver is how the kind's values reach database/sql.
 	Driver Driver

@@ -28,6 +28,8 @@ func TestKindsTableComplete(t *testing.T) {
 			need("Format", e.Format != nil)
 			need("Engine", e.Engine != nil)
 			need("Datum", e.Datum != nil)
+			need("Compare", e.Compare != nil)
+			need("Plain", e.Plain != nil)
 		}
 		need("Driver.Scan", e.Driver.Scan != nil)
 		need("Driver.NullScan", e.Driver.NullScan != nil)

@@ -1,6 +1,7 @@
 package sqlkind
 
 import (
+	"cmp"
 	"reflect"
 	"strings"
 	"time"
@@ -25,11 +26,13 @@ func init() {
 			}
 			return nil, ErrNoFit
 		},
-		Time:   func(_ types.DataType, v time.Time) any { return datum.DateOf(v) },
-		Datum:  same[datum.Date],
-		Model:  reflect.TypeFor[datum.Date](),
-		Format: func(v any) string { return "DATE '" + v.(datum.Date).String() + "'" },
-		Engine: func(_ types.DataType, v any) (any, error) { return int32(v.(datum.Date)), nil },
+		Time:    func(_ types.DataType, v time.Time) any { return datum.DateOf(v) },
+		Datum:   same[datum.Date],
+		Model:   reflect.TypeFor[datum.Date](),
+		Format:  func(v any) string { return "DATE '" + v.(datum.Date).String() + "'" },
+		Plain:   func(v any) string { return v.(datum.Date).String() },
+		Compare: compareOrdered[datum.Date],
+		Engine:  func(_ types.DataType, v any) (any, error) { return int32(v.(datum.Date)), nil },
 		// Next returns UTC midnight.
 		Driver: Driver{Scan: typeTime, NullScan: typeNullTime, Value: typeTime,
 			Cell: cellOf(func(_ types.DataType, a *array.Date32) Cell { return func(i int) any { return a.Value(i).ToTime() } }),
@@ -46,10 +49,12 @@ func init() {
 			}
 			return nil, ErrNoFit
 		},
-		Time:   func(_ types.DataType, v time.Time) any { return datum.TimeOfDay(v) },
-		Datum:  same[datum.Time],
-		Model:  reflect.TypeFor[datum.Time](),
-		Format: func(v any) string { return "TIME '" + v.(datum.Time).String() + "'" },
+		Time:    func(_ types.DataType, v time.Time) any { return datum.TimeOfDay(v) },
+		Datum:   same[datum.Time],
+		Model:   reflect.TypeFor[datum.Time](),
+		Format:  func(v any) string { return "TIME '" + v.(datum.Time).String() + "'" },
+		Plain:   func(v any) string { return v.(datum.Time).String() },
+		Compare: compareOrdered[datum.Time],
 		Engine: func(t types.DataType, v any) (any, error) {
 			return scaleMillis(int64(v.(datum.Time)), 0, t.Precision), nil
 		},
@@ -76,6 +81,12 @@ func init() {
 		Datum:  same[datum.TimestampNTZ],
 		Model:  reflect.TypeFor[datum.TimestampNTZ](),
 		Format: func(v any) string { return "TIMESTAMP '" + v.(datum.TimestampNTZ).String() + "'" },
+		Plain:  func(v any) string { return v.(datum.TimestampNTZ).String() },
+		Compare: func(a, b any) (int, bool) {
+			x := a.(datum.TimestampNTZ)
+			y, ok := b.(datum.TimestampNTZ)
+			return cmp.Or(cmp.Compare(x.Millis, y.Millis), cmp.Compare(x.NanoOfMilli, y.NanoOfMilli)), ok
+		},
 		Engine: func(t types.DataType, v any) (any, error) {
 			x := v.(datum.TimestampNTZ)
 			return scaleMillis(x.Millis, int64(x.NanoOfMilli), t.Precision), nil
@@ -97,6 +108,12 @@ func init() {
 		Datum:  same[datum.TimestampLTZ],
 		Model:  reflect.TypeFor[datum.TimestampLTZ](),
 		Format: func(v any) string { return "TIMESTAMP_LTZ '" + v.(datum.TimestampLTZ).String() + "'" },
+		Plain:  func(v any) string { return v.(datum.TimestampLTZ).Time().Format(time.RFC3339Nano) },
+		Compare: func(a, b any) (int, bool) {
+			x := a.(datum.TimestampLTZ)
+			y, ok := b.(datum.TimestampLTZ)
+			return cmp.Or(cmp.Compare(x.EpochMillis, y.EpochMillis), cmp.Compare(x.NanoOfMilli, y.NanoOfMilli)), ok
+		},
 		Engine: func(t types.DataType, v any) (any, error) {
 			x := v.(datum.TimestampLTZ)
 			return scaleMillis(x.EpochMillis, int64(x.NanoOfMilli), t.Precision), nil
@@ -215,4 +232,10 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// compareOrdered orders two values of an ordered value type; false when b is of another.
+func compareOrdered[T cmp.Ordered](a, b any) (int, bool) {
+	y, ok := b.(T)
+	return cmp.Compare(a.(T), y), ok
 }
