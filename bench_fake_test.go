@@ -10,16 +10,23 @@ import (
 	"github.com/flussql/flussql/fluss/flusstest"
 )
 
+// fakeBenchDB opens an in-memory fake cluster with the benchmarks' log table t; the pool is
+// closed when the benchmark ends.
+func fakeBenchDB(b *testing.B) *sql.DB {
+	fc := flusstest.New(b)
+	db, err := sql.Open("fluss", "fluss://"+fc.Addr()+"/fluss")
+	require.NoError(b, err)
+	b.Cleanup(func() { db.Close() })
+	_, err = db.Exec(`CREATE TABLE t` + benchLogDDL)
+	require.NoError(b, err)
+	return db
+}
+
 // BenchmarkFakeInsertTx is BenchmarkInsertTx10k against the in-memory fake cluster: it
 // measures the driver's own cost per row (parse once, bind, buffer, encode at Commit)
 // without a server, so a profile shows the client side alone. One op is one row.
 func BenchmarkFakeInsertTx(b *testing.B) {
-	fc := flusstest.New(b)
-	db, err := sql.Open("fluss", "fluss://"+fc.Addr()+"/fluss")
-	require.NoError(b, err)
-	defer db.Close()
-	_, err = db.Exec(`CREATE TABLE t` + benchLogDDL)
-	require.NoError(b, err)
+	db := fakeBenchDB(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for done := 0; done < b.N; {
@@ -42,12 +49,7 @@ func BenchmarkFakeInsertTx(b *testing.B) {
 // cluster: Rows.Next + Scan over a 200,000-row log table, so a profile shows the driver's
 // per-row cost without a server. One op is one full scan.
 func BenchmarkFakeSelectScan(b *testing.B) {
-	fc := flusstest.New(b)
-	db, err := sql.Open("fluss", "fluss://"+fc.Addr()+"/fluss")
-	require.NoError(b, err)
-	defer db.Close()
-	_, err = db.Exec(`CREATE TABLE t` + benchLogDDL)
-	require.NoError(b, err)
+	db := fakeBenchDB(b)
 	const n = 200000
 	tx, err := db.Begin()
 	require.NoError(b, err)

@@ -33,8 +33,8 @@ func compareValues(a, b any) (int, bool) {
 		}
 		return 1, true
 	case int8, int16, int32, int64:
-		xi, _ := asInt64(a)
-		yi, ok := asInt64(b)
+		xi, _ := sqlkind.AsInt64(a)
+		yi, ok := sqlkind.AsInt64(b)
 		return cmp.Compare(xi, yi), ok
 	case float32, float64:
 		xf, _ := asFloat64(a)
@@ -53,20 +53,6 @@ func compareValues(a, b any) (int, bool) {
 	// The fluss value types (DECIMAL, DATE, TIME, TIMESTAMP[_LTZ]) order themselves.
 	if e := sqlkind.OfValue(a); e != nil && e.Compare != nil {
 		return e.Compare(a, b)
-	}
-	return 0, false
-}
-
-func asInt64(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int8:
-		return int64(x), true
-	case int16:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
 	}
 	return 0, false
 }

@@ -210,7 +210,7 @@ func (r *scanRows) fetch() error {
 		ctx, cancel := r.pollContext()
 		b, err := r.scanner.Poll(ctx)
 		cancel()
-		if err == io.EOF && r.more != nil {
+		if errors.Is(err, io.EOF) && r.more != nil {
 			more, err := r.more()
 			if err != nil {
 				return err

@@ -149,6 +149,15 @@ func intDriver(bits int) Driver {
 }
 
 func intValue(_ types.DataType, v any) (any, bool) {
+	n, ok := AsInt64(v)
+	if !ok {
+		return nil, false
+	}
+	return n, true
+}
+
+// AsInt64 widens a value of an integer kind's value model (int8, int16, int32, int64).
+func AsInt64(v any) (int64, bool) {
 	switch x := v.(type) {
 	case int64:
 		return x, true
@@ -159,5 +168,5 @@ func intValue(_ types.DataType, v any) (any, bool) {
 	case int32:
 		return int64(x), true
 	}
-	return nil, false
+	return 0, false
 }
