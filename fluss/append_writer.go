@@ -3,6 +3,7 @@ package fluss
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -72,9 +73,19 @@ func (t *Table) NewAppendWriter(ctx context.Context, opts AppendWriterOptions) (
 			return nil, err
 		}
 		w.colTypes = row.FieldTypes(info.Schema().Columns)
+		level, err := strconv.Atoi(strings.TrimSpace(info.Property(PropArrowZstdLevel, strconv.Itoa(logbatch.DefaultZstdLevel))))
+		if err != nil {
+			return nil, fmt.Errorf("fluss: table %s: %s is not a number: %w", t.Path(), PropArrowZstdLevel, err)
+		}
+		// A first encoder now, so that a level the encoder refuses fails here.
+		first, err := logbatch.NewArrowEncoder(t.schema, w.compress, logbatch.WithZstdLevel(level))
+		if err != nil {
+			return nil, fmt.Errorf("fluss: table %s: %w", t.Path(), err)
+		}
 		w.encoders = newArrowEncoderPool(func() (*logbatch.ArrowEncoder, error) {
-			return logbatch.NewArrowEncoder(t.schema, w.compress)
+			return logbatch.NewArrowEncoder(t.schema, w.compress, logbatch.WithZstdLevel(level))
 		})
+		w.encoders.put(first)
 	case "INDEXED", "COMPACTED":
 		f, _ := row.ParseFormat(w.format)
 		if w.rowEnc, err = row.NewEncoder(f, row.FieldTypes(info.Schema().Columns)); err != nil {

@@ -34,6 +34,7 @@ const (
 	PropLogFormat         = "table.log.format"
 	PropKvFormat          = "table.kv.format"
 	PropArrowCompression  = "table.log.arrow.compression.type"
+	PropArrowZstdLevel    = "table.log.arrow.compression.zstd.level"
 	PropDatalakeFormat    = "table.datalake.format"
 	PropMergeEngine       = "table.merge-engine"
 	PropReplicationFactor = "table.replication.factor"

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/klauspost/compress/zstd"
 )
 
 // ArrowEncoder builds ARROW log batches for one table schema and compression.
@@ -20,20 +21,24 @@ import (
 // int64 uncompressed-length prefix). The schema message it emits first is
 // dropped. Byte-for-byte the flatbuffer and buffer padding differ from
 // Java's (e.g. arrow-go omits the validity buffer of a column without nulls,
-// Java always sends one); Java decodes both.
+// Java always sends one); Java decodes both. ZSTD batches are compressed by
+// the encoder itself at the table's level (see zstd_encode.go).
 type ArrowEncoder struct {
 	schema *arrow.Schema
 	codec  Compression
 	opts   []ipc.Option
 	w      *ipc.Writer
 	pw     *payloadCapture
+	zstd   *zstd.Encoder // for CompressionZstd: the shared encoder of the level
 }
 
 // payloadCapture is an ipc.PayloadWriter that appends record-batch payloads
-// to a byte slice and drops the schema payload the writer sends first.
+// to a byte slice and drops the schema payload the writer sends first. With
+// zm set it compresses the payload's buffers with ZSTD on the way.
 type payloadCapture struct {
 	sawSchema bool
 	dst       []byte
+	zm        *zstdMessage
 }
 
 func (p *payloadCapture) Start() error { return nil }
@@ -43,6 +48,11 @@ func (p *payloadCapture) WritePayload(pl ipc.Payload) error {
 	if !p.sawSchema {
 		p.sawSchema = true // the first payload of an ipc.Writer is the schema
 		return nil
+	}
+	if p.zm != nil {
+		var err error
+		p.dst, err = p.zm.encode(p.dst, &pl)
+		return err
 	}
 	_, err := pl.WritePayload(p)
 	return err
@@ -56,21 +66,33 @@ func (p *payloadCapture) Write(b []byte) (int, error) {
 // NewArrowEncoder returns an encoder for records of the given Arrow schema
 // (build it with types.ToArrowSchema). Use the table's configured
 // compression: the server labels projected fetches with it (see
-// fluss-protocol.md 4.4).
+// fluss-protocol.md 4.4). ZSTD compresses at WithZstdLevel's level, by
+// default DefaultZstdLevel.
 func NewArrowEncoder(schema *arrow.Schema, codec Compression, opts ...Option) (*ArrowEncoder, error) {
 	if schema == nil {
 		return nil, errors.New("logbatch: nil schema")
 	}
 	cfg := newConfig(opts)
-	ipcOpts := []ipc.Option{ipc.WithSchema(schema), ipc.WithAllocator(cfg.mem)}
+	e := &ArrowEncoder{schema: schema, codec: codec, opts: []ipc.Option{ipc.WithSchema(schema), ipc.WithAllocator(cfg.mem)}}
+	if codec == CompressionZstd {
+		if err := checkZstdLevel(cfg.zstdLevel); err != nil {
+			return nil, err
+		}
+		z, err := zstdEncoderOf(cfg.zstdLevel)
+		if err != nil {
+			return nil, err
+		}
+		e.zstd = z
+		return e, nil
+	}
 	co, err := codec.ipcOption()
 	if err != nil {
 		return nil, err
 	}
 	if co != nil {
-		ipcOpts = append(ipcOpts, co)
+		e.opts = append(e.opts, co)
 	}
-	return &ArrowEncoder{schema: schema, codec: codec, opts: ipcOpts}, nil
+	return e, nil
 }
 
 // Schema returns the Arrow schema the encoder accepts.
@@ -148,6 +170,9 @@ func (e *ArrowEncoder) AppendBatchWithStatistics(dst []byte, h Header, stats []b
 func (e *ArrowEncoder) appendMessage(dst []byte, rec arrow.RecordBatch) ([]byte, error) {
 	if e.w == nil {
 		e.pw = &payloadCapture{}
+		if e.zstd != nil {
+			e.pw.zm = &zstdMessage{enc: e.zstd}
+		}
 		e.w = ipc.NewWriterWithPayloadWriter(e.pw, e.opts...)
 	}
 	e.pw.dst = dst

@@ -15,12 +15,13 @@ const DefaultMaxAllocation = 256 << 20
 type Option func(*config)
 
 type config struct {
-	mem      memory.Allocator
-	maxAlloc int
+	mem       memory.Allocator
+	maxAlloc  int
+	zstdLevel int
 }
 
 func newConfig(opts []Option) config {
-	c := config{mem: memory.DefaultAllocator, maxAlloc: DefaultMaxAllocation}
+	c := config{mem: memory.DefaultAllocator, maxAlloc: DefaultMaxAllocation, zstdLevel: DefaultZstdLevel}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -44,6 +45,15 @@ func WithMaxAllocation(n int) Option {
 			c.maxAlloc = n
 		}
 	}
+}
+
+// WithZstdLevel sets an encoder's ZSTD level, the table's
+// 'table.log.arrow.compression.zstd.level' (1–22; NewArrowEncoder refuses
+// others). Levels map to klauspost/compress's four speeds as zstd's own
+// levels do (zstd.EncoderLevelFromZstd): 1–2 fastest, 3–5 default, 6–9
+// better, 10–22 best.
+func WithZstdLevel(level int) Option {
+	return func(c *config) { c.zstdLevel = level }
 }
 
 func errCorruptf(format string, args ...any) error {
