@@ -87,4 +87,3 @@ func TestAppendHonoursZstdLevel(t *testing.T) {
 	assert.Less(t, sent["19"], sent["1"], "level 19 sends fewer bytes than level 1")
 	assert.NotEqual(t, sent["1"], sent[""], "level 1 compresses otherwise than the default level")
 }
-
