@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // ArrowConn is implemented by flussql's driver connections. Reach it with sql.Conn.Raw to
@@ -39,6 +40,17 @@ type ArrowConn interface {
 	// in order, names and Arrow types (see fluss/types.ToArrowSchema). It is the fastest
 	// way to load rows.
 	AppendArrow(ctx context.Context, table string, rec arrow.RecordBatch) error
+	// AppendArrowReader appends every record batch rdr yields to a log table as one
+	// statement, the way pgx's CopyFrom loads rows: batches are compressed and sent while
+	// the next ones are read, and it returns when the server has acknowledged all of them,
+	// with the number of rows appended. It is the fastest way to load many batches. The
+	// batches must match the table as for AppendArrow. A failure — the reader's Err, a
+	// batch that does not match, the server, ctx — stops it, and its error matches
+	// exactly one of ErrNotWritten, ErrPartiallyWritten and ErrOutcomeUnknown, as an Exec's
+	// does; the count is then the rows known to be written. Without a deadline on ctx,
+	// each wait (for buffer space, for the last acknowledgements) is bounded by the DSN's
+	// timeout. It does not release rdr.
+	AppendArrowReader(ctx context.Context, table string, rdr array.RecordReader) (int64, error)
 }
 
 // ArrowReader streams record batches whose columns are the select list's, named as
@@ -76,4 +88,12 @@ func (c *conn) AppendArrow(ctx context.Context, table string, rec arrow.RecordBa
 		return err
 	}
 	return c.sess.AppendArrow(ctx, table, rec)
+}
+
+// AppendArrowReader implements ArrowConn.
+func (c *conn) AppendArrowReader(ctx context.Context, table string, rdr array.RecordReader) (int64, error) {
+	if err := c.usable(); err != nil {
+		return 0, err
+	}
+	return c.sess.AppendArrowReader(ctx, table, rdr)
 }

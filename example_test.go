@@ -11,6 +11,10 @@ import (
 	"os"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/flussql/flussql"
 )
 
@@ -151,6 +155,65 @@ func ExampleArrowConn() {
 	// Output:
 	// / 2
 	// /docs 1
+}
+
+// Load Arrow record batches into a log table as one statement: they are compressed and sent
+// while the next ones are read.
+func ExampleArrowConn_appendArrowReader() {
+	db, err := sql.Open("fluss", flussql.DSNFromEnv())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`CREATE DATABASE IF NOT EXISTS examples`,
+		`DROP TABLE IF EXISTS examples.readings`,
+		`CREATE TABLE examples.readings (sensor INT, celsius DOUBLE) WITH ('bucket.num' = '2')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			log.Fatal(err)
+		}
+	}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "sensor", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "celsius", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	}, nil)
+	var batches []arrow.RecordBatch
+	for b := 0; b < 3; b++ { // e.g. batches read from a file or another system
+		rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		for i := 0; i < 1000; i++ {
+			rb.Field(0).(*array.Int32Builder).Append(int32(i % 10))
+			rb.Field(1).(*array.Float64Builder).Append(20 + float64(b))
+		}
+		batches = append(batches, rb.NewRecordBatch())
+		rb.Release()
+	}
+	rdr, err := array.NewRecordReader(schema, batches)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rdr.Release()
+
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer conn.Close()
+	var n int64
+	err = conn.Raw(func(dc any) (err error) {
+		n, err = dc.(flussql.ArrowConn).AppendArrowReader(ctx, "examples.readings", rdr)
+		return err
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var avg float64
+	if err := db.QueryRow(`SELECT AVG(celsius) FROM examples.readings`).Scan(&avg); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(n, "rows appended, average", avg)
+	// Output: 3000 rows appended, average 21
 }
 
 // Write and read ARRAY and MAP columns with Go slices and maps.

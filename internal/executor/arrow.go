@@ -92,36 +92,102 @@ func (c *Session) AppendArrow(ctx context.Context, table string, rec arrow.Recor
 }
 
 func (c *Session) appendArrow(ctx context.Context, table string, rec arrow.RecordBatch) error {
-	name, err := parser.ParseTableName(table)
-	if err != nil {
-		return fmt.Errorf("flussql: AppendArrow's table %q: %w", table, err)
-	}
-	path := fluss.TablePath{Database: name.Database, Table: name.Name}
-	if path.Database == "" {
-		path.Database = c.Database()
-	}
 	ctx, cancel := c.ex.requestContext(ctx)
 	defer cancel()
-	info, err := c.catalog.Table(ctx, path)
-	if err != nil {
-		return err
-	}
-	if info.HasPrimaryKey() {
-		return fmt.Errorf("flussql: AppendArrow writes log tables; %s has a primary key: %w", path, ErrNotSupported)
-	}
-	w, err := c.appendWriter(ctx, info)
+	w, err := c.arrowWriter(ctx, table, "AppendArrow")
 	if err != nil {
 		return err
 	}
 	// The batch's rows are tracked by a receipt of their own, as a statement's are.
 	r := fluss.NewReceipt()
-	for _, part := range arrowSlices(rec, info.NumBuckets()) {
+	return settle(ctx, r, w.appendSlices(ctx, r, rec))
+}
+
+// AppendArrowReader appends every record batch rdr yields to a log table as one statement
+// and waits for the acknowledgement of all of them; it returns the number of rows appended
+// (on an error, the number known to be written). Batches are compressed and sent while the
+// next ones are read.
+func (c *Session) AppendArrowReader(ctx context.Context, table string, rdr array.RecordReader) (int64, error) {
+	n, err := c.appendArrowReader(ctx, table, rdr)
+	return n, writeOutcome(err)
+}
+
+func (c *Session) appendArrowReader(ctx context.Context, table string, rdr array.RecordReader) (int64, error) {
+	if rdr == nil {
+		return 0, errors.New("flussql: AppendArrowReader needs a record reader")
+	}
+	rctx, cancel := c.ex.requestContext(ctx)
+	w, err := c.arrowWriter(rctx, table, "AppendArrowReader")
+	cancel()
+	if err != nil {
+		return 0, err
+	}
+	r := fluss.NewReceipt()
+	var n int64
+	for err == nil && rdr.Next() {
+		rec := rdr.RecordBatch()
+		// Without a deadline on ctx, each wait (for buffer space here, for the
+		// acknowledgements below) is bounded by the request timeout.
+		// Each record goes whole to one bucket (the writer cuts it at the batch size):
+		// while earlier records are in flight, the other buckets are busy anyway.
+		rctx, cancel := c.ex.requestContext(ctx)
+		err = w.w.AppendRecordBatchWith(rctx, r, rec)
+		cancel()
 		if err == nil {
-			err = w.AppendRecordBatchWith(ctx, r, part)
+			n += rec.NumRows()
+		}
+	}
+	if err == nil {
+		if err = rdr.Err(); err != nil {
+			err = fmt.Errorf("flussql: AppendArrowReader's reader failed after %d rows: %w", n, err)
+		}
+	}
+	rctx, cancel = c.ex.requestContext(ctx)
+	defer cancel()
+	if err = settle(rctx, r, err); err != nil {
+		return int64(r.Written()), err
+	}
+	return n, nil
+}
+
+// arrowTarget is the append writer of a log table and the table's bucket count.
+type arrowTarget struct {
+	w       *fluss.AppendWriter
+	buckets int
+}
+
+// arrowWriter returns the session's append writer of a log table named as SQL names it
+// ("table", "db.table", backticks), for the API call what.
+func (c *Session) arrowWriter(ctx context.Context, table, what string) (arrowTarget, error) {
+	name, err := parser.ParseTableName(table)
+	if err != nil {
+		return arrowTarget{}, fmt.Errorf("flussql: %s's table %q: %w", what, table, err)
+	}
+	path := fluss.TablePath{Database: name.Database, Table: name.Name}
+	if path.Database == "" {
+		path.Database = c.Database()
+	}
+	info, err := c.catalog.Table(ctx, path)
+	if err != nil {
+		return arrowTarget{}, err
+	}
+	if info.HasPrimaryKey() {
+		return arrowTarget{}, fmt.Errorf("flussql: %s writes log tables; %s has a primary key: %w", what, path, ErrNotSupported)
+	}
+	w, err := c.appendWriter(ctx, info)
+	return arrowTarget{w, info.NumBuckets()}, err
+}
+
+// appendSlices hands rec to the writer under receipt r, spread over the table's buckets.
+func (t arrowTarget) appendSlices(ctx context.Context, r *fluss.Receipt, rec arrow.RecordBatch) error {
+	var err error
+	for _, part := range arrowSlices(rec, t.buckets) {
+		if err == nil {
+			err = t.w.AppendRecordBatchWith(ctx, r, part)
 		}
 		part.Release()
 	}
-	return settle(ctx, r, err)
+	return err
 }
 
 // minArrowSlice is the fewest rows arrowSlices puts in one slice.

@@ -8,7 +8,7 @@
 #
 #   W1 append N rows row by row   Java AppendWriter, pyfluss append(dict), flussql prepared
 #                                 INSERT in transactions of 100,000 rows, wire Append
-#   W2 Arrow append N rows        pyfluss write_arrow_batch, flussql AppendArrow (Raw), wire
+#   W2 Arrow append N rows        pyfluss write_arrow_batch, flussql AppendArrowReader (Raw), wire
 #                                 AppendRecordBatch; batches of 65,536 rows (Java has no Arrow API)
 #   W3 scan N rows, sum a column  Java LogScanner, pyfluss to_arrow, flussql Next+Scan,
 #                                 QueryArrow, wire LogScanner

@@ -10,7 +10,9 @@
 //
 //	append-sql   prepared INSERT executed in transactions of 100,000 rows (database/sql)
 //	append-wire  fluss.AppendWriter.Append row by row, then Close
-//	arrow-sql    sql.Conn.Raw → flussql.ArrowConn.AppendArrow, batches of 65,536 rows
+//	arrow-sql    sql.Conn.Raw → flussql.ArrowConn.AppendArrowReader over batches of 65,536 rows
+//	             (one statement, as pyfluss's write_arrow_batch … flush)
+//	arrow-sql-each  the same with one AppendArrow per batch (each waits for its acknowledgement)
 //	arrow-wire   fluss.AppendWriter.AppendRecordBatch, batches of 65,536 rows, then Close
 //	upsert-sql   prepared INSERT into a primary-key table in one transaction
 //	upsert-wire  fluss.UpsertWriter.Upsert row by row, then Close
@@ -95,7 +97,7 @@ func (b *bench) full() string { return b.db + "." + b.table }
 
 func (b *bench) run(ctx context.Context) error {
 	switch b.mode {
-	case "append-sql", "upsert-sql", "arrow-sql", "scan-sql", "scan-arrow", "create-log", "create-pk", "drop-db":
+	case "append-sql", "upsert-sql", "arrow-sql", "arrow-sql-each", "scan-sql", "scan-arrow", "create-log", "create-pk", "drop-db":
 		db, err := sql.Open("fluss", "fluss://"+b.addr+"/fluss")
 		if err != nil {
 			return err
@@ -148,7 +150,7 @@ func (b *bench) runSQL(ctx context.Context, db *sql.DB) error {
 		return err
 	case "append-sql", "upsert-sql":
 		return b.insertSQL(ctx, db)
-	case "arrow-sql":
+	case "arrow-sql", "arrow-sql-each":
 		return b.arrowSQL(ctx, db)
 	case "scan-sql":
 		return b.scanSQL(ctx, db)
@@ -249,9 +251,24 @@ func (b *bench) arrowSQL(ctx context.Context, db *sql.DB) error {
 			return err
 		}
 		start := time.Now()
-		for _, rec := range recs {
-			if err := ac.AppendArrow(ctx, b.full(), rec); err != nil {
+		if b.mode == "arrow-sql-each" {
+			for _, rec := range recs {
+				if err := ac.AppendArrow(ctx, b.full(), rec); err != nil {
+					return err
+				}
+			}
+		} else {
+			rdr, err := array.NewRecordReader(schema, recs)
+			if err != nil {
 				return err
+			}
+			defer rdr.Release()
+			n, err := ac.AppendArrowReader(ctx, b.full(), rdr)
+			if err != nil {
+				return err
+			}
+			if n != int64(b.n) {
+				return fmt.Errorf("AppendArrowReader appended %d rows, want %d", n, b.n)
 			}
 		}
 		report(b.mode, b.n, start, nil)
