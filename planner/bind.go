@@ -130,6 +130,13 @@ func (bd *binder) arg(p *Param) (Arg, bool) {
 		}
 		ordinal = slices.Index(bd.names, p.Name) + 1
 	}
+	// database/sql numbers its arguments 1, 2, … in order: the argument of ordinal n is
+	// then at n-1, found without a scan (a multi-row INSERT has thousands of placeholders).
+	if i := ordinal - 1; i >= 0 && i < len(bd.args) {
+		if a := bd.args[i]; a.Ordinal == ordinal {
+			return a, true
+		}
+	}
 	for i, a := range bd.args {
 		if a.Ordinal == ordinal || a.Ordinal == 0 && i == ordinal-1 {
 			return a, true

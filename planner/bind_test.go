@@ -15,7 +15,7 @@ import (
 	"github.com/flussql/flussql/parser"
 )
 
-func build(t *testing.T, sql string) Plan {
+func build(t testing.TB, sql string) Plan {
 	t.Helper()
 	st, err := parser.Parse(sql)
 	require.NoError(t, err)

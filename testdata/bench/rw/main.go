@@ -9,6 +9,8 @@
 // connections, metadata), then rows 0..N-1, timed until the last acknowledgement. Modes:
 //
 //	append-sql   prepared INSERT executed in transactions of 100,000 rows (database/sql)
+//	values-sql   multi-row INSERT … VALUES (?, ?, ?), … of 1,000 rows per Exec, no transaction
+//	             (each Exec waits for its acknowledgement; what sqlx's NamedExec of a slice sends)
 //	append-wire  fluss.AppendWriter.Append row by row, then Close
 //	arrow-sql    sql.Conn.Raw → flussql.ArrowConn.AppendArrowReader over batches of 65,536 rows
 //	             (one statement, as pyfluss's write_arrow_batch … flush)
@@ -39,6 +41,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -97,7 +100,7 @@ func (b *bench) full() string { return b.db + "." + b.table }
 
 func (b *bench) run(ctx context.Context) error {
 	switch b.mode {
-	case "append-sql", "upsert-sql", "arrow-sql", "arrow-sql-each", "scan-sql", "scan-arrow", "create-log", "create-pk", "drop-db":
+	case "append-sql", "upsert-sql", "values-sql", "arrow-sql", "arrow-sql-each", "scan-sql", "scan-arrow", "create-log", "create-pk", "drop-db":
 		db, err := sql.Open("fluss", "fluss://"+b.addr+"/fluss")
 		if err != nil {
 			return err
@@ -150,6 +153,8 @@ func (b *bench) runSQL(ctx context.Context, db *sql.DB) error {
 		return err
 	case "append-sql", "upsert-sql":
 		return b.insertSQL(ctx, db)
+	case "values-sql":
+		return b.valuesSQL(ctx, db)
 	case "arrow-sql", "arrow-sql-each":
 		return b.arrowSQL(ctx, db)
 	case "scan-sql":
@@ -204,6 +209,33 @@ func (b *bench) insertSQL(ctx context.Context, db *sql.DB) error {
 			}
 		}
 		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	report(b.mode, b.n, start, nil)
+	return nil
+}
+
+// valuesRows is the number of rows of one multi-row INSERT of values-sql.
+const valuesRows = 1_000
+
+func (b *bench) valuesSQL(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, "INSERT INTO "+b.full()+" VALUES (?, ?, ?)", b.n, name(b.n), value(b.n)); err != nil {
+		return err
+	}
+	text := "INSERT INTO " + b.full() + " VALUES (?, ?, ?)" + strings.Repeat(", (?, ?, ?)", valuesRows-1)
+	args := make([]any, 0, 3*valuesRows)
+	start := time.Now()
+	for lo := 0; lo < b.n; lo += valuesRows {
+		hi := min(lo+valuesRows, b.n)
+		if hi-lo < valuesRows { // the last, shorter statement
+			text = "INSERT INTO " + b.full() + " VALUES (?, ?, ?)" + strings.Repeat(", (?, ?, ?)", hi-lo-1)
+		}
+		args = args[:0]
+		for i := lo; i < hi; i++ {
+			args = append(args, i, name(i), value(i))
+		}
+		if _, err := db.ExecContext(ctx, text, args...); err != nil {
 			return err
 		}
 	}
