@@ -27,7 +27,7 @@ func manyRowsInsert(n int, argOrdinal func(i int) int) (string, []Arg) {
 // arguments numbered by database/sql (1, 2, …) and without numbers (by position).
 func TestBindManyRows(t *testing.T) {
 	for name, ordinal := range map[string]func(int) int{
-		"numbered": func(i int) int { return i + 1 },
+		"numbered":   func(i int) int { return i + 1 },
 		"unnumbered": func(int) int { return 0 },
 	} {
 		t.Run(name, func(t *testing.T) {
