@@ -8,6 +8,8 @@
 #
 #   W1 append N rows row by row   Java AppendWriter, pyfluss append(dict), flussql prepared
 #                                 INSERT in transactions of 100,000 rows, wire Append
+#   W1v the same N rows as multi-row INSERT … VALUES of 1,000 rows per Exec (flussql
+#                                 database/sql only; compared with W1's official clients)
 #   W2 Arrow append N rows        pyfluss write_arrow_batch, flussql AppendArrowReader (Raw), wire
 #                                 AppendRecordBatch; batches of 65,536 rows (Java has no Arrow API)
 #   W3 scan N rows, sum a column  Java LogScanner, pyfluss to_arrow, flussql Next+Scan,
@@ -75,6 +77,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	measure W1 pyfluss log "$N" verify-log python3 testdata/bench/pyfluss_rw.py append "$db" @TABLE@ "$N"
 	measure W1 sql log "$N" verify-log "$out/rw" append-sql "$db" @TABLE@ "$N"
 	measure W1 wire log "$N" verify-log "$out/rw" append-wire "$db" @TABLE@ "$N"
+	measure W1v sql log "$N" verify-log "$out/rw" values-sql "$db" @TABLE@ "$N"
 	measure W2 pyfluss log "$N" verify-log python3 testdata/bench/pyfluss_rw.py arrow "$db" @TABLE@ "$N"
 	measure W2 sql log "$N" verify-log "$out/rw" arrow-sql "$db" @TABLE@ "$N"
 	measure W2 wire log "$N" verify-log "$out/rw" arrow-wire "$db" @TABLE@ "$N"
@@ -102,7 +105,7 @@ for line in open(sys.argv[1]):
         if j["rows"] != n + 1 or (j["sum"] + 2**63) % 2**64 - 2**63 != want_sum:
             sys.exit(f"{side} scan read {j['rows']} rows summing {j['sum']}; want {n + 1} and {want_sum}")
     res[(w, side)].append((j["rows_per_s"], int(rss) / 1024))
-names = {"W1": f"W1 append {n:,} rows row by row", "W2": f"W2 Arrow append {n:,} rows",
+names = {"W1": f"W1 append {n:,} rows row by row", "W1v": f"W1v append {n:,} rows, multi-row VALUES of 1,000", "W2": f"W2 Arrow append {n:,} rows",
          "W3": f"W3 scan {n + 1:,} rows, sum a column", "W4": f"W4 upsert {n // 10:,} keys"}
 sides = [("java", "Java client"), ("pyfluss", "pyfluss"), ("sql", "flussql database/sql"),
          ("arrow", "flussql QueryArrow"), ("wire", "flussql wire API")]
@@ -111,8 +114,9 @@ def med(xs):
     return m, (max(xs) - min(xs)) / 2 / m * 100 if m else 0
 print("| workload | side | rows/s (median ± half range) | × Java | × pyfluss | peak RSS MiB |")
 print("| --- | --- | ---: | ---: | ---: | ---: |")
-for w in ("W1", "W2", "W3", "W4"):
-    base = {s: med([x[0] for x in res[(w, s)]])[0] for s in ("java", "pyfluss") if res.get((w, s))}
+for w in ("W1", "W1v", "W2", "W3", "W4"):
+    bw = "W1" if w == "W1v" else w  # W1v is compared with W1's official clients
+    base = {s: med([x[0] for x in res[(bw, s)]])[0] for s in ("java", "pyfluss") if res.get((bw, s))}
     for side, what in sides:
         xs = res.get((w, side))
         if not xs:
