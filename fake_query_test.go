@@ -112,6 +112,26 @@ func TestFakeScanLimitManyPartitions(t *testing.T) {
 	assert.Len(t, got, 2)
 }
 
+// TestFakeScanListsPartitionsOnce: scans of a partitioned table take the partitions' names
+// from the plan's (cached) partition list; the scanner used to list the partitions again for
+// every scan, a ZooKeeper read per partition on the server (~50 ms for 200 partitions) before
+// the first row.
+func TestFakeScanListsPartitionsOnce(t *testing.T) {
+	db, fc := openFake(t, "")
+	mustExec(t, db, "CREATE TABLE p (id BIGINT, region STRING) PARTITIONED BY (region) WITH ('bucket.num' = '2')")
+	for i := 0; i < 12; i++ {
+		mustExec(t, db, fmt.Sprintf("ALTER TABLE p ADD PARTITION (region = 'r%02d')", i),
+			fmt.Sprintf("INSERT INTO p VALUES (%d, 'r%02d')", i, i))
+	}
+	before := fc.Calls(flusstest.ListPartitionInfos)
+	for range 3 {
+		assert.Len(t, queryStrings(t, db, "SELECT * FROM p"), 12)
+		assert.Equal(t, [][]string{{"3"}}, queryStrings(t, db, "SELECT id FROM p WHERE region = 'r03'"))
+	}
+	assert.LessOrEqual(t, fc.Calls(flusstest.ListPartitionInfos)-before, 1,
+		"six scans within the catalog's cache time list the partitions at most once")
+}
+
 func TestFakeLookups(t *testing.T) {
 	db, _ := openFake(t, "", flusstest.WithTabletServers(3))
 	mustExec(t, db,

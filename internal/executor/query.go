@@ -214,7 +214,8 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 	if len(projection) == 0 {
 		projection = []int{0} // COUNT(*) needs no column, but a fetch needs one
 	}
-	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded, Filter: p.ServerFilter()})
+	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded, Filter: p.ServerFilter(),
+		Partitions: p.Partitions})
 	if err != nil {
 		return nil, err
 	}
