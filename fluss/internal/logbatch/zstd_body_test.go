@@ -30,9 +30,15 @@ func zstdBatch(t *testing.T) (Batch, *ArrowDecoder, func()) {
 	return b, dec, func() { rec.Release(); dec.Close() }
 }
 
-// bufferPrefixes returns the uncompressed-length prefix of every non-empty buffer of b's
-// Arrow message.
-func bufferPrefixes(t *testing.T, b Batch) []int64 {
+// bodyBuffer is a non-empty buffer of a batch's Arrow message: the position of its
+// uncompressed-length prefix in the batch's Data, and that prefix.
+type bodyBuffer struct {
+	at     int
+	prefix int64
+}
+
+// bodyBuffers returns the non-empty buffers of b's Arrow message.
+func bodyBuffers(t *testing.T, b Batch) []bodyBuffer {
 	t.Helper()
 	meta, rest, err := splitMessage(b.Records())
 	require.NoError(t, err)
@@ -44,10 +50,11 @@ func bufferPrefixes(t *testing.T, b Batch) []int64 {
 	require.True(t, ok)
 	require.NoError(t, err)
 	n, _ := u32(meta, vec)
-	var out []int64
+	bodyStart := len(b.Data) - len(rest)
+	var out []bodyBuffer
 	for i := 0; i < int(n); i++ {
 		if off, length := bufferAt(meta, vec, i); length > 0 {
-			out = append(out, int64(binary.LittleEndian.Uint64(rest[off:])))
+			out = append(out, bodyBuffer{bodyStart + int(off), int64(binary.LittleEndian.Uint64(rest[off:]))})
 		}
 	}
 	return out
@@ -57,22 +64,9 @@ func bufferPrefixes(t *testing.T, b Batch) []int64 {
 // the first compressed (not stored raw) buffer of b's Arrow message.
 func firstCompressedBuffer(t *testing.T, b Batch) int {
 	t.Helper()
-	recs := b.Records()
-	meta, rest, err := splitMessage(recs)
-	require.NoError(t, err)
-	root, _ := u32(meta, 0)
-	header, ok, err := tableField(meta, int(root), fbMessageHeader)
-	require.True(t, ok)
-	require.NoError(t, err)
-	vec, ok, err := tableField(meta, header, fbBatchBuffers)
-	require.True(t, ok)
-	require.NoError(t, err)
-	n, _ := u32(meta, vec)
-	for i := 0; i < int(n); i++ {
-		off, length := bufferAt(meta, vec, i)
-		if length > 8 && int64(binary.LittleEndian.Uint64(rest[off:])) != rawBufferMarker {
-			bodyStart := len(b.Data) - len(rest)
-			return bodyStart + int(off)
+	for _, buf := range bodyBuffers(t, b) {
+		if buf.prefix != rawBufferMarker {
+			return buf.at
 		}
 	}
 	t.Fatal("no compressed buffer")
@@ -86,8 +80,8 @@ func TestInlineZstdBodyStoredRaw(t *testing.T) {
 	b, _, done := zstdBatch(t)
 	defer done()
 	raw, compressed := 0, 0
-	for _, size := range bufferPrefixes(t, b) {
-		if size == rawBufferMarker {
+	for _, buf := range bodyBuffers(t, b) {
+		if buf.prefix == rawBufferMarker {
 			raw++
 		} else {
 			compressed++
