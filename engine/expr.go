@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -241,6 +242,18 @@ func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 		arr.Retain()
 		return arr, nil
 	}
+	if dt, ok := at.(*arrow.Decimal128Type); ok && arrow.IsInteger(arr.DataType().ID()) && dt.Precision < maxDecimalDigits {
+		// Arrow casts an integer only to a DECIMAL wide enough for every value of its type
+		// (INT to DECIMAL(10, 2) needs 12 digits); Flink casts each value and fails only on
+		// one that does not fit. So: to DECIMAL(38, s) first, then to the target, which
+		// checks each value.
+		wide, err := castArray(ec, arr, types.NewDecimal(maxDecimalDigits, int(dt.Scale)))
+		if err != nil {
+			return nil, err
+		}
+		defer wide.Release()
+		arr = wide
+	}
 	opts := compute.SafeCastOptions(at)
 	opts.AllowFloatTruncate = true
 	opts.AllowDecimalTruncate = true
@@ -248,7 +261,25 @@ func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 	if err != nil {
 		return nil, fmt.Errorf("cannot cast to %s: %w", TypeName(t), err)
 	}
+	if dt, ok := at.(*arrow.Decimal128Type); ok {
+		// Arrow's cast from a wider DECIMAL does not check that each value fits the
+		// target's precision.
+		if err := checkPrecision(out.(*array.Decimal128), dt); err != nil {
+			out.Release()
+			return nil, fmt.Errorf("cannot cast to %s: %w", TypeName(t), err)
+		}
+	}
 	return out, nil
+}
+
+// checkPrecision fails when a value of a has more digits than dt's precision.
+func checkPrecision(a *array.Decimal128, dt *arrow.Decimal128Type) error {
+	for i := range a.Len() {
+		if a.IsValid(i) && !a.Value(i).FitsInPrecision(dt.Precision) {
+			return fmt.Errorf("%w: %s does not fit %d digits", ErrArithmetic, a.Value(i).ToString(dt.Scale), dt.Precision)
+		}
+	}
+	return nil
 }
 
 // evalAs evaluates e and casts the result to t.

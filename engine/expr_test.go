@@ -94,6 +94,13 @@ func TestExpressions(t *testing.T) {
 			return NewBinary("+", must(NewCall("FLOOR", []Expr{dec("-2.25", 3, 2)})), must(NewCall("CEIL", []Expr{dec("-2.25", 3, 2)})))
 		}, []any{num(-5), num(-5), num(-5), num(-5), num(-5)}},
 		{"decimal to int truncates", func() (Expr, error) { return NewCast(dec("-2.75", 3, 2), types.NewInt()) }, []any{int64(-2), int64(-2), int64(-2), int64(-2), int64(-2)}},
+		{"is null of a decimal", func() (Expr, error) { return &IsNull{X: must(NewCast(ca, types.NewDecimal(10, 2)))}, nil }, []any{false, true, false, false, false}},
+		{"is not null of a decimal", func() (Expr, error) {
+			return &IsNull{X: must(NewBinary("*", dec("1.50", 3, 2), ca)), Not: true}, nil
+		}, []any{true, false, true, true, true}},
+		{"is null of a string and of NULL", func() (Expr, error) {
+			return NewLogic(true, &IsNull{X: cs}, &IsNull{X: null})
+		}, []any{false, false, true, false, false}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -118,6 +125,7 @@ func TestArithmeticErrors(t *testing.T) {
 		{"int overflow", must(NewBinary("*", ca, big)), "overflows INT"},
 		{"bigint overflow", must(NewBinary("+", &Const{Value: int64(9223372036854775807), T: types.NewBigInt()}, ca)), "overflows BIGINT"},
 		{"division by zero", must(NewBinary("/", ca, intConst(0))), "division by zero"},
+		{"int that does not fit the decimal", must(NewCast(must(NewBinary("*", ca, intConst(100))), types.NewDecimal(4, 2))), "CAST((a * 100) AS DECIMAL(4, 2))"},
 		{"modulo by zero", must(NewBinary("%", ca, intConst(0))), "division by zero"},
 		{"decimal division by zero", must(NewBinary("/", dec("1.5", 2, 1), &Const{Value: num(0), T: types.NewDecimal(3, 1)})), "division by zero"},
 		{"negate overflow", must(NewNeg(&Const{Value: int64(-2147483648), T: types.NewInt()})), "overflows INT"},

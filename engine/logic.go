@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/flussql/flussql/fluss/types"
@@ -130,9 +131,21 @@ func (e *IsNull) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 		return nil, err
 	}
 	defer x.Release()
-	fn := "is_null"
-	if e.Not {
-		fn = "is_not_null"
+	// Read from the validity bitmap: arrow-go's is_null kernel dispatches as a comparison
+	// and panics on a DECIMAL input (castBinaryDecimalArgs with one argument).
+	n := x.Len()
+	bld := array.NewBooleanBuilder(ec.mem)
+	defer bld.Release()
+	bld.Reserve(n)
+	switch {
+	case x.NullN() == 0:
+		for range n {
+			bld.UnsafeAppend(e.Not)
+		}
+	default:
+		for i := range n {
+			bld.UnsafeAppend(x.IsNull(i) != e.Not)
+		}
 	}
-	return boolKernel(ec, fn, x)
+	return bld.NewArray(), nil
 }

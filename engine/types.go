@@ -61,10 +61,13 @@ func nullable(t types.DataType, notNull bool) types.DataType {
 
 func bothNotNull(a, b types.DataType) bool { return a.NotNull && b.NotNull }
 
+// maxDecimalDigits is the largest DECIMAL precision, Flink's and Arrow's decimal128's.
+const maxDecimalDigits = 38
+
 func capDecimal(p, s, _ int) types.DataType {
-	if p > 38 {
-		s = max(min(s, 38-(p-s)), min(s, 6))
-		p = 38
+	if p > maxDecimalDigits {
+		s = max(min(s, maxDecimalDigits-(p-s)), min(s, 6))
+		p = maxDecimalDigits
 	}
 	return types.NewDecimal(max(p, 1), s)
 }
