@@ -510,6 +510,15 @@ func (g *queryGen) boolExpr(depth int) gexpr {
 		return wrap("(%s AND %s)", g.boolExpr(depth-1), g.boolExpr(depth-1))
 	case 9:
 		return wrap("(%s OR %s)", g.boolExpr(depth-1), g.boolExpr(depth-1))
+	case 11: // IS [NOT] NULL of a DECIMAL or DOUBLE expression
+		not := ""
+		if g.chance(0.5) {
+			not = " NOT"
+		}
+		if g.chance(0.5) {
+			return wrap("%s IS"+not+" NULL", g.decExpr(depth-1))
+		}
+		return wrap("%s IS"+not+" NULL", g.floatExpr(depth-1))
 	}
 	return g.boolExpr(0)
 }
