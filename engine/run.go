@@ -57,10 +57,32 @@ func Build(ctx context.Context, n Node, input Operator, opts Options) (Operator,
 	return &root{Operator: op, ec: r.ec}, nil
 }
 
-// root closes the tree and frees what evaluation cached.
+// root closes the tree and frees what evaluation cached, and turns a panic
+// inside it (arrow-go's compute kernels panic on some inputs they do not
+// support, instead of returning an error) into an error of the query
+// rather than a crash of the program that runs it.
 type root struct {
 	Operator
-	ec *evalCtx
+	ec     *evalCtx
+	failed error
+}
+
+// ErrInternal is matched (errors.Is) by the error of a query whose
+// evaluation panicked: a bug in flussql or in arrow-go, worth a report with
+// the query.
+var ErrInternal = errors.New("flussql engine: internal error")
+
+func (r *root) Next() (b arrow.RecordBatch, err error) {
+	if r.failed != nil {
+		return nil, r.failed
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			b, err = nil, fmt.Errorf("%w while evaluating the query: %v (please report it with the query)", ErrInternal, p)
+			r.failed = err
+		}
+	}()
+	return r.Operator.Next()
 }
 
 func (r *root) Close() {
