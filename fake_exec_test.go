@@ -235,3 +235,43 @@ func TestFakeCancelMidWrite(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.ErrorIs(t, err, flusserr.NetworkException, "the last cause: the connection was closed")
 }
+
+// TestFakeUnpreparedWritePlanKept: an unprepared INSERT run again reuses its plan (as a
+// prepared one does) only while it still names the same table: after the table is dropped
+// and created with other columns, or in another current database, the same text is planned
+// again.
+func TestFakeUnpreparedWritePlanKept(t *testing.T) {
+	db, _ := openFake(t, "")
+	ctx := fakeCtx(t)
+	c, err := db.Conn(ctx)
+	require.NoError(t, err)
+	defer c.Close()
+	exec := func(q string, args ...any) error {
+		_, err := c.ExecContext(ctx, q, args...)
+		return err
+	}
+	const two = "INSERT INTO t VALUES (?, ?)"
+	require.NoError(t, exec("CREATE TABLE t (a BIGINT, b STRING)"))
+	require.NoError(t, exec(two, 1, "one"))
+	require.NoError(t, exec(two, 2, "two"))
+
+	require.NoError(t, exec("DROP TABLE t"))
+	require.NoError(t, exec("CREATE TABLE t (a BIGINT, b STRING, c STRING)"))
+	err = exec(two, 3, "three")
+	require.Error(t, err, "the kept plan of the old table must not be used")
+	assert.ErrorIs(t, err, flussql.ErrNotWritten)
+	assert.ErrorContains(t, err, "3 columns")
+	require.NoError(t, exec("INSERT INTO t VALUES (?, ?, ?)", 3, "three", "drei"))
+
+	require.NoError(t, exec("CREATE DATABASE d2"))
+	require.NoError(t, exec("CREATE TABLE d2.t (x BIGINT, y BIGINT)"))
+	require.NoError(t, exec("USE d2"))
+	require.NoError(t, exec(two, 5, 6), "the same text in another database names another table")
+	var x, y int64
+	require.NoError(t, c.QueryRowContext(ctx, "SELECT x, y FROM t").Scan(&x, &y))
+	assert.Equal(t, []int64{5, 6}, []int64{x, y})
+	require.NoError(t, exec("USE fluss"))
+	var n int
+	require.NoError(t, c.QueryRowContext(ctx, "SELECT COUNT(*) FROM t").Scan(&n))
+	assert.Equal(t, 1, n, "fluss.t was created again and holds the one 3-column row")
+}

@@ -17,12 +17,18 @@ func (c *Session) ExecText(ctx context.Context, query string, args []planner.Arg
 	if err := c.txAborted(); err != nil {
 		return Result{}, err
 	}
-	st, err := c.parsed.parse(query)
+	e, err := c.parsed.entry(query)
 	if err != nil {
 		return Result{}, c.txFailed(err)
 	}
-	res, err := c.exec(ctx, st, args)
-	return res, c.txFailed(c.decorate(st, err))
+	if isWrite(e.st) {
+		if e.write == nil {
+			e.write = &Prepared{sess: c, query: query, parsed: e.st, params: parser.Placeholders(e.st)}
+		}
+		return e.write.Exec(ctx, args)
+	}
+	res, err := c.exec(ctx, e.st, args)
+	return res, c.txFailed(c.decorate(e.st, err))
 }
 
 // QueryText parses query (cached by its text, with its lookup plan) and runs it for

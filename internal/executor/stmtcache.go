@@ -25,6 +25,10 @@ type stmtCacheEntry struct {
 	text  string
 	st    parser.Statement
 	plans lookupPlanCache
+	// write runs the text when it is a write (INSERT, UPDATE, DELETE) as a prepared
+	// statement does, keeping its unbound plan: an unprepared INSERT run again — a
+	// multi-row INSERT of thousands of placeholders, say — is not planned again.
+	write *Prepared
 }
 
 // parse returns the parsed statement of text, from the cache when it is there. Texts that
