@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -279,7 +280,7 @@ func (c *Conn) roundTrip(ctx context.Context, api protocol.APIKey, version int16
 	select {
 	case r := <-ch:
 		if r.err != nil {
-			return r.err
+			return writtenAnyway(r.err)
 		}
 		if st != nil {
 			st.Received = lengthPrefixLen + len(r.resp.Body)
@@ -289,6 +290,22 @@ func (c *Conn) roundTrip(ctx context.Context, api protocol.APIKey, version int16
 		c.unregister(id)
 		return &TimeoutError{Addr: c.addr, API: api, Err: ctx.Err(), Cause: context.Cause(ctx), Elapsed: time.Since(start), Sent: true}
 	}
+}
+
+// writtenAnyway is the error of a request whose frame was written whole when the connection
+// then failed. The failure may be another request's: a write that hit its deadline before
+// writing a byte fails the connection with Sent false, and every request waiting for an
+// answer gets that error — but their frames left, and the server may act on them, so for
+// them it must read as sent. (It read as never sent: a write batch whose request had reached
+// the server was then reported not written and its sequence used again.)
+func writtenAnyway(err error) error {
+	var ce *ConnError
+	if errors.As(err, &ce) && !ce.Sent {
+		sent := *ce
+		sent.Sent = true
+		return &sent
+	}
+	return err
 }
 
 func decodeResponse(api protocol.APIKey, r Response, resp proto.Message) error {

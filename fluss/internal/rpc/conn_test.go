@@ -352,3 +352,27 @@ func TestSASLNotServed(t *testing.T) {
 	var ue *UnsupportedAPIError
 	require.True(t, errors.As(err, &ue), "got %v", err)
 }
+
+// TestOtherWriteFailureLeavesWrittenRequestsSent: when the connection fails because of
+// another request's write that wrote nothing (Sent false), a request whose frame was already
+// written and awaits its answer fails as sent — the server may have acted on it. A write
+// batch in such a request used to be reported as never sent (not written) although stored.
+func TestOtherWriteFailureLeavesWrittenRequestsSent(t *testing.T) {
+	received := make(chan struct{}, 1)
+	s := newFakeServer(t, func(*fakeConn, RequestHeader, []byte) { received <- struct{}{} }) // never answers
+	c := dialFake(t, s, Options{RequestTimeout: -1})
+	errc := make(chan error, 1)
+	go func() {
+		errc <- c.Call(context.Background(), protocol.DatabaseExists, existsReq("d"), &protocol.DatabaseExistsResponse{})
+	}()
+	<-received // the frame is written whole and the call waits for its answer
+	c.fail(&ConnError{Addr: c.addr, Op: "write", Sent: false, Err: errors.New("i/o timeout")})
+	select {
+	case err := <-errc:
+		var ce *ConnError
+		require.ErrorAs(t, err, &ce)
+		assert.True(t, ce.Sent, "the waiting request's frame was written: %v", err)
+	case <-time.After(2 * time.Second):
+		t.Fatal("call still blocked after the connection failed")
+	}
+}
