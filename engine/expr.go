@@ -261,7 +261,7 @@ func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 	if err != nil {
 		return nil, fmt.Errorf("cannot cast to %s: %w", TypeName(t), err)
 	}
-	if dt, ok := at.(*arrow.Decimal128Type); ok {
+	if dt, ok := at.(*arrow.Decimal128Type); ok && mayOverflow(arr.DataType(), dt) {
 		// Arrow's cast from a wider DECIMAL does not check that each value fits the
 		// target's precision.
 		if err := checkPrecision(out.(*array.Decimal128), dt); err != nil {
@@ -270,6 +270,26 @@ func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 		}
 	}
 	return out, nil
+}
+
+// mayOverflow reports whether a value of type from can have more integer digits than a
+// DECIMAL of type to holds (then each cast value is checked): a DECIMAL with no more
+// integer digits, or an integer type whose widest value fits, cannot.
+func mayOverflow(from arrow.DataType, to *arrow.Decimal128Type) bool {
+	room := to.Precision - to.Scale
+	switch f := from.(type) {
+	case *arrow.Decimal128Type:
+		return f.Precision-f.Scale > room
+	case *arrow.Int8Type, *arrow.Uint8Type:
+		return room < 3
+	case *arrow.Int16Type, *arrow.Uint16Type:
+		return room < 5
+	case *arrow.Int32Type, *arrow.Uint32Type:
+		return room < 10
+	case *arrow.Int64Type:
+		return room < 19
+	}
+	return true
 }
 
 // checkPrecision fails when a value of a has more digits than dt's precision.

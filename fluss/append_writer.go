@@ -73,9 +73,11 @@ func (t *Table) NewAppendWriter(ctx context.Context, opts AppendWriterOptions) (
 			return nil, err
 		}
 		w.colTypes = row.FieldTypes(info.Schema().Columns)
-		level, err := strconv.Atoi(strings.TrimSpace(info.Property(PropArrowZstdLevel, strconv.Itoa(logbatch.DefaultZstdLevel))))
-		if err != nil {
-			return nil, fmt.Errorf("fluss: table %s: %s is not a number: %w", t.Path(), PropArrowZstdLevel, err)
+		level := logbatch.DefaultZstdLevel
+		if w.compress == logbatch.CompressionZstd {
+			if level, err = strconv.Atoi(strings.TrimSpace(info.Property(PropArrowZstdLevel, strconv.Itoa(level)))); err != nil {
+				return nil, fmt.Errorf("fluss: table %s: %s is not a number: %w", t.Path(), PropArrowZstdLevel, err)
+			}
 		}
 		// A first encoder now, so that a level the encoder refuses fails here.
 		first, err := logbatch.NewArrowEncoder(t.schema, w.compress, logbatch.WithZstdLevel(level))

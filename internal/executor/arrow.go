@@ -126,10 +126,10 @@ func (c *Session) appendArrowReader(ctx context.Context, table string, rdr array
 	var n int64
 	for err == nil && rdr.Next() {
 		rec := rdr.RecordBatch()
-		// Without a deadline on ctx, each wait (for buffer space here, for the
-		// acknowledgements below) is bounded by the request timeout.
 		// Each record goes whole to one bucket (the writer cuts it at the batch size):
-		// while earlier records are in flight, the other buckets are busy anyway.
+		// while earlier records are in flight, the other buckets are busy anyway. Without
+		// a deadline on ctx, each wait (for buffer space here, for the acknowledgements
+		// below) is bounded by the request timeout.
 		rctx, cancel := c.ex.requestContext(ctx)
 		err = w.w.AppendRecordBatchWith(rctx, r, rec)
 		cancel()

@@ -74,8 +74,8 @@ func checkZstdLevel(level int) error {
 	return nil
 }
 
-// zstdMessage turns the uncompressed record batch payload pl (arrow-go's) into a ZSTD
-// compressed Arrow IPC message appended to dst. scratch is reused between calls.
+// zstdMessage turns an uncompressed record batch payload (arrow-go's) into a ZSTD
+// compressed Arrow IPC message; its buffers are reused from one batch to the next.
 type zstdMessage struct {
 	enc     *zstd.Encoder
 	body    []byte               // the compressed body being built
