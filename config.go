@@ -52,6 +52,9 @@ type Config struct {
 	ConnectTimeout time.Duration
 	// WriteBatchSize is the size in bytes at which a writer sends a batch.
 	WriteBatchSize int
+	// WriteConnections is how many connections to each tablet server writes spread their
+	// buckets over (a server stores the requests of one connection one after another).
+	WriteConnections int
 	// WriteLinger is how long a writer waits for more rows before sending a batch; NoWait
 	// (DSN write_linger=0s) sends at once.
 	WriteLinger time.Duration
@@ -89,21 +92,27 @@ const (
 	DefaultConnectTimeout = fluss.DefaultConnectTimeout
 	DefaultWriteBatchSize = 1 << 20
 	DefaultWriteLinger    = 5 * time.Millisecond
-	DefaultPartitionWait  = 5 * time.Second
-	DefaultQueryMemory    = 256 << 20
+	// DefaultWriteConnections is the wire client's own default (fluss.DefaultWriteConnections).
+	DefaultWriteConnections = fluss.DefaultWriteConnections
+	DefaultPartitionWait    = 5 * time.Second
+	DefaultQueryMemory      = 256 << 20
 )
+
+// maxWriteConnections bounds the DSN's write_connections (each is a socket per server).
+const maxWriteConnections = 64
 
 // NewConfig returns a Config for the local default address with every default filled in.
 func NewConfig() *Config {
 	return &Config{
-		Addrs:          []string{"127.0.0.1:9123"},
-		Database:       DefaultDatabase,
-		RequestTimeout: DefaultRequestTimeout,
-		ConnectTimeout: DefaultConnectTimeout,
-		WriteBatchSize: DefaultWriteBatchSize,
-		WriteLinger:    DefaultWriteLinger,
-		PartitionWait:  DefaultPartitionWait,
-		QueryMemory:    DefaultQueryMemory,
+		Addrs:            []string{"127.0.0.1:9123"},
+		Database:         DefaultDatabase,
+		RequestTimeout:   DefaultRequestTimeout,
+		ConnectTimeout:   DefaultConnectTimeout,
+		WriteBatchSize:   DefaultWriteBatchSize,
+		WriteLinger:      DefaultWriteLinger,
+		WriteConnections: DefaultWriteConnections,
+		PartitionWait:    DefaultPartitionWait,
+		QueryMemory:      DefaultQueryMemory,
 	}
 }
 
@@ -230,6 +239,14 @@ func (c *Config) set(key, value string) error {
 		if err == nil {
 			c.WriteBatchSize = n
 		}
+	case "write_connections":
+		var n int
+		if n, err = strconv.Atoi(value); err == nil && (n <= 0 || n > maxWriteConnections) {
+			err = fmt.Errorf("must be 1 to %d", maxWriteConnections)
+		}
+		if err == nil {
+			c.WriteConnections = n
+		}
 	case "partition_auto_create":
 		c.PartitionAutoCreate, err = strconv.ParseBool(value)
 	case "query_memory":
@@ -293,6 +310,9 @@ func (c *Config) format(withPassword bool) string {
 	if c.WriteLinger != DefaultWriteLinger && c.WriteLinger != 0 {
 		q["write_linger"] = max(c.WriteLinger, 0).String()
 	}
+	if c.WriteConnections != DefaultWriteConnections && c.WriteConnections > 0 {
+		q["write_connections"] = strconv.Itoa(c.WriteConnections)
+	}
 	if c.PartitionAutoCreate {
 		q["partition_auto_create"] = "true"
 	}
@@ -348,6 +368,9 @@ func (c *Config) normalize() {
 	}
 	if c.WriteBatchSize <= 0 {
 		c.WriteBatchSize = DefaultWriteBatchSize
+	}
+	if c.WriteConnections <= 0 {
+		c.WriteConnections = DefaultWriteConnections
 	}
 	if c.WriteLinger == 0 {
 		c.WriteLinger = DefaultWriteLinger

@@ -23,11 +23,11 @@ func TestParseDSN(t *testing.T) {
 			c.User, c.Password, c.Database = "alice", "s@cr:t", "db"
 		}},
 		{dsn: "fluss://alice@127.0.0.1:9123", want: func(c *Config) { c.User = "alice" }},
-		{dsn: "fluss://127.0.0.1:9123/db?timeout=2s&connect_timeout=1s&write_batch_size=4096&write_linger=0s&partition_auto_create=true&partition_wait=1m",
+		{dsn: "fluss://127.0.0.1:9123/db?timeout=2s&connect_timeout=1s&write_batch_size=4096&write_linger=0s&write_connections=1&partition_auto_create=true&partition_wait=1m",
 			want: func(c *Config) {
 				c.Database = "db"
 				c.RequestTimeout, c.ConnectTimeout = 2*time.Second, time.Second
-				c.WriteBatchSize, c.WriteLinger = 4096, NoWait
+				c.WriteBatchSize, c.WriteLinger, c.WriteConnections = 4096, NoWait, 1
 				c.PartitionAutoCreate, c.PartitionWait = true, time.Minute
 			}},
 		{dsn: "fluss://127.0.0.1:9123?query_memory=64MiB", want: func(c *Config) { c.QueryMemory = 64 << 20 }},
@@ -37,6 +37,8 @@ func TestParseDSN(t *testing.T) {
 		{dsn: "fluss://127.0.0.1:9123?query_memory=-1MiB", wantErr: `query_memory="-1MiB": must be positive`},
 		{dsn: "fluss://127.0.0.1:9123?query_memory=lots", wantErr: `query_memory="lots": want a size`},
 		{dsn: "fluss://127.0.0.1:9123?query_memory=1TiB", wantErr: `query_memory="1TiB": want a size`},
+		{dsn: "fluss://127.0.0.1:9123?write_connections=65", wantErr: `write_connections="65": must be 1 to 64`},
+		{dsn: "fluss://127.0.0.1:9123?write_connections=four", wantErr: `write_connections="four"`},
 		{dsn: "mysql://127.0.0.1:3306", wantErr: `must start with "fluss://"`},
 		{dsn: "fluss://", wantErr: "names no server"},
 		{dsn: "fluss:///db", wantErr: "names no server"},
@@ -117,6 +119,7 @@ func TestDSNKeysAtZero(t *testing.T) {
 		{key: "timeout", wantErr: "must be positive"},
 		{key: "connect_timeout", wantErr: "must be positive"},
 		{key: "write_batch_size", wantErr: "must be positive"},
+		{key: "write_connections", wantErr: "must be 1 to 64"},
 		{key: "write_linger", check: func(t *testing.T, c *Config) { assert.Equal(t, NoWait, c.WriteLinger) }},
 		{key: "partition_wait", check: func(t *testing.T, c *Config) { assert.Equal(t, NoWait, c.PartitionWait) }},
 		{key: "partition_auto_create", check: func(t *testing.T, c *Config) { assert.False(t, c.PartitionAutoCreate) }},
@@ -124,7 +127,7 @@ func TestDSNKeysAtZero(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {
 			zero := "0s"
-			if tt.key == "write_batch_size" || tt.key == "partition_auto_create" {
+			if tt.key == "write_batch_size" || tt.key == "write_connections" || tt.key == "partition_auto_create" {
 				zero = "0"
 			}
 			c, err := ParseDSN("fluss://127.0.0.1:9123/db?" + tt.key + "=" + zero)

@@ -155,6 +155,7 @@ func writerOptionsOf(cfg Config) fluss.WriterOptions {
 	return fluss.WriterOptions{
 		BatchSize:               cfg.WriteBatchSize,
 		Linger:                  cfg.WriteLinger,
+		Connections:             cfg.WriteConnections,
 		MissingPartitionTimeout: cfg.PartitionWait,
 		AutoCreatePartitions:    cfg.PartitionAutoCreate,
 	}

@@ -125,6 +125,20 @@ func TestFakeWriteToMissingPartition(t *testing.T) {
 	mustExec(t, db, "ALTER TABLE p ADD PARTITION (region = 'EU')", "INSERT INTO p VALUES (1, 'EU'), (2, 'EU')")
 	assert.Equal(t, [][]string{{"2"}}, queryStrings(t, db, "SELECT COUNT(*) FROM p WHERE region = 'EU'"))
 
+	// In a transaction, a prepared INSERT into a missing partition fails at its Exec and
+	// aborts the transaction: Commit sends nothing, not even the rows of existing partitions.
+	tx, err := db.BeginTx(fakeCtx(t), nil)
+	require.NoError(t, err)
+	ins, err := tx.PrepareContext(fakeCtx(t), "INSERT INTO p VALUES (?, ?)")
+	require.NoError(t, err)
+	_, err = ins.ExecContext(fakeCtx(t), 10, "EU")
+	require.NoError(t, err)
+	_, err = ins.ExecContext(fakeCtx(t), 11, "ASIA")
+	assert.ErrorIs(t, err, flussql.ErrNotWritten)
+	assert.ErrorContains(t, err, "ADD PARTITION")
+	assert.ErrorIs(t, tx.Commit(), flussql.ErrNotWritten)
+	assert.Equal(t, [][]string{{"2"}}, queryStrings(t, db, "SELECT COUNT(*) FROM p WHERE region = 'EU'"))
+
 	auto, _ := openFakeAt(t, fc, "partition_auto_create=true")
 	_, err = auto.ExecContext(fakeCtx(t), "INSERT INTO p VALUES (3, 'US')")
 	require.NoError(t, err)

@@ -136,6 +136,44 @@ func TestFakeTransactions(t *testing.T) {
 		assert.ErrorIs(t, err, flussql.ErrNotWritten)
 		assert.Equal(t, "3", count(), "nothing of it was sent")
 	})
+	t.Run("statements keep their order", func(t *testing.T) {
+		// A prepared write executed many times is buffered as one batch of rows (the bulk
+		// path); other statements between its executions still land in between.
+		tx, err := db.BeginTx(ctx, nil)
+		require.NoError(t, err)
+		up, err := tx.PrepareContext(ctx, "UPSERT INTO kv VALUES (?, ?)")
+		require.NoError(t, err)
+		for _, step := range []struct {
+			prepared bool
+			id       int
+			v        string
+		}{{true, 5, "a"}, {true, 6, "x"}, {false, 5, "b"}, {true, 5, "c"}, {false, 6, "y"}, {false, 7, "z"}, {true, 7, "w"}} {
+			if step.prepared {
+				_, err = up.ExecContext(ctx, step.id, step.v)
+			} else {
+				_, err = tx.ExecContext(ctx, "UPSERT INTO kv VALUES (?, ?)", step.id, step.v)
+			}
+			require.NoError(t, err)
+		}
+		require.NoError(t, tx.Commit())
+		assert.Equal(t, [][]string{{"5", "c"}, {"6", "y"}, {"7", "w"}}, queryStrings(t, db, "SELECT * FROM kv WHERE id IN (5, 6, 7) ORDER BY id"))
+	})
+	t.Run("aborted by a failed prepared statement", func(t *testing.T) {
+		tx, err := db.BeginTx(ctx, nil)
+		require.NoError(t, err)
+		ins, err := tx.PrepareContext(ctx, "INSERT INTO logs VALUES (?)")
+		require.NoError(t, err)
+		for i := range 3 {
+			_, err := ins.ExecContext(ctx, 50+i)
+			require.NoError(t, err)
+		}
+		_, err = ins.ExecContext(ctx, "bad")
+		require.ErrorContains(t, err, "argument ?1")
+		_, err = ins.ExecContext(ctx, 60)
+		assert.ErrorIs(t, err, flussql.ErrNotWritten, "the transaction is aborted")
+		assert.ErrorIs(t, tx.Commit(), flussql.ErrNotWritten)
+		assert.Equal(t, "3", count(), "nothing of it was sent")
+	})
 	t.Run("commit refused by the server", func(t *testing.T) {
 		tx, err := db.BeginTx(ctx, nil)
 		require.NoError(t, err)

@@ -233,11 +233,20 @@ func (c *Client) callNode(ctx context.Context, node ServerNode, api protocol.API
 	return c.callAddr(ctx, node.Addr(), node.Type, api, req, resp)
 }
 
+// callNodeLane is callNode over the node's connection of that lane (see rpc.Pool.GetLane).
+func (c *Client) callNodeLane(ctx context.Context, node ServerNode, lane int, api protocol.APIKey, req, resp proto.Message) error {
+	return c.callAddrLane(ctx, node.Addr(), lane, node.Type, api, req, resp)
+}
+
 func (c *Client) callAddr(ctx context.Context, addr string, want ServerType, api protocol.APIKey, req, resp proto.Message) error {
+	return c.callAddrLane(ctx, addr, 0, want, api, req, resp)
+}
+
+func (c *Client) callAddrLane(ctx context.Context, addr string, lane int, want ServerType, api protocol.APIKey, req, resp proto.Message) error {
 	if c.isClosed() {
 		return ErrClosed
 	}
-	conn, err := c.pool.Get(ctx, addr)
+	conn, err := c.pool.GetLane(ctx, addr, lane)
 	if err != nil {
 		// No connection: the request was not written.
 		err = convertErr(err)

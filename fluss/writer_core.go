@@ -42,6 +42,13 @@ type writeTarget struct {
 
 func (t writeTarget) key() bucketKey { return bucketKey{t.partitionID, t.bucket} }
 
+// lane is the connection (of n to its leader) that the bucket's batches are sent over: the
+// same one for each of them, with the buckets of a table spread evenly.
+func (t writeTarget) lane(n int) int {
+	h := uint64(t.partitionID+1)*0x9E3779B97F4A7C15 + uint64(uint32(t.bucket))
+	return int(h % uint64(n))
+}
+
 // bucketKey identifies a bucket of the table in maps.
 type bucketKey struct {
 	partitionID int64

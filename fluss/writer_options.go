@@ -90,7 +90,17 @@ type WriterOptions struct {
 	// 3 s; negative disables the throttle (refused writes are still retried
 	// with the normal backoff).
 	MaxBackpressureThrottle time.Duration
+	// Connections is how many connections to each tablet server the writer
+	// spreads its buckets over, each bucket always on the same one. A Fluss
+	// server runs the requests of one connection one after another, so with
+	// one connection (the Java client's way) the buckets of a server are
+	// stored one at a time; with several, in parallel. The connections are
+	// the client's, shared by its writers. Default 4 (DefaultWriteConnections).
+	Connections int
 }
+
+// DefaultWriteConnections is WriterOptions.Connections' default.
+const DefaultWriteConnections = 4
 
 // DefaultMaxBackpressureThrottle is WriterOptions.MaxBackpressureThrottle's default.
 const DefaultMaxBackpressureThrottle = 3 * time.Second
@@ -103,6 +113,7 @@ type writerConfig struct {
 	acks                                       Acks
 	retries                                    int
 	idempotent, autoCreate                     bool
+	lanes                                      int
 }
 
 func (o WriterOptions) resolve(clientTimeout time.Duration) (writerConfig, error) {
@@ -117,6 +128,9 @@ func (o WriterOptions) resolve(clientTimeout time.Duration) (writerConfig, error
 	}
 	if c.bufferMemory <= 0 {
 		c.bufferMemory = DefaultBufferMemory
+	}
+	if c.lanes = o.Connections; c.lanes <= 0 {
+		c.lanes = DefaultWriteConnections
 	}
 	if c.bufferMemory < c.batchSize {
 		c.batchSize = c.bufferMemory

@@ -193,20 +193,42 @@ func (w *writerCore) sendToLeader(ctx context.Context, node ServerNode, group []
 		}
 		ok = append(ok, b)
 	}
-	for len(ok) > 0 {
+	if w.cfg.lanes <= 1 {
+		w.requests(ctx, node, 0, ok)
+		return
+	}
+	byLane := map[int][]*writeBatch{}
+	for _, b := range ok {
+		l := b.target.lane(w.cfg.lanes)
+		byLane[l] = append(byLane[l], b)
+	}
+	for l, group := range byLane {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.requests(ctx, node, l, group)
+		}()
+	}
+	wg.Wait()
+}
+
+// requests sends the batches over the node's connection of that lane, in requests of at
+// most the maximum request size, one after another.
+func (w *writerCore) requests(ctx context.Context, node ServerNode, lane int, batches []*writeBatch) {
+	for len(batches) > 0 {
 		n, size := 0, 0
-		for n < len(ok) && (n == 0 || size+len(ok[n].data) <= w.cfg.maxRequest) {
-			size += len(ok[n].data)
+		for n < len(batches) && (n == 0 || size+len(batches[n].data) <= w.cfg.maxRequest) {
+			size += len(batches[n].data)
 			n++
 		}
-		w.request(ctx, node, ok[:n])
-		ok = ok[n:]
+		w.request(ctx, node, lane, batches[:n])
+		batches = batches[n:]
 	}
 }
 
 // request sends one write request and completes its batches. Batches that
 // every waiting receipt gave up on before the request left are not sent.
-func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*writeBatch) {
+func (w *writerCore) request(ctx context.Context, node ServerNode, lane int, batches []*writeBatch) {
 	w.mu.Lock()
 	live := batches[:0:0]
 	for _, b := range batches {
@@ -232,7 +254,7 @@ func (w *writerCore) request(ctx context.Context, node ServerNode, batches []*wr
 		wait = min(wait, max(time.Until(b.created.Add(w.cfg.delivery)), time.Second))
 	}
 	rctx, cancel := context.WithTimeout(ctx, wait)
-	err := w.c.callNode(rctx, node, w.proto.api(), req, resp)
+	err := w.c.callNodeLane(rctx, node, lane, w.proto.api(), req, resp)
 	cancel()
 	if err != nil {
 		for _, b := range batches {

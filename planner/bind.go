@@ -148,15 +148,26 @@ func (bd *binder) arg(p *Param) (Arg, bool) {
 // value returns v with its placeholder (if any) replaced by the converted
 // argument.
 func (bd *binder) value(v Value) (Value, error) {
+	c, err := bd.constant(&v)
+	if err != nil {
+		return v, err
+	}
+	return Value{Column: v.Column, Type: v.Type, Const: c}, nil
+}
+
+// constant returns v's constant, or its placeholder's argument converted to v's type. It
+// takes v by pointer: a Value is large, and a prepared INSERT binds every value of every
+// row here on each Exec.
+func (bd *binder) constant(v *Value) (any, error) {
 	if v.Param == nil {
-		return v, nil
+		return v.Const, nil
 	}
 	if bd == nil {
-		return v, fmt.Errorf("placeholder %s has no argument", v.Param)
+		return nil, fmt.Errorf("placeholder %s has no argument", v.Param)
 	}
 	a, ok := bd.arg(v.Param)
 	if !ok {
-		return v, fmt.Errorf("placeholder %s has no argument", v.Param)
+		return nil, fmt.Errorf("placeholder %s has no argument", v.Param)
 	}
 	c, err := convertArg(v.Column, v.Type, a.Value, bd.loc)
 	if err != nil {
@@ -165,9 +176,9 @@ func (bd *binder) value(v Value) (Value, error) {
 				err = err2
 			}
 		}
-		return v, fmt.Errorf("argument %s: %w", v.Param, err)
+		return nil, fmt.Errorf("argument %s: %w", v.Param, err)
 	}
-	return Value{Column: v.Column, Type: v.Type, Const: c}, nil
+	return c, nil
 }
 
 func (bd *binder) values(vs []Value) ([]Value, error) {
@@ -186,32 +197,38 @@ func (bd *binder) values(vs []Value) ([]Value, error) {
 
 func (p *Write) bind(bd *binder) (Plan, error) {
 	var out *Write
-	if len(p.Rows) == 1 {
-		// The bulk path (a prepared one-row INSERT run many times): plan and row in one
-		// allocation.
+	var vals []any // the bound values of every row, one allocation
+	ncols := 0
+	if len(p.Rows) > 0 {
+		ncols = len(p.Rows[0].Values)
+	}
+	if len(p.Rows) == 1 && ncols <= smallRow {
+		// The bulk path (a prepared one-row INSERT run many times): plan, row and values
+		// in one allocation.
 		one := &struct {
 			w    Write
 			rows [1]WriteRow
+			vals [smallRow]any
 		}{w: *p}
 		out = &one.w
 		out.Rows = one.rows[:]
+		vals = one.vals[:ncols:ncols]
 	} else {
 		cp := *p
 		out = &cp
 		out.Rows = make([]WriteRow, len(p.Rows))
+		vals = make([]any, len(p.Rows)*ncols)
 	}
-	for i, r := range p.Rows {
-		// Straight into the value model: no bound []Value (a prepared INSERT run many
-		// times binds here once per Exec).
-		vs := make([]any, len(r.Values))
-		for j, v := range r.Values {
-			b, err := bd.value(v)
-			if err != nil {
-				return nil, rowError(len(p.Rows), i, err)
-			}
-			vs[j] = b.Const
+	for i := range p.Rows {
+		// Straight into the value model: no bound []Value.
+		r := &p.Rows[i]
+		var vs []any
+		if len(r.Values) == ncols {
+			vs = vals[i*ncols : (i+1)*ncols : (i+1)*ncols]
+		} else {
+			vs = make([]any, len(r.Values))
 		}
-		row, err := out.checkRow(WriteRow{bound: vs})
+		row, err := out.bindRow(bd, r, vs)
 		if err != nil {
 			return nil, rowError(len(p.Rows), i, err)
 		}
@@ -219,6 +236,21 @@ func (p *Write) bind(bd *binder) (Plan, error) {
 	}
 	return out, nil
 }
+
+// bindRow binds the values of r into vs (len(r.Values) long) and checks the row.
+func (p *Write) bindRow(bd *binder, r *WriteRow, vs []any) (WriteRow, error) {
+	for j := range r.Values {
+		c, err := bd.constant(&r.Values[j])
+		if err != nil {
+			return WriteRow{}, err
+		}
+		vs[j] = c
+	}
+	return p.checkRow(WriteRow{bound: vs})
+}
+
+// smallRow is the most columns a one-row write binds into the allocation of its plan.
+const smallRow = 8
 
 func rowError(n, i int, err error) error {
 	if n == 1 {

@@ -150,6 +150,14 @@ func (c *Cluster) ServerCalls(api APIKey, id int32) int {
 	return c.serverCalls[serverCall{api, id}]
 }
 
+// Connections returns how many client connections server id (0: the coordinator) has open.
+func (c *Cluster) Connections(id int32) int {
+	n := c.node(id)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.conns)
+}
+
 // OnFetch sets a function called for each bucket of each FETCH_LOG request (nil: none),
 // with the server, the bucket and the fetch offset, before the bucket is answered; a code
 // other than 0 is answered for the bucket instead of rows. It runs without the cluster's

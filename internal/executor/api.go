@@ -125,7 +125,8 @@ func (p *Prepared) execCached(ctx context.Context, args []planner.Arg) (Result, 
 		return Result{}, false, nil
 	}
 	c := p.sess
-	if !c.InTx() {
+	t := c.currentTx()
+	if t == nil {
 		// In a transaction the write is only buffered (Commit sends it, under the
 		// transaction's context); the catalog's and the partition check's requests get the
 		// client's request timeout on their own. A timer per buffered row cost ~15 % of a
@@ -161,6 +162,10 @@ func (p *Prepared) execCached(ctx context.Context, args []planner.Arg) (Result, 
 		p.mu.Unlock()
 	}
 	c.ex.notePlan(ctx, w)
+	if t != nil {
+		res, err := t.bind(ctx, w, args)
+		return res, true, err
+	}
 	bound, err := planner.Bind(w, args)
 	if err != nil {
 		return Result{}, true, err

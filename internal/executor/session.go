@@ -141,6 +141,13 @@ func (c *Session) Begin(ctx context.Context) (*Tx, error) {
 }
 
 // InTx reports whether a transaction is open.
+// currentTx returns the open transaction, or nil.
+func (c *Session) currentTx() *Tx {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tx
+}
+
 func (c *Session) InTx() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -17,19 +17,75 @@ type Tx struct {
 	conn *Session
 	// ctx is Begin's context: database/sql has Commit take none and uses that one "until
 	// the transaction is committed or rolled back", so Commit honours its deadline.
-	ctx    context.Context
-	writes []*planner.Write
+	ctx context.Context
+	// writes are the buffered writes in order: bound plans, or the rows of a prepared write
+	// executed many times in a row (the bulk path), bound into a planner.WriteBuffer.
+	writes []txWrite
 	rows   int64
 	// failed is the error of the first statement that failed in the transaction: it is
 	// aborted then, as in PostgreSQL — later statements fail and Commit sends nothing.
 	failed error
 }
 
+// txWrite is one buffered write: a bound plan w, or the rows in b.
+type txWrite struct {
+	w *planner.Write
+	b *planner.WriteBuffer
+}
+
+// plans returns the write as bound plans (b's rows once they are all in).
+func (x txWrite) plans() []*planner.Write {
+	if x.b != nil {
+		return x.b.Writes()
+	}
+	return []*planner.Write{x.w}
+}
+
+// table returns the path of the table written.
+func (x txWrite) table() fluss.TablePath {
+	if x.b != nil {
+		return x.b.Plan().Table.Path
+	}
+	return x.w.Table.Path
+}
+
 // add buffers a bound write plan and reports the rows it will write.
 func (t *Tx) add(w *planner.Write) (Result, error) {
-	t.writes = append(t.writes, w)
+	t.writes = append(t.writes, txWrite{w: w})
 	t.rows += int64(len(w.Rows))
 	return counted(int64(len(w.Rows))), nil
+}
+
+// bind binds the rows of the unbound write plan w with args and buffers them, with the
+// rows of the executions of w just before (one bound Write, see planner.WriteBuffer), and
+// reports the rows it will write. A partitioned table's partitions are checked as add's
+// are (by execPlan).
+func (t *Tx) bind(ctx context.Context, w *planner.Write, args []planner.Arg) (Result, error) {
+	var b *planner.WriteBuffer
+	if n := len(t.writes); n > 0 && t.writes[n-1].b != nil && t.writes[n-1].b.Plan() == w {
+		b = t.writes[n-1].b
+	}
+	fresh := b == nil
+	if fresh {
+		b = planner.NewWriteBuffer(w)
+	}
+	rows, err := b.Add(args)
+	if err != nil {
+		return Result{}, err
+	}
+	if fresh {
+		t.writes = append(t.writes, txWrite{b: b})
+	}
+	if w.Table.IsPartitioned() {
+		added := *w
+		added.Rows = rows
+		if err := t.conn.checkPartitions(ctx, &added); err != nil {
+			// The transaction is aborted by this failure (Commit sends nothing).
+			return Result{}, writeOutcome(err)
+		}
+	}
+	t.rows += int64(len(rows))
+	return counted(int64(len(rows))), nil
 }
 
 // Commit sends every buffered write and waits until the server acknowledged them, or until
@@ -52,8 +108,12 @@ func (t *Tx) Commit() error {
 	}
 	ctx, cancel := c.ex.requestContext(t.ctx)
 	defer cancel()
-	if _, err := c.write(ctx, t.writes); err != nil {
-		return &CommitError{Rows: t.rows, First: t.writes[0].Table.Path, Err: err}
+	var writes []*planner.Write
+	for _, x := range t.writes {
+		writes = append(writes, x.plans()...)
+	}
+	if _, err := c.write(ctx, writes); err != nil {
+		return &CommitError{Rows: t.rows, First: t.writes[0].table(), Err: err}
 	}
 	return nil
 }

@@ -302,6 +302,43 @@ func TestPoolConcurrentGetDialsOnce(t *testing.T) {
 	assert.Equal(t, int32(1), s.accepted.Load())
 }
 
+// Each lane of an address is a connection of its own: reused, and failing alone.
+func TestPoolLanes(t *testing.T) {
+	s := newFakeServer(t, func(c *fakeConn, h RequestHeader, _ []byte) {
+		c.ok(h.RequestID, &protocol.DatabaseExistsResponse{Exists: proto.Bool(true)})
+	})
+	p := NewPool(Options{})
+	defer p.Close()
+	ctx := context.Background()
+	get := func(lane int) *Conn {
+		c, err := p.GetLane(ctx, s.addr(), lane)
+		require.NoError(t, err)
+		return c
+	}
+	c0, c1, c2 := get(0), get(1), get(2)
+	assert.NotSame(t, c0, c1)
+	assert.NotSame(t, c1, c2)
+	plain, err := p.Get(ctx, s.addr())
+	require.NoError(t, err)
+	assert.Same(t, c0, plain, "lane 0 is Get's connection")
+	assert.Same(t, c1, get(1), "a lane's healthy connection is reused")
+	assert.Equal(t, int32(3), s.accepted.Load())
+
+	require.NoError(t, c1.Close())
+	fresh := get(1)
+	assert.NotSame(t, c1, fresh, "a failed lane dials again")
+	assert.NoError(t, c0.Err(), "the other lanes are untouched")
+	assert.NoError(t, c2.Err())
+	var resp protocol.DatabaseExistsResponse
+	require.NoError(t, fresh.Call(ctx, protocol.DatabaseExists, existsReq("d"), &resp))
+	assert.Equal(t, int32(4), s.accepted.Load())
+
+	require.NoError(t, p.Close())
+	for _, c := range []*Conn{c0, fresh, c2} {
+		assert.ErrorIs(t, c.Err(), ErrClosed, "Close closes every lane")
+	}
+}
+
 func saslServer(t *testing.T, retriable int) (*fakeServer, *atomic.Int32) {
 	var other atomic.Int32
 	var left = int32(retriable)

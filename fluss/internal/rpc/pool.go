@@ -12,9 +12,9 @@ import (
 // ends at about the same moment and says more (refused, not answered, ...).
 const connectGrace = 250 * time.Millisecond
 
-// Pool keeps one connection per server address and reconnects lazily: Get
-// returns the live connection, or dials a new one when there is none or the
-// last one failed. It is safe for concurrent use.
+// Pool keeps one connection per server address (and per lane, see GetLane)
+// and reconnects lazily: Get returns the live connection, or dials a new one
+// when there is none or the last one failed. It is safe for concurrent use.
 //
 // Concurrent Gets for the same address share one dial: it runs on its own,
 // bounded by Options.DialTimeout (and Close), and each caller waits for its
@@ -29,8 +29,14 @@ type Pool struct {
 	cancel context.CancelFunc
 
 	mu     sync.Mutex
-	slots  map[string]*slot
+	slots  map[slotKey]*slot
 	closed bool
+}
+
+// slotKey names a connection: its address and lane.
+type slotKey struct {
+	addr string
+	lane int
 }
 
 type slot struct {
@@ -49,13 +55,22 @@ type dialCall struct {
 // NewPool returns an empty pool whose connections use opts.
 func NewPool(opts Options) *Pool {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Pool{opts: opts, ctx: ctx, cancel: cancel, slots: make(map[string]*slot)}
+	return &Pool{opts: opts, ctx: ctx, cancel: cancel, slots: make(map[slotKey]*slot)}
 }
 
 // Get returns a usable connection to addr, dialing if needed. Its errors
 // are those of Dial, ErrClosed, or a *TimeoutError (API zero) when ctx
 // ended while the dial was under way; the caller's request was not sent.
 func (p *Pool) Get(ctx context.Context, addr string) (*Conn, error) {
+	return p.GetLane(ctx, addr, 0)
+}
+
+// GetLane is Get for one of several connections to addr: lane 0 is Get's
+// connection, and each other lane has a connection of its own, dialed and
+// failing on its own. A server runs the requests of one connection one after
+// another (a Fluss server hands each connection to one request processor),
+// so requests meant to run in parallel on one server go over different lanes.
+func (p *Pool) GetLane(ctx context.Context, addr string, lane int) (*Conn, error) {
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		return nil, &TimeoutError{Addr: addr, Err: err, Cause: context.Cause(ctx)}
@@ -65,10 +80,11 @@ func (p *Pool) Get(ctx context.Context, addr string) (*Conn, error) {
 		p.mu.Unlock()
 		return nil, ErrClosed
 	}
-	s := p.slots[addr]
+	key := slotKey{addr, lane}
+	s := p.slots[key]
 	if s == nil {
 		s = &slot{}
-		p.slots[addr] = s
+		p.slots[key] = s
 	}
 	if s.conn != nil && s.conn.Err() == nil {
 		c := s.conn
@@ -135,13 +151,13 @@ func (p *Pool) dial(ctx context.Context, addr string, s *slot, d *dialCall, old 
 	p.mu.Unlock()
 }
 
-// FailedWithin reports whether the last dial to addr failed less than d
+// FailedWithin reports whether the last dial of Get's connection to addr (lane 0) failed less than d
 // ago (and none succeeded since), so callers with a choice of servers can
 // ask the others first.
 func (p *Pool) FailedWithin(addr string, d time.Duration) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := p.slots[addr]
+	s := p.slots[slotKey{addr, 0}]
 	return s != nil && !s.failedAt.IsZero() && time.Since(s.failedAt) < d
 }
 

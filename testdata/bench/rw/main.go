@@ -28,7 +28,8 @@
 //	drop-db      drop the database DB (TABLE is ignored)
 //
 // It prints one JSON object per workload: bench, rows, seconds, rows_per_s (and sum for scans).
-// FLUSS_BOOTSTRAP_SERVERS names the cluster; RW_CPUPROFILE=file writes a CPU profile of the run.
+// FLUSS_BOOTSTRAP_SERVERS names the cluster; RW_CPUPROFILE=file writes a CPU profile of the run;
+// RW_DSN_QUERY=key=value&… adds DSN keys to the database/sql modes (e.g. write_connections=1).
 package main
 
 import (
@@ -101,7 +102,11 @@ func (b *bench) full() string { return b.db + "." + b.table }
 func (b *bench) run(ctx context.Context) error {
 	switch b.mode {
 	case "append-sql", "upsert-sql", "values-sql", "arrow-sql", "arrow-sql-each", "scan-sql", "scan-arrow", "create-log", "create-pk", "drop-db":
-		db, err := sql.Open("fluss", "fluss://"+b.addr+"/fluss")
+		dsn := "fluss://" + b.addr + "/fluss"
+		if q := os.Getenv("RW_DSN_QUERY"); q != "" {
+			dsn += "?" + q
+		}
+		db, err := sql.Open("fluss", dsn)
 		if err != nil {
 			return err
 		}
