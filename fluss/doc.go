@@ -4,7 +4,9 @@
 //
 // Connect with a Config naming one or more bootstrap servers; the client learns the
 // coordinator and the tablet servers from them and keeps one connection per server, safe for
-// concurrent use. DDL goes to the coordinator, reads to any server, bucket operations to the
+// concurrent use, plus, for writers, a few more per tablet server (WriterOptions.Connections):
+// a Fluss server runs the requests of one connection one after another, so a writer spreads
+// the buckets of a server over several connections to have them stored in parallel. DDL goes to the coordinator, reads to any server, bucket operations to the
 // bucket's leader. Every request has a deadline: the context's, or Config.RequestTimeout.
 //
 // Data goes through a *Table (Client.Table or Client.TableOf):
