@@ -148,6 +148,9 @@ func (bd *binder) arg(p *Param) (Arg, bool) {
 // value returns v with its placeholder (if any) replaced by the converted
 // argument.
 func (bd *binder) value(v Value) (Value, error) {
+	if v.Param == nil {
+		return v, nil
+	}
 	c, err := bd.constant(&v)
 	if err != nil {
 		return v, err

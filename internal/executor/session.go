@@ -140,7 +140,6 @@ func (c *Session) Begin(ctx context.Context) (*Tx, error) {
 	return c.tx, nil
 }
 
-// InTx reports whether a transaction is open.
 // currentTx returns the open transaction, or nil.
 func (c *Session) currentTx() *Tx {
 	c.mu.Lock()
@@ -148,6 +147,7 @@ func (c *Session) currentTx() *Tx {
 	return c.tx
 }
 
+// InTx reports whether a transaction is open.
 func (c *Session) InTx() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
