@@ -73,7 +73,9 @@ type Connector struct {
 }
 
 // catalogTTL is how long table metadata and partition lists are cached between
-// statements; DDL through this connector invalidates them at once.
+// statements; DDL through this connector invalidates them at once. A partition list used in
+// the ttl after its own is refreshed in the background (planner.AdminCatalog), so it may be
+// up to twice this old.
 const catalogTTL = 5 * time.Second
 
 // NewConnector returns a Connector for cfg (copied). It does not contact the cluster: the
