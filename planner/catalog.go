@@ -149,6 +149,7 @@ func refreshCached[T any](c *AdminCatalog, m map[fluss.TablePath]*cached[T], pat
 	}
 	m[path] = &cached[T]{val: v, expires: c.now().Add(c.ttl)}
 }
+
 // errNoListing is returned by ListTables and ListDatabases when the
 // catalog's admin cannot list names.
 var errNoListing = errors.New("planner: the catalog cannot list names")
