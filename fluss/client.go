@@ -316,9 +316,16 @@ func (c *Client) callCoordinator(ctx context.Context, api protocol.APIKey, req, 
 	return err
 }
 
+// adminLane is the connection (rpc.Pool.GetLane) to a tablet server that callAnyServer's
+// requests take. A server runs one connection's requests one after another, and some of
+// these are slow on the server (LIST_PARTITION_INFOS reads ZooKeeper once per partition:
+// ~250 ms for 1,000 partitions): on the connection of the fetches, writes and lookups (lane 0)
+// they would hold those up.
+const adminLane = -1
+
 // callAnyServer sends a read-only request to a random tablet server, then
-// to others and the coordinator if servers cannot be reached. Only for
-// requests that are safe to repeat.
+// to others and the coordinator if servers cannot be reached, over their
+// adminLane connections. Only for requests that are safe to repeat.
 func (c *Client) callAnyServer(ctx context.Context, api protocol.APIKey, req, resp proto.Message) error {
 	cl, err := c.cluster(ctx)
 	if err != nil {
@@ -331,7 +338,7 @@ func (c *Client) callAnyServer(ctx context.Context, api protocol.APIKey, req, re
 	}
 	var errs []error
 	for _, n := range nodes {
-		err := c.callNode(ctx, n, api, req, resp)
+		err := c.callNodeLane(ctx, n, adminLane, api, req, resp)
 		var fe *Error
 		if err == nil || !errors.As(err, &fe) || fe.Code != flusserr.NetworkException || ctx.Err() != nil {
 			return err

@@ -38,7 +38,7 @@ func TestWriterSpreadsBucketsOverConnections(t *testing.T) {
 		}
 		require.NoError(t, w.Flush(ctx))
 		assert.Equal(t, tt.wantRequests, f.Calls(flusstest.ProduceLog)-before, "connections %d", tt.connections)
-		assert.Equal(t, tt.wantRequests, f.Connections(1), "connections %d: the tablet server's", tt.connections)
+		assert.Equal(t, 1+tt.wantRequests, f.Connections(1), "connections %d: the tablet server's: one per lane, and the admin reads' (table info)", tt.connections)
 		total := int64(0)
 		for b := range int32(buckets) {
 			total += f.LogEnd("db", "ev", "", b)
@@ -60,4 +60,29 @@ func TestWriteLanesSpreadBuckets(t *testing.T) {
 		}
 		assert.Equal(t, []int{16, 16, 16, 16}, per, "partition %d", pid)
 	}
+}
+
+// Read-only admin requests (table infos, partition lists) go to a tablet server over a
+// connection of their own (adminLane), not the one of its fetches and lookups: a server runs
+// one connection's requests one after another, and a partition list can take it 250 ms.
+func TestAdminReadsHaveTheirOwnConnection(t *testing.T) {
+	f := flusstest.New(t)
+	f.CreateDatabase("db")
+	f.CreateTable("db", "ev", types.TableJSON{Schema: types.SchemaJSON{Schema: types.Schema{
+		Columns: []types.Column{{Name: "id", Type: types.NewBigInt()}}}}, BucketCount: 1})
+	ctx := context.Background()
+	c, err := Connect(ctx, Config{BootstrapServers: []string{f.Addr()}})
+	require.NoError(t, err)
+	defer c.Close()
+	path := TablePath{Database: "db", Table: "ev"}
+	_, err = c.Admin().GetTableInfo(ctx, path)
+	require.NoError(t, err)
+	admin := f.Connections(1)
+	require.Equal(t, 1, admin, "the admin read reached the tablet server")
+	_, err = c.Admin().ListOffsets(ctx, path, "", []int32{0}, OffsetLatest())
+	require.NoError(t, err)
+	assert.Equal(t, admin+1, f.Connections(1), "a bucket request takes the server's other connection")
+	_, err = c.Admin().ListDatabases(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, admin+1, f.Connections(1), "admin reads reuse theirs")
 }

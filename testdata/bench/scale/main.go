@@ -6,6 +6,9 @@
 //   - meta: the first statement on a fresh *sql.DB that touches the table (a lookup of one
 //     key on a primary-key table, SELECT … LIMIT 1 on a log table), against the same
 //     statement once warm — the cost of loading the cluster's and the table's metadata;
+//   - steady (partitioned tables): the same statement again and again for 12 s on one
+//     *sql.DB, longer than two of the catalog's 5 s refreshes of the partition list: p50,
+//     p99 and the slowest statement, and how many took over 50 ms;
 //   - scan: SELECT * FROM t, the time to its first row and its rows/s (median of 3);
 //   - lookup: QueryRow … WHERE key = ? on a primary-key table, p50/p99 latency and lookups/s
 //     at 1 and 16 goroutines.
@@ -247,6 +250,11 @@ func (b *bench) table(ctx context.Context, t table) error {
 	if err := b.meta(ctx, t); err != nil {
 		return err
 	}
+	if t.partitions > 0 {
+		if err := b.steady(ctx, t); err != nil {
+			return err
+		}
+	}
 	if err := b.scan(ctx, t); err != nil {
 		return err
 	}
@@ -483,6 +491,37 @@ func (b *bench) meta(ctx context.Context, t table) error {
 	}
 	emit(map[string]any{"bench": "meta", "table": t.name, "first_ms": ms(median(first)), "warm_ms": ms(median(warm)),
 		"first_requests": reqs})
+	return nil
+}
+
+// steady runs the probe statement for 12 s on one *sql.DB (warmed by one untimed statement)
+// and reports its latencies: whether refreshing the partition list stalls statements.
+func (b *bench) steady(ctx context.Context, t table) error {
+	sdb, obs, err := b.open()
+	if err != nil {
+		return err
+	}
+	defer sdb.Close()
+	if err := b.probe(ctx, sdb, t, 3); err != nil {
+		return err
+	}
+	obs.take(b.tablets)
+	var lat []time.Duration
+	slow := 0
+	for end := time.Now().Add(12 * time.Second); time.Now().Before(end); {
+		start := time.Now()
+		if err := b.probe(ctx, sdb, t, 5+len(lat)%100); err != nil {
+			return err
+		}
+		d := time.Since(start)
+		lat = append(lat, d)
+		if d > 50*time.Millisecond {
+			slow++
+		}
+	}
+	slices.Sort(lat)
+	emit(map[string]any{"bench": "steady", "table": t.name, "statements": len(lat), "p50_ms": ms(lat[len(lat)/2]),
+		"p99_ms": ms(lat[len(lat)*99/100]), "max_ms": ms(lat[len(lat)-1]), "over_50ms": slow, "requests": obs.take(b.tablets)})
 	return nil
 }
 
