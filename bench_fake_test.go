@@ -26,6 +26,13 @@ func fakeBenchDB(b *testing.B) *sql.DB {
 // measures the driver's own cost per row (parse once, bind, buffer, encode at Commit)
 // without a server, so a profile shows the client side alone. One op is one row.
 func BenchmarkFakeInsertTx(b *testing.B) {
+	fakeInsertTx(b, (*sql.Tx).Commit)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// fakeInsertTx executes a prepared INSERT b.N times in transactions of 10,000 rows, each
+// ended by end.
+func fakeInsertTx(b *testing.B, end func(*sql.Tx) error) {
 	db := fakeBenchDB(b)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -40,9 +47,8 @@ func BenchmarkFakeInsertTx(b *testing.B) {
 			}
 			done++
 		}
-		require.NoError(b, tx.Commit())
+		require.NoError(b, end(tx))
 	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
 // BenchmarkFakeSelectScan is BenchmarkSelectScan (into int64) against the in-memory fake
@@ -85,21 +91,4 @@ func BenchmarkFakeSelectScan(b *testing.B) {
 // BenchmarkFakeExecInTx is the driver's cost of one prepared INSERT's Exec inside a
 // transaction (database/sql, parse cache, bind, buffer), without the Commit that encodes and
 // sends: each transaction of 10,000 rows is rolled back. One op is one row.
-func BenchmarkFakeExecInTx(b *testing.B) {
-	db := fakeBenchDB(b)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for done := 0; done < b.N; {
-		tx, err := db.Begin()
-		require.NoError(b, err)
-		st, err := tx.Prepare(`INSERT INTO t VALUES (?, ?, ?)`)
-		require.NoError(b, err)
-		for j := 0; j < 10000 && done < b.N; j++ {
-			if _, err := st.Exec(done, "name", int64(done)); err != nil {
-				b.Fatal(err)
-			}
-			done++
-		}
-		require.NoError(b, tx.Rollback())
-	}
-}
+func BenchmarkFakeExecInTx(b *testing.B) { fakeInsertTx(b, (*sql.Tx).Rollback) }

@@ -494,18 +494,29 @@ func (b *bench) meta(ctx context.Context, t table) error {
 	return nil
 }
 
+// openWarm opens a *sql.DB, runs the probe statement once (loading the metadata) and
+// forgets the requests counted so far.
+func (b *bench) openWarm(ctx context.Context, t table) (*sql.DB, *counter, error) {
+	sdb, obs, err := b.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := b.probe(ctx, sdb, t, 3); err != nil {
+		sdb.Close()
+		return nil, nil, err
+	}
+	obs.take(b.tablets)
+	return sdb, obs, nil
+}
+
 // steady runs the probe statement for 12 s on one *sql.DB (warmed by one untimed statement)
 // and reports its latencies: whether refreshing the partition list stalls statements.
 func (b *bench) steady(ctx context.Context, t table) error {
-	sdb, obs, err := b.open()
+	sdb, obs, err := b.openWarm(ctx, t)
 	if err != nil {
 		return err
 	}
 	defer sdb.Close()
-	if err := b.probe(ctx, sdb, t, 3); err != nil {
-		return err
-	}
-	obs.take(b.tablets)
 	var lat []time.Duration
 	slow := 0
 	for end := time.Now().Add(12 * time.Second); time.Now().Before(end); {
@@ -534,15 +545,11 @@ func median(ds []time.Duration) time.Duration {
 // scan runs SELECT * three times on one *sql.DB (after one untimed statement that loads the
 // metadata) and reports the medians.
 func (b *bench) scan(ctx context.Context, t table) error {
-	sdb, obs, err := b.open()
+	sdb, obs, err := b.openWarm(ctx, t)
 	if err != nil {
 		return err
 	}
 	defer sdb.Close()
-	if err := b.probe(ctx, sdb, t, 3); err != nil {
-		return err
-	}
-	obs.take(b.tablets)
 	var firstRow, total []time.Duration
 	var reqs map[string]map[string]int
 	for r := range 3 {
