@@ -256,8 +256,8 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 		if !streaming {
 			return nil, "", &fullScanError{fmt.Sprintf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
 		}
-		if q.LimitValue == nil {
-			return nil, "", &fullScanError{fmt.Sprintf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)}
+		if q.LimitValue == nil || !limitScanExact(info, s.Where) {
+			return nil, "", fullScanNeeded(info, s.Where, hint)
 		}
 		ps, err := sb.partitionSet(eq)
 		if err != nil {

@@ -126,8 +126,12 @@ func (b *builder) selectStmt(s *parser.Select) (Plan, error) {
 		if errors.As(err, &tne) {
 			return nil, err
 		}
-		if q, qerr := b.query(s); qerr == nil {
+		q, qerr := b.query(s)
+		if qerr == nil {
 			return q, nil
+		}
+		if errors.Is(qerr, ErrNeedsFullScan) {
+			return nil, qerr // the statement is understood; it needs what the server lacks
 		}
 	}
 	return p, err
@@ -267,8 +271,8 @@ func (sb *selectBuilder) primaryKey() (Plan, error) {
 	if sb.count {
 		return nil, &fullScanError{fmt.Sprintf("COUNT(*) over a whole primary-key table needs a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
 	}
-	if sb.limit == nil {
-		return nil, &fullScanError{fmt.Sprintf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)}
+	if sb.limit == nil || !limitScanExact(info, sb.stmt.Where) {
+		return nil, fullScanNeeded(info, sb.stmt.Where, hint)
 	}
 	ps, err := sb.partitionSet(eq)
 	if err != nil {
