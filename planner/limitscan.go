@@ -45,8 +45,20 @@ func limitScanExact(info *fluss.TableInfo, where parser.Expr) bool {
 // answer (no WHERE but on partition keys).
 func fullScanNeeded(info *fluss.TableInfo, where parser.Expr, hint string) error {
 	if limitScanExact(info, where) {
-		return &fullScanError{fmt.Sprintf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint)}
+		return &fullScanError{
+			msg:          fmt.Sprintf("a full scan of a primary-key table needs Fluss 1.0+ (ScanKv); %s, or add LIMIT", hint),
+			withoutLimit: fmt.Sprintf("a full scan of primary-key table %s needs Fluss 1.0+ (ScanKv); %s", info.Path, hint)}
 	}
-	return &fullScanError{fmt.Sprintf("a filtered scan of a primary-key table needs Fluss 1.0+ (ScanKv): "+
+	return &fullScanError{msg: fmt.Sprintf("a filtered scan of a primary-key table needs Fluss 1.0+ (ScanKv): "+
 		"LIMIT cannot stand in for it, since a bucket's first rows may all fail the filter; %s", hint)}
+}
+
+// inLargerQuery is err for a table read that is one part of a larger query (a join, a
+// subquery): a LIMIT of the statement stands above the read, so the advice to add one is
+// dropped.
+func inLargerQuery(err error) error {
+	if fe, ok := err.(*fullScanError); ok && fe.withoutLimit != "" {
+		return &fullScanError{msg: fe.withoutLimit}
+	}
+	return err
 }

@@ -254,7 +254,7 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 			return qb.kvScan(proj, streaming, q)
 		}
 		if !streaming {
-			return nil, "", &fullScanError{fmt.Sprintf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
+			return nil, "", &fullScanError{msg: fmt.Sprintf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
 		}
 		if q.LimitValue == nil || !limitScanExact(info, s.Where) {
 			return nil, "", fullScanNeeded(info, s.Where, hint)

@@ -173,7 +173,7 @@ func (b *builder) planTable(fp *fromPlan, t *parser.TableRef, pushable bool) (*r
 	}
 	p, err := b.query(sel)
 	if err != nil {
-		return nil, err
+		return nil, inLargerQuery(err)
 	}
 	q := p.(*Query)
 	bounded := true
@@ -282,7 +282,7 @@ func (b *builder) planSubquery(fp *fromPlan, sq *parser.SubqueryRef) (*relation,
 func (b *builder) subSelect(fp *fromPlan, s *parser.Select) (*relation, error) {
 	p, err := b.query(s)
 	if err != nil {
-		return nil, err
+		return nil, inLargerQuery(err)
 	}
 	q := p.(*Query)
 	if q.LimitValue != nil && q.LimitValue.Param != nil || q.OffsetValue != nil && q.OffsetValue.Param != nil {

@@ -18,7 +18,12 @@ import (
 var ErrNeedsFullScan = errors.New("planner: the query needs a full scan of a primary-key table")
 
 // fullScanError is a query refused because it needs a full scan of a primary-key table.
-type fullScanError struct{ msg string }
+type fullScanError struct {
+	msg string
+	// withoutLimit, when set, is msg without its advice to add LIMIT: what the table's
+	// read says when it is part of a larger query, where a LIMIT stands above it.
+	withoutLimit string
+}
 
 func (e *fullScanError) Error() string { return e.msg }
 
@@ -269,7 +274,7 @@ func (sb *selectBuilder) primaryKey() (Plan, error) {
 		return p, err
 	}
 	if sb.count {
-		return nil, &fullScanError{fmt.Sprintf("COUNT(*) over a whole primary-key table needs a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
+		return nil, &fullScanError{msg: fmt.Sprintf("COUNT(*) over a whole primary-key table needs a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
 	}
 	if sb.limit == nil || !limitScanExact(info, sb.stmt.Where) {
 		return nil, fullScanNeeded(info, sb.stmt.Where, hint)
