@@ -77,7 +77,7 @@ func (c *conn) QueryArrow(ctx context.Context, query string, args ...any) (Arrow
 	}
 	r, err := c.sess.QueryArrow(ctx, query, args...)
 	if err != nil {
-		return nil, err
+		return nil, boundErr(err)
 	}
 	return r, nil
 }
@@ -87,7 +87,7 @@ func (c *conn) AppendArrow(ctx context.Context, table string, rec arrow.RecordBa
 	if err := c.usable(); err != nil {
 		return err
 	}
-	return c.sess.AppendArrow(ctx, table, rec)
+	return boundErr(c.sess.AppendArrow(ctx, table, rec))
 }
 
 // AppendArrowReader implements ArrowConn.
@@ -95,5 +95,6 @@ func (c *conn) AppendArrowReader(ctx context.Context, table string, rdr array.Re
 	if err := c.usable(); err != nil {
 		return 0, err
 	}
-	return c.sess.AppendArrowReader(ctx, table, rdr)
+	n, err := c.sess.AppendArrowReader(ctx, table, rdr)
+	return n, boundErr(err)
 }

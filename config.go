@@ -33,6 +33,8 @@ const DefaultDatabase = "fluss"
 //	connect_timeout          dialing, handshake and authentication (default 10s)
 //	write_batch_size         bytes per log/KV batch before it is sent (default 1MiB)
 //	write_linger             how long a writer waits to fill a batch (default 5ms)
+//	write_connections        connections to each tablet server that writes spread their buckets over
+//	                         (default 4; a server runs one connection's requests one after another)
 //	partition_auto_create    create a missing partition on write instead of failing (default false)
 //	partition_wait           how long a write waits for a missing partition before failing (default 5s)
 //	query_memory             bytes the state of one query's aggregation, ORDER BY and DISTINCT may hold,
@@ -72,7 +74,7 @@ type Config struct {
 	Tracer Tracer
 	// Observer, when set, receives the wire client's measurements for metrics: requests,
 	// retries, write batches in flight (fluss.Config.Observer; the module
-	// github.com/flussql/flussql/otel has an OpenTelemetry one). Not part of the DSN.
+	// github.com/flussql/flussql/flussotel has an OpenTelemetry one). Not part of the DSN.
 	Observer fluss.Observer
 	// QueryMemory bounds the bytes the state of one query's aggregation, sort and
 	// DISTINCT may hold; a query that needs more fails naming this key.
@@ -128,7 +130,7 @@ func DSNFromEnv() string {
 }
 
 // dsnKeys are the query keys ParseDSN accepts, for error messages.
-var dsnKeys = []string{"connect_timeout", "partition_auto_create", "partition_wait", "query_memory", "timeout", "write_batch_size", "write_linger"}
+var dsnKeys = []string{"connect_timeout", "partition_auto_create", "partition_wait", "query_memory", "timeout", "write_batch_size", "write_connections", "write_linger"}
 
 // ParseDSN parses a fluss:// data source name. Errors name the bad part and never
 // contain the password.
@@ -178,6 +180,9 @@ func ParseDSN(dsn string) (*Config, error) {
 		db, err := url.PathUnescape(hostPath[i+1:])
 		if err != nil {
 			return nil, fmt.Errorf("flussql: DSN database %q is not valid percent-encoding", hostPath[i+1:])
+		}
+		if strings.Contains(db, "/") {
+			return nil, fmt.Errorf("flussql: DSN path %q names more than a database; write fluss://host:port/database (a database name has no '/')", elide(hostPath[i+1:], maxQuotedInError))
 		}
 		if db != "" {
 			cfg.Database = db

@@ -45,6 +45,9 @@ func TestParseDSN(t *testing.T) {
 		{dsn: "fluss://localhost", wantErr: `"localhost" must be host:port`},
 		{dsn: "fluss://localhost:0", wantErr: "bad port"},
 		{dsn: "fluss://127.0.0.1:9123?tiemout=1s", wantErr: `unknown DSN key "tiemout"; known keys: connect_timeout`},
+		{dsn: "fluss://127.0.0.1:9123?write_conections=2", wantErr: `write_batch_size, write_connections, write_linger`},
+		{dsn: "fluss://127.0.0.1:9123/a/b", wantErr: `DSN path "a/b" names more than a database`},
+		{dsn: "fluss://127.0.0.1:9123/a%2Fb", wantErr: `DSN path "a%2Fb" names more than a database`},
 		{dsn: "fluss://127.0.0.1:9123?timeout=soon", wantErr: `timeout="soon"`},
 		{dsn: "fluss://127.0.0.1:9123?timeout=-1s", wantErr: "must be positive"},
 		{dsn: "fluss://127.0.0.1:9123?timeout=1s&timeout=2s", wantErr: "given 2 times"},
@@ -71,7 +74,7 @@ func TestParseDSN(t *testing.T) {
 func TestFormatDSNRoundTripAndRedaction(t *testing.T) {
 	c := NewConfig()
 	c.User, c.Password = "al@ice", "p:a/s?s,w%rd"
-	c.Database = "my db/x"
+	c.Database = "my db?x#"
 	c.Addrs = []string{"h1:1", "h2:2"}
 	c.RequestTimeout = 3 * time.Second
 	c.PartitionAutoCreate = true

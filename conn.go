@@ -53,7 +53,7 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	}
 	p, err := c.sess.Prepare(query)
 	if err != nil {
-		return nil, err
+		return nil, boundErr(err)
 	}
 	return &stmt{conn: c, query: query, p: p}, nil
 }

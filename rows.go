@@ -58,6 +58,7 @@ func (r *rows) Next(dest []driver.Value) error {
 		return nil
 	}
 	if err != io.EOF {
+		err = boundErr(err)
 		r.err = err
 	}
 	r.finish()

@@ -75,7 +75,8 @@ func notePlan(ctx context.Context, p planner.Plan) {
 func (c *conn) traceExec(ctx context.Context, query string, nargs int, run func(context.Context) (driver.Result, error)) (driver.Result, error) {
 	tr := c.connector.cfg.Tracer
 	if tr == nil {
-		return run(ctx)
+		res, err := run(ctx)
+		return res, boundErr(err)
 	}
 	start := time.Now()
 	st := &traceState{}
@@ -87,7 +88,7 @@ func (c *conn) traceExec(ctx context.Context, query string, nargs int, run func(
 		n, _ = res.RowsAffected()
 	}
 	tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Rows: n, Bytes: st.bytes.Load(), Duration: time.Since(start), Err: err})
-	return res, err
+	return res, boundErr(err)
 }
 
 // traceQuery runs a Query through the connector's tracer, if any; its end is traced when
@@ -97,7 +98,7 @@ func (c *conn) traceQuery(ctx context.Context, query string, nargs int, run func
 	if tr == nil {
 		r, err := run(ctx)
 		if err != nil {
-			return nil, err
+			return nil, boundErr(err)
 		}
 		return &rows{rows: r, cols: r.Columns()}, nil
 	}
@@ -108,7 +109,7 @@ func (c *conn) traceQuery(ctx context.Context, query string, nargs int, run func
 	r, err := run(ctx)
 	if err != nil {
 		tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Bytes: st.bytes.Load(), Duration: time.Since(start), Err: err})
-		return nil, err
+		return nil, boundErr(err)
 	}
 	return &rows{rows: r, cols: r.Columns(), end: func(n int64, err error) {
 		tr.TraceStatementEnd(ctx, TraceEnd{SQL: query, Plan: st.plan, Rows: n, Bytes: st.bytes.Load(), Duration: time.Since(start), Err: err})

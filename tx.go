@@ -30,9 +30,9 @@ func (t *tx) Commit() error {
 			first := ce.First
 			cause = denied(t.conn.connector.cfg.User, "COMMIT", "WRITE", func() string { return aclResourceText("TABLE", first.Database+"."+first.Table) }, cause)
 		}
-		return fmt.Errorf("flussql: commit of %d rows failed (a Fluss transaction is a client-side batch, not atomic across buckets): %w", ce.Rows, cause)
+		return boundErr(fmt.Errorf("flussql: commit of %d rows failed (a Fluss transaction is a client-side batch, not atomic across buckets): %w", ce.Rows, cause))
 	}
-	return err
+	return boundErr(err)
 }
 
 // Rollback discards the buffered writes; nothing of them was sent.

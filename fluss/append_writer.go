@@ -137,6 +137,9 @@ func (w *AppendWriter) AppendWith(ctx context.Context, r *Receipt, values []any)
 		return err
 	}
 	size += rowOverhead
+	if err := w.core.checkRowSize(w.t.Path().String(), size); err != nil {
+		return err
+	}
 	target, err := w.route(ctx, values)
 	if err != nil {
 		return err
@@ -212,6 +215,11 @@ func (w *AppendWriter) AppendRecordBatchWith(ctx context.Context, r *Receipt, re
 			return err
 		}
 		size := (end - off) * perRow
+		if end-off == 1 {
+			if err := w.core.checkRowSize(w.t.Path().String(), size); err != nil {
+				return fmt.Errorf("fluss: row %d of the record: %w", off, err)
+			}
+		}
 		if err := w.core.reserve(ctx, size); err != nil {
 			return err
 		}

@@ -7,7 +7,7 @@ import (
 )
 
 // Observer receives measurements of what a Client does, for metrics (the
-// module github.com/flussql/flussql/otel turns them into OpenTelemetry
+// module github.com/flussql/flussql/flussotel turns them into OpenTelemetry
 // metrics). Set one on Config.Observer. Its methods are called on the
 // client's own goroutines, some while a writer holds its lock: they must
 // be fast, must not block and must not call back into the client. Embed

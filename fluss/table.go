@@ -26,8 +26,18 @@ func (p TablePath) check() error {
 	if p.Database == "" || p.Table == "" {
 		return fmt.Errorf("fluss: table path %q needs a database and a table name", p.String())
 	}
+	for _, n := range []struct{ what, name string }{{"database", p.Database}, {"table", p.Table}} {
+		if len(n.name) > MaxNameLength {
+			return &Error{Code: flusserr.InvalidTableException, NotSent: true, Message: fmt.Sprintf(
+				"a %s name of %d bytes (%.40s…) is longer than the %d characters Fluss allows", n.what, len(n.name), n.name, MaxNameLength)}
+		}
+	}
 	return nil
 }
+
+// MaxNameLength is the longest database or table name a Fluss server accepts (its
+// TablePath.MAX_NAME_LENGTH: names become folder names on the servers' disks).
+const MaxNameLength = 200
 
 // Table property keys the client reads.
 const (

@@ -1,6 +1,7 @@
 package fluss
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -120,4 +121,27 @@ func TestConfig(t *testing.T) {
 	require.NotNil(t, o.Credentials)
 	assert.Equal(t, DefaultRequestTimeout, o.RequestTimeout)
 	assert.Nil(t, Config{BootstrapServers: []string{"h:1"}}.rpcOptions().Credentials, "no SASL without a user")
+}
+
+func TestTablePathCheck(t *testing.T) {
+	long := strings.Repeat("n", MaxNameLength+1)
+	tests := []struct {
+		path    TablePath
+		wantErr string
+	}{
+		{TablePath{Database: "db", Table: "t"}, ""},
+		{TablePath{Database: "db", Table: strings.Repeat("n", MaxNameLength)}, ""},
+		{TablePath{Database: "db"}, "needs a database and a table name"},
+		{TablePath{Database: "db", Table: long}, "a table name of 201 bytes"},
+		{TablePath{Database: long, Table: "t"}, "a database name of 201 bytes"},
+	}
+	for _, tt := range tests {
+		err := tt.path.check()
+		if tt.wantErr == "" {
+			assert.NoError(t, err)
+			continue
+		}
+		require.ErrorContains(t, err, tt.wantErr)
+		assert.Less(t, len(err.Error()), 200, "the name is not echoed whole")
+	}
 }

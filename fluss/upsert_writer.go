@@ -221,6 +221,9 @@ func (w *UpsertWriter) write(ctx context.Context, r *Receipt, values []any, del 
 		target.partition, target.partitionID = name, id
 	}
 	size := kvbatch.RecordSize(rk.key, value)
+	if err := w.core.checkRowSize(w.t.Path().String(), size); err != nil {
+		return err
+	}
 	if err := w.core.reserve(ctx, size); err != nil {
 		return err
 	}

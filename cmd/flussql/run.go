@@ -145,7 +145,7 @@ func run(ctx context.Context, e env) int {
 		dsn, stop, err = startLocalCluster(sctx, e.stderr)
 		end()
 		if err != nil {
-			fmt.Fprintf(e.stderr, "flussql: %v\n", err)
+			fmt.Fprintf(e.stderr, "flussql: %s\n", unprefixed(err))
 			return exitError
 		}
 		cleanups = append(cleanups, stop)
@@ -153,7 +153,7 @@ func run(ctx context.Context, e env) int {
 	}
 	cfg, err := flussql.ParseDSN(dsn)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "flussql: %v\n", err)
+		fmt.Fprintf(e.stderr, "flussql: %s\n", unprefixed(err))
 		return exitUsage
 	}
 	sh.database = cfg.Database
@@ -162,7 +162,7 @@ func run(ctx context.Context, e env) int {
 	db, conn, err := connect(cctx, e.driver, dsn, wait)
 	end()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "flussql: cannot connect to %s: %v\n", cfg, err)
+		fmt.Fprintf(e.stderr, "flussql: cannot connect to %s: %s\n", cfg, unprefixed(err))
 		return exitError
 	}
 	sh.db, sh.conn = db, conn
@@ -196,4 +196,10 @@ func run(ctx context.Context, e env) int {
 		r, src = newPlainReader(e.stdin), source{name: "<stdin>"}
 	}
 	return sh.loop(ctx, r, src)
+}
+
+// unprefixed is err's text without the "flussql: " the driver's errors start with, for a
+// line the shell prefixes itself (it printed "flussql: flussql: DSN must start…").
+func unprefixed(err error) string {
+	return strings.TrimPrefix(err.Error(), "flussql: ")
 }

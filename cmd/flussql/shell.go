@@ -265,7 +265,10 @@ func (s *shell) reconnect(ctx context.Context) error {
 // status prints a status line: on stdout for the table format, on stderr for the machine
 // formats so that their output stays pure data.
 func (s *shell) status(line string) {
-	if s.format == formatTable {
+	// While a result goes through the pager (or is held back to decide on one), its
+	// status lines follow it there: written to the terminal beside it, "(0 rows)" came
+	// before a held-back CSV header, and a pager hid "Cancelled after N rows.".
+	if s.format == formatTable || s.paged != nil {
 		fmt.Fprintln(s.out, line)
 		return
 	}

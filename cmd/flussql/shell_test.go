@@ -182,6 +182,7 @@ func TestUsageErrors(t *testing.T) {
 	e.args = []string{"--dsn", "mysql://x"}
 	assert.Equal(t, exitUsage, run(context.Background(), e))
 	assert.Contains(t, b.String(), `DSN must start with "fluss://"`)
+	assert.NotContains(t, b.String(), "flussql: flussql:", "the error does not stutter")
 }
 
 // TestRowsStream checks that a long result is written while it is still being read: the
