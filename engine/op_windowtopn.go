@@ -95,6 +95,7 @@ func (t *windowTopNOp) consume(b arrow.RecordBatch) error {
 		}
 	}
 	keep := int(t.node.PerPartition)
+	fast := intProbe(t.lay.ordKeys, r.cols)
 	probe := make([]any, t.lay.width)
 	var key []byte
 	for i := range int(b.NumRows()) {
@@ -116,6 +117,11 @@ func (t *windowTopNOp) consume(b arrow.RecordBatch) error {
 		t.seq++
 		var reuse []any
 		if len(h.rows) >= keep {
+			if fast != nil {
+				if beats, ok := fast(i, h.rows[0].vals); ok && !beats {
+					continue // not better than the worst row kept, known without boxing the key
+				}
+			}
 			for _, k := range t.lay.ordKeys {
 				probe[k.Col] = nil
 				if r.cols[k.Col].IsValid(i) {
@@ -158,4 +164,40 @@ func (t *windowTopNOp) Close() {
 	t.parts, t.order, t.out = nil, nil, nil
 	t.budget.Shrink(t.held)
 	t.held = 0
+}
+
+// intProbe decides, without boxing the value, whether row r's order key
+// beats the worst row kept when the order is one integer key; ok is false
+// when it cannot tell (a NULL), and intProbe nil for other orders.
+func intProbe(keys []SortKey, cols []arrow.Array) func(r int, worst []any) (beats, ok bool) {
+	if len(keys) != 1 {
+		return nil
+	}
+	k := keys[0]
+	col := cols[k.Col]
+	switch i8, i16, i32, i64 := ints(col); {
+	case i64 != nil:
+		return probeInts(i64, col, k)
+	case i32 != nil:
+		return probeInts(i32, col, k)
+	case i16 != nil:
+		return probeInts(i16, col, k)
+	case i8 != nil:
+		return probeInts(i8, col, k)
+	}
+	return nil
+}
+
+func probeInts[T int8 | int16 | int32 | int64](vals []T, col arrow.Array, k SortKey) func(int, []any) (bool, bool) {
+	return func(r int, worst []any) (bool, bool) {
+		w, ok := worst[k.Col].(int64)
+		if !ok || col.IsNull(r) {
+			return false, false
+		}
+		if v := int64(vals[r]); k.Desc {
+			return v > w, true
+		} else {
+			return v < w, true
+		}
+	}
 }
