@@ -82,6 +82,10 @@ func TestWindowFunctionsSQLite(t *testing.T) {
 		"dedup": `SELECT id, k, ts FROM (SELECT id, k, ts, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC, id DESC) AS rn FROM t)
 			WHERE rn = 1 ORDER BY k`,
 		"top-n by rank": `SELECT id, rk FROM (SELECT id, RANK() OVER (PARTITION BY k ORDER BY ts) AS rk FROM t) WHERE rk <= 2 ORDER BY id`,
+		"top-n by dense rank": `SELECT id, dr, rn FROM (SELECT id, DENSE_RANK() OVER (PARTITION BY k ORDER BY ts DESC) AS dr,
+			ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC, id) AS rn FROM t) WHERE dr <= 3 ORDER BY id`,
+		"over a join": `SELECT a.id, b.id, RANK() OVER (PARTITION BY a.k ORDER BY b.x DESC) FROM t a JOIN t b ON a.ts = b.ts
+			WHERE a.id < 20 ORDER BY a.id, b.id`,
 		"window over an aggregate": `SELECT k, SUM(x) AS s, RANK() OVER (ORDER BY SUM(x) DESC) AS r, ROW_NUMBER() OVER (ORDER BY COUNT(*), k) AS n
 			FROM t GROUP BY k ORDER BY k`,
 		"window over HAVING": `SELECT ts, COUNT(*), DENSE_RANK() OVER (ORDER BY COUNT(*) DESC) FROM t GROUP BY ts HAVING COUNT(*) > 2 ORDER BY ts`,
@@ -93,7 +97,8 @@ func TestWindowFunctionsSQLite(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			want := sqliteStrings(t, ref, q)
 			require.NotEmpty(t, want)
-			got := queryStrings(t, db, strings.ReplaceAll(q, "FROM t", "FROM "+dbName+".t"))
+			fq := strings.NewReplacer("FROM t", "FROM "+dbName+".t", "JOIN t", "JOIN "+dbName+".t").Replace(q)
+			got := queryStrings(t, db, fq)
 			require.Len(t, got, len(want), q)
 			for i := range want {
 				require.Len(t, got[i], len(want[i]))

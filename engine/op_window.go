@@ -107,7 +107,12 @@ func newWindow(ec *evalCtx, budget *Budget, in Operator, n *Window) (Operator, e
 		return nil, err
 	}
 	if n.PerPartition > 0 {
-		return &windowTopNOp{ec: ec, budget: budget, in: in, node: n, lay: newWinLayout(n), schema: schema, parts: map[string]*rowHeap{}}, nil
+		if n.PerPartitionBy == "" {
+			c := *n
+			c.PerPartitionBy = "ROW_NUMBER"
+			n = &c
+		}
+		return &windowTopNOp{ec: ec, budget: budget, in: in, node: n, lay: newWinLayout(n), schema: schema, parts: map[string]*topPart{}}, nil
 	}
 	return &windowOp{ec: ec, budget: budget, in: in, node: n, lay: newWinLayout(n), schema: schema}, nil
 }

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"container/heap"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -20,8 +22,8 @@ type windowTopNOp struct {
 	node   *Window
 	lay    *winLayout
 	schema *arrow.Schema
-	parts  map[string]*rowHeap
-	order  []*rowHeap // partitions in the order first seen
+	parts  map[string]*topPart
+	order  []*topPart // partitions in the order first seen
 	seq    int64
 	held   int64
 	done   bool
@@ -61,10 +63,11 @@ func (t *windowTopNOp) load() error {
 		}
 	}
 	t.in.Close()
-	for _, h := range t.order {
+	for _, p := range t.order {
 		if err := t.ec.ctx.Err(); err != nil {
 			return err
 		}
+		h := &p.h
 		rows := h.rows
 		sort.Slice(rows, func(i, j int) bool { return h.less(rows[j], rows[i]) })
 		part := make([][]any, len(rows))
@@ -95,6 +98,7 @@ func (t *windowTopNOp) consume(b arrow.RecordBatch) error {
 		}
 	}
 	keep := int(t.node.PerPartition)
+	by := t.node.PerPartitionBy
 	fast := intProbe(t.lay.ordKeys, r.cols)
 	probe := make([]any, t.lay.width)
 	var key []byte
@@ -103,59 +107,131 @@ func (t *windowTopNOp) consume(b arrow.RecordBatch) error {
 		for _, e := range enc {
 			key = e(key, i)
 		}
-		h := t.parts[string(key)]
-		if h == nil {
-			h = &rowHeap{keys: t.lay.ordKeys}
-			t.parts[string(key)] = h
-			t.order = append(t.order, h)
-			sz := int64(len(key) + 64)
+		p := t.parts[string(key)]
+		if p == nil {
+			p = &topPart{h: rowHeap{keys: t.lay.ordKeys}}
+			t.parts[string(key)] = p
+			t.order = append(t.order, p)
+			sz := int64(len(key) + 96)
 			t.held += sz
 			if err := t.budget.Grow(sz, "window top-N"); err != nil {
 				return err
 			}
 		}
+		h := &p.h
 		t.seq++
-		var reuse []any
-		if len(h.rows) >= keep {
+		full := len(h.rows) >= keep
+		if by == "DENSE_RANK" {
+			full = len(p.dense) >= keep
+		}
+		if full {
+			c, ok := 0, false
 			if fast != nil {
-				if beats, ok := fast(i, h.rows[0].vals); ok && !beats {
-					continue // not better than the worst row kept, known without boxing the key
+				c, ok = fast(i, h.rows[0].vals) // without boxing the key
+			}
+			if !ok {
+				for _, k := range t.lay.ordKeys {
+					probe[k.Col] = nil
+					if r.cols[k.Col].IsValid(i) {
+						probe[k.Col] = r.gets[k.Col](i)
+					}
 				}
+				c = compareRows(t.lay.ordKeys, probe, h.rows[0].vals)
 			}
-			for _, k := range t.lay.ordKeys {
-				probe[k.Col] = nil
-				if r.cols[k.Col].IsValid(i) {
-					probe[k.Col] = r.gets[k.Col](i)
-				}
+			if c > 0 || c == 0 && by == "ROW_NUMBER" {
+				continue // after the last row kept (for ROW_NUMBER, a tie loses to the row read first)
 			}
-			if compareRows(t.lay.ordKeys, probe, h.rows[0].vals) >= 0 {
-				continue // not better than the worst row kept
-			}
+		}
+		var vals []any
+		if full && by == "ROW_NUMBER" {
+			// The row replaces the worst kept and takes its values' slice.
 			old := h.rows[0]
 			sz := rowSize(old.vals)
 			t.held -= sz
 			t.budget.Shrink(sz)
-			reuse = old.vals
-		}
-		if reuse == nil {
-			reuse = make([]any, t.lay.width)
-		}
-		r.read(i, reuse)
-		row := heapRow{vals: reuse, seq: t.seq}
-		sz := rowSize(row.vals)
-		t.held += sz
-		if len(h.rows) < keep {
-			h.rows = append(h.rows, row)
-			heap.Fix(h, len(h.rows)-1)
+			vals = old.vals
 		} else {
+			vals = make([]any, t.lay.width)
+		}
+		r.read(i, vals)
+		row := heapRow{vals: vals, seq: t.seq}
+		sz := rowSize(vals)
+		t.held += sz
+		if full && by == "ROW_NUMBER" {
 			h.rows[0] = row
 			heap.Fix(h, 0)
+		} else {
+			heap.Push(h, row)
 		}
 		if err := t.budget.Grow(sz, "window top-N"); err != nil {
 			return err
 		}
+		switch by {
+		case "RANK":
+			t.evictRank(p, keep)
+		case "DENSE_RANK":
+			t.evictDense(p, vals, keep)
+		}
 	}
 	return nil
+}
+
+// topPart is the rows kept of one partition: a max-heap (the worst row at
+// its root) and, for DENSE_RANK, the distinct order keys kept, best first.
+type topPart struct {
+	h     rowHeap
+	dense [][]any
+}
+
+// evictRank drops the worst rows' peer group while the rows better than
+// it are enough to push its rank past keep.
+func (t *windowTopNOp) evictRank(p *topPart, keep int) {
+	h := &p.h
+	for len(h.rows) > keep {
+		worst := h.rows[0].vals
+		var group []heapRow
+		for len(h.rows) > 0 && compareRows(h.keys, h.rows[0].vals, worst) == 0 {
+			group = append(group, heap.Pop(h).(heapRow))
+		}
+		if len(h.rows) < keep {
+			for _, g := range group {
+				heap.Push(h, g)
+			}
+			return
+		}
+		t.drop(group)
+	}
+}
+
+// evictDense notes the order key of a row kept and drops the rows of the
+// worst key once more than keep distinct keys are kept.
+func (t *windowTopNOp) evictDense(p *topPart, vals []any, keep int) {
+	keys := p.h.keys
+	j := sort.Search(len(p.dense), func(j int) bool { return compareRows(keys, p.dense[j], vals) >= 0 })
+	if j < len(p.dense) && compareRows(keys, p.dense[j], vals) == 0 {
+		return
+	}
+	p.dense = slices.Insert(p.dense, j, vals)
+	if len(p.dense) <= keep {
+		return
+	}
+	worst := p.dense[keep]
+	p.dense = p.dense[:keep]
+	h := &p.h
+	var group []heapRow
+	for len(h.rows) > 0 && compareRows(keys, h.rows[0].vals, worst) == 0 {
+		group = append(group, heap.Pop(h).(heapRow))
+	}
+	t.drop(group)
+}
+
+// drop gives the memory of evicted rows back.
+func (t *windowTopNOp) drop(rows []heapRow) {
+	for _, r := range rows {
+		sz := rowSize(r.vals)
+		t.held -= sz
+		t.budget.Shrink(sz)
+	}
 }
 
 func (t *windowTopNOp) Close() {
@@ -166,10 +242,11 @@ func (t *windowTopNOp) Close() {
 	t.held = 0
 }
 
-// intProbe decides, without boxing the value, whether row r's order key
-// beats the worst row kept when the order is one integer key; ok is false
-// when it cannot tell (a NULL), and intProbe nil for other orders.
-func intProbe(keys []SortKey, cols []arrow.Array) func(r int, worst []any) (beats, ok bool) {
+// intProbe compares, without boxing the value, row r's order key with the
+// worst row kept's (-1: r comes first) when the order is one integer key;
+// ok is false when it cannot tell (a NULL), and intProbe nil for other
+// orders.
+func intProbe(keys []SortKey, cols []arrow.Array) func(r int, worst []any) (cmp int, ok bool) {
 	if len(keys) != 1 {
 		return nil
 	}
@@ -188,16 +265,16 @@ func intProbe(keys []SortKey, cols []arrow.Array) func(r int, worst []any) (beat
 	return nil
 }
 
-func probeInts[T int8 | int16 | int32 | int64](vals []T, col arrow.Array, k SortKey) func(int, []any) (bool, bool) {
-	return func(r int, worst []any) (bool, bool) {
+func probeInts[T int8 | int16 | int32 | int64](vals []T, col arrow.Array, k SortKey) func(int, []any) (int, bool) {
+	return func(r int, worst []any) (int, bool) {
 		w, ok := worst[k.Col].(int64)
 		if !ok || col.IsNull(r) {
-			return false, false
+			return 0, false
 		}
-		if v := int64(vals[r]); k.Desc {
-			return v > w, true
-		} else {
-			return v < w, true
+		c := cmp.Compare(int64(vals[r]), w)
+		if k.Desc {
+			c = -c
 		}
+		return c, true
 	}
 }

@@ -24,6 +24,10 @@ type Window struct {
 	Funcs        []*WindowFunc
 	Names        []string
 	PerPartition int64
+	// PerPartitionBy is the ranking PerPartition bounds: ROW_NUMBER (also
+	// ""), RANK (peers of the last row kept are kept too) or DENSE_RANK (the
+	// rows of the first PerPartition distinct order keys).
+	PerPartitionBy string
 }
 
 // WindowOrder is one ORDER BY key of a window.
@@ -210,7 +214,11 @@ func (n *Window) Describe() string {
 	head := "Window"
 	if n.PerPartition > 0 {
 		head = "WindowTopN"
-		top := fmt.Sprintf("rows 1..%d per partition (bounded heaps)", n.PerPartition)
+		unit := map[string]string{"RANK": "rank", "DENSE_RANK": "dense rank"}[n.PerPartitionBy]
+		if unit == "" {
+			unit = "rows"
+		}
+		top := fmt.Sprintf("%s 1..%d per partition (bounded heaps)", unit, n.PerPartition)
 		if len(spec) > 0 {
 			spec[len(spec)-1] += ","
 		}

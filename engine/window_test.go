@@ -166,7 +166,8 @@ func TestWindowEmptyBudgetCancel(t *testing.T) {
 }
 
 // TestWindowTopNMatchesFullWindow checks the bounded per-partition heaps
-// against the full window filtered on rn <= N, on random rows with many ties.
+// against the full window filtered on rn <= N (rank, dense rank <= N), on
+// random rows with many ties.
 func TestWindowTopNMatchesFullWindow(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var rows [][]any
@@ -180,32 +181,35 @@ func TestWindowTopNMatchesFullWindow(t *testing.T) {
 		}
 		rows = append(rows, row)
 	}
-	for _, per := range []int64{1, 3, 50} {
-		for _, desc := range []bool{false, true} {
-			t.Run(fmt.Sprint(per, desc), func(t *testing.T) {
-				mk := func(limit int64) *Window {
-					return &Window{Input: &Input{Cols: winCols}, Partition: []Expr{wk},
-						Order: []WindowOrder{{Expr: wt, Desc: desc, NullsFirst: !desc}},
-						Funcs: []*WindowFunc{wfunc(t, "ROW_NUMBER", nil, 0, nil, DefaultFrame), wfunc(t, "RANK", nil, 0, nil, DefaultFrame),
-							wfunc(t, "LAG", wx, 1, nil, DefaultFrame)},
-						Names: []string{"rn", "rk", "lag"}, PerPartition: limit}
-				}
-				full, err := run(t, mk(0), rows, 64, nil)
-				require.NoError(t, err)
-				var want []any
-				for _, row := range full {
-					if row[3].(int64) <= per {
-						want = append(want, fmt.Sprint(row))
+	for _, by := range []string{"ROW_NUMBER", "RANK", "DENSE_RANK"} {
+		for _, per := range []int64{1, 3, 50} {
+			for _, desc := range []bool{false, true} {
+				t.Run(fmt.Sprint(by, per, desc), func(t *testing.T) {
+					mk := func(limit int64) *Window {
+						return &Window{Input: &Input{Cols: winCols}, Partition: []Expr{wk},
+							Order: []WindowOrder{{Expr: wt, Desc: desc, NullsFirst: !desc}},
+							Funcs: []*WindowFunc{wfunc(t, "ROW_NUMBER", nil, 0, nil, DefaultFrame), wfunc(t, "RANK", nil, 0, nil, DefaultFrame),
+								wfunc(t, "DENSE_RANK", nil, 0, nil, DefaultFrame), wfunc(t, "LAG", wx, 1, nil, DefaultFrame)},
+							Names: []string{"rn", "rk", "dr", "lag"}, PerPartition: limit, PerPartitionBy: by}
 					}
-				}
-				top, err := run(t, mk(per), rows, 64, nil)
-				require.NoError(t, err)
-				var got []any
-				for _, row := range top {
-					got = append(got, fmt.Sprint(row))
-				}
-				assert.ElementsMatch(t, want, got)
-			})
+					col := 3 + map[string]int{"ROW_NUMBER": 0, "RANK": 1, "DENSE_RANK": 2}[by]
+					full, err := run(t, mk(0), rows, 64, nil)
+					require.NoError(t, err)
+					var want []any
+					for _, row := range full {
+						if row[col].(int64) <= per {
+							want = append(want, fmt.Sprint(row))
+						}
+					}
+					top, err := run(t, mk(per), rows, 64, nil)
+					require.NoError(t, err)
+					var got []any
+					for _, row := range top {
+						got = append(got, fmt.Sprint(row))
+					}
+					assert.ElementsMatch(t, want, got)
+				})
+			}
 		}
 	}
 }

@@ -12,8 +12,9 @@ import (
 //	SELECT … FROM (SELECT …, ROW_NUMBER() OVER (PARTITION BY k ORDER BY t DESC) AS rn FROM t) [AS x]
 //	WHERE rn <= N            (also rn < N, rn = 1, rn BETWEEN 1 AND N, N >= rn)
 //
-// and records the bound for the subquery, whose window then keeps only N
-// rows per partition (see windowPlan.attach). The outer filter stays: it
+// (or RANK / DENSE_RANK … AS rk … WHERE rk <= N) and records the bound for
+// the subquery, whose window then keeps only the first N rows (ranks) of
+// every partition (see windowPlan.attach). The outer filter stays: it
 // still drops the rows the bound lets through (rn BETWEEN 2 AND N, rn = 2).
 func (b *builder) noteTopN(s *parser.Select) {
 	sq, ok := s.From.(*parser.SubqueryRef)
@@ -27,11 +28,12 @@ func (b *builder) noteTopN(s *parser.Select) {
 	var best *topNLimit
 	for _, c := range conjuncts(s.Where) {
 		name, n, ok := rowBound(c)
-		if !ok || n < 1 || !rowNumberAlias(inner, name) {
+		fn := rankingAlias(inner, name)
+		if !ok || n < 1 || fn == "" {
 			continue
 		}
 		if best == nil || n < best.n {
-			best = &topNLimit{alias: name, n: n}
+			best = &topNLimit{alias: name, n: n, fn: fn}
 		}
 	}
 	if best == nil {
@@ -43,15 +45,17 @@ func (b *builder) noteTopN(s *parser.Select) {
 	b.topN[inner] = best
 }
 
-// rowNumberAlias reports whether name is the alias of a ROW_NUMBER() item of s.
-func rowNumberAlias(s *parser.Select, name string) bool {
+// rankingAlias returns the function (ROW_NUMBER, RANK or DENSE_RANK) of
+// the item of s named name, "" when it is not one of them.
+func rankingAlias(s *parser.Select, name string) string {
 	for _, it := range s.Items {
 		if w, ok := it.Expr.(*parser.WindowCall); ok && strings.EqualFold(it.Alias, name) {
-			f, ok := w.Func.(*parser.FuncCall)
-			return ok && f.Name == "ROW_NUMBER"
+			if f, ok := w.Func.(*parser.FuncCall); ok && (f.Name == "ROW_NUMBER" || f.Name == "RANK" || f.Name == "DENSE_RANK") {
+				return f.Name
+			}
 		}
 	}
-	return false
+	return ""
 }
 
 // rowBound reads a condition that bounds a column from above by an integer

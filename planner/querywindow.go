@@ -39,6 +39,7 @@ type windowGroup struct {
 type topNLimit struct {
 	alias string
 	n     int64
+	fn    string // ROW_NUMBER, RANK or DENSE_RANK
 }
 
 // errWindowPlace is the error of a window function outside the select list
@@ -281,7 +282,8 @@ func litValue(l *parser.Literal) string {
 
 // attach puts the Window nodes over node (nil-safe). A spec whose
 // ROW_NUMBER() column the outer query bounds keeps only that many rows per
-// partition when its other functions allow it.
+// partition when its other functions allow it (and RANK / DENSE_RANK
+// likewise the first ranks).
 func (wp *windowPlan) attach(node engine.Node, s *parser.Select) engine.Node {
 	if wp == nil {
 		return node
@@ -291,12 +293,12 @@ func (wp *windowPlan) attach(node engine.Node, s *parser.Select) engine.Node {
 		w.Input = node
 		if wp.limit != nil && s.Limit == nil && s.Offset == nil && len(w.Order) > 0 {
 			k := slices.IndexFunc(w.Names, func(n string) bool { return strings.EqualFold(n, wp.limit.alias) })
-			safe := k >= 0 && w.Funcs[k].Func == "ROW_NUMBER"
+			safe := k >= 0 && w.Funcs[k].Func == wp.limit.fn
 			for _, f := range w.Funcs {
 				safe = safe && f.TopNSafe()
 			}
 			if safe {
-				w.PerPartition = wp.limit.n
+				w.PerPartition, w.PerPartitionBy = wp.limit.n, wp.limit.fn
 			}
 		}
 		node = &w

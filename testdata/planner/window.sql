@@ -31,3 +31,9 @@ SELECT UPPER(msg) OVER (ORDER BY ts) FROM logs
 SELECT LAG(id, level) OVER (ORDER BY ts) FROM logs
 ====
 SELECT RANK(id) OVER (ORDER BY ts) FROM logs
+====
+SELECT * FROM (SELECT id, msg, DENSE_RANK() OVER (PARTITION BY msg ORDER BY level DESC) AS dr FROM logs) WHERE dr <= 2
+====
+SELECT * FROM (SELECT id, msg, ROW_NUMBER() OVER (PARTITION BY msg ORDER BY ts) AS rn FROM logs LIMIT 10) WHERE rn <= 2
+====
+SELECT l.id, e.region, ROW_NUMBER() OVER (PARTITION BY e.region ORDER BY l.ts) AS rn FROM logs l JOIN events e ON l.id = e.id
