@@ -37,3 +37,9 @@ SELECT * FROM (SELECT id, msg, DENSE_RANK() OVER (PARTITION BY msg ORDER BY leve
 SELECT * FROM (SELECT id, msg, ROW_NUMBER() OVER (PARTITION BY msg ORDER BY ts) AS rn FROM logs LIMIT 10) WHERE rn <= 2
 ====
 SELECT l.id, e.region, ROW_NUMBER() OVER (PARTITION BY e.region ORDER BY l.ts) AS rn FROM logs l JOIN events e ON l.id = e.id
+====
+SELECT id, LAG(id, 1, ?) OVER (ORDER BY ts), SUM(level * ?) OVER (PARTITION BY msg) FROM logs WHERE level > ?
+-- bind: 7, 2, 1
+====
+SELECT id, LAG(id, 1, ?) OVER (ORDER BY ts) FROM logs
+-- bind: 'x'
