@@ -89,6 +89,7 @@ func TestWindowFunctionsSQLite(t *testing.T) {
 		"window over an aggregate": `SELECT k, SUM(x) AS s, RANK() OVER (ORDER BY SUM(x) DESC) AS r, ROW_NUMBER() OVER (ORDER BY COUNT(*), k) AS n
 			FROM t GROUP BY k ORDER BY k`,
 		"window over HAVING": `SELECT ts, COUNT(*), DENSE_RANK() OVER (ORDER BY COUNT(*) DESC) FROM t GROUP BY ts HAVING COUNT(*) > 2 ORDER BY ts`,
+		"named window":       `SELECT id, ROW_NUMBER() OVER w, SUM(x) OVER w, LAG(x, 1, 99) OVER w FROM t WINDOW w AS (PARTITION BY k ORDER BY ts DESC, id) ORDER BY id`,
 		"ORDER BY a window":  `SELECT id FROM t ORDER BY ROW_NUMBER() OVER (ORDER BY ts DESC, id) LIMIT 7`,
 		"after WHERE, in an expression": `SELECT id, x - LAG(x) OVER (PARTITION BY k ORDER BY ts, id) AS d,
 			ROW_NUMBER() OVER (ORDER BY id) * 10 FROM t WHERE x > -5 ORDER BY id`,

@@ -44,6 +44,9 @@ func (l *lexed) rewriteOver(k int, rw *rewrite, q *queryRewrites) error {
 	bad := func(at token, msg string) error {
 		return newError(l.src, at.start, at.text(l.src), "", msg)
 	}
+	if next := l.toks[k+1]; next.typ != '(' {
+		return bad(next, "OVER "+next.text(l.src)+" names no window of a WINDOW clause: add WINDOW "+next.text(l.src)+" AS (PARTITION BY … ORDER BY …) after HAVING, or write OVER (…)")
+	}
 	if k < 3 || l.toks[k-1].typ != ')' {
 		return bad(over, "OVER follows a function call: ROW_NUMBER() OVER (PARTITION BY k ORDER BY t)")
 	}
