@@ -66,7 +66,7 @@ func (l *winLayout) reader(ec *evalCtx, b arrow.RecordBatch) (*rowReader, error)
 		g, err := getter(c)
 		if err != nil {
 			releaseAll(extra)
-			return nil, fmt.Errorf("window functions over %s values are not supported (select such columns in an outer query): %w", c.DataType(), err)
+			return nil, fmt.Errorf("a window cannot hold %s values yet: leave such columns out of the query that computes the window (join them back by key): %w", c.DataType(), err)
 		}
 		r.gets = append(r.gets, g)
 	}

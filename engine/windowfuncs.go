@@ -52,17 +52,36 @@ func computePartition(n *Window, lay *winLayout, rows [][]any) error {
 				}
 			}
 		case "FIRST_VALUE", "LAST_VALUE":
+			// next[j] / prev[j]: the first row at or after j / the last at or
+			// before j with a non-NULL argument (cnt / -1 when none).
+			next, prev := make([]int, cnt+1), make([]int, cnt)
+			next[cnt] = cnt
+			for j := cnt - 1; j >= 0; j-- {
+				next[j] = next[j+1]
+				if rows[j][arg] != nil {
+					next[j] = j
+				}
+			}
+			for j := range cnt {
+				prev[j] = -1
+				if j > 0 {
+					prev[j] = prev[j-1]
+				}
+				if rows[j][arg] != nil {
+					prev[j] = j
+				}
+			}
 			for i, r := range rows {
 				lo, hi := f.Frame.bounds(i, cnt, peerStart, peerEnd)
 				r[res] = nil
-				if f.Func == "FIRST_VALUE" {
-					for j := lo; j < hi && r[res] == nil; j++ {
-						r[res] = rows[j][arg]
-					}
-				} else {
-					for j := hi - 1; j >= lo && r[res] == nil; j-- {
-						r[res] = rows[j][arg]
-					}
+				if lo >= hi {
+					continue
+				}
+				if j := next[lo]; f.Func == "FIRST_VALUE" && j < hi {
+					r[res] = rows[j][arg]
+				}
+				if j := prev[hi-1]; f.Func == "LAST_VALUE" && j >= lo {
+					r[res] = rows[j][arg]
 				}
 			}
 		default:
@@ -76,7 +95,9 @@ func computePartition(n *Window, lay *winLayout, rows [][]any) error {
 
 // aggregateFrames computes an aggregate over each row's frame: by adding
 // rows as the frame's end moves when the frame starts at the partition's
-// first row, else (a sliding frame) by accumulating each distinct frame.
+// first row, by adding rows backwards as its start moves when it ends at
+// the partition's last, else (a sliding frame of n PRECEDING / FOLLOWING)
+// by accumulating each distinct frame.
 func aggregateFrames(f *WindowFunc, rows [][]any, res, arg int, peerStart, peerEnd []int) error {
 	add := func(st aggState, row []any) error {
 		if arg < 0 { // COUNT(*)
@@ -103,6 +124,26 @@ func aggregateFrames(f *WindowFunc, rows [][]any, res, arg int, peerStart, peerE
 				return err
 			}
 			r[res] = v
+		}
+		return nil
+	}
+	if f.Frame.End.Kind == BoundUnboundedFollowing {
+		// The frame only grows toward the partition's start: add rows
+		// backwards as its start moves.
+		st := f.agg.newState()
+		from := cnt
+		for i := cnt - 1; i >= 0; i-- {
+			lo, _ := f.Frame.bounds(i, cnt, peerStart, peerEnd)
+			for ; from > lo; from-- {
+				if err := add(st, rows[from-1]); err != nil {
+					return err
+				}
+			}
+			v, err := st.result()
+			if err != nil {
+				return err
+			}
+			rows[i][res] = v
 		}
 		return nil
 	}
