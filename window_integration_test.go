@@ -81,6 +81,8 @@ func TestWindowFunctionsSQLite(t *testing.T) {
 			WHERE rn BETWEEN 2 AND 4 ORDER BY id`,
 		"dedup": `SELECT id, k, ts FROM (SELECT id, k, ts, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC, id DESC) AS rn FROM t)
 			WHERE rn = 1 ORDER BY k`,
+		"top-n with another window": `SELECT * FROM (SELECT id, k, ROW_NUMBER() OVER (PARTITION BY k ORDER BY x DESC, id) AS rn,
+			SUM(x) OVER (PARTITION BY k) AS total, COUNT(*) OVER (ORDER BY id) AS c FROM t) WHERE rn <= 2 ORDER BY id`,
 		"top-n by rank": `SELECT id, rk FROM (SELECT id, RANK() OVER (PARTITION BY k ORDER BY ts) AS rk FROM t) WHERE rk <= 2 ORDER BY id`,
 		"top-n by dense rank": `SELECT id, dr, rn FROM (SELECT id, DENSE_RANK() OVER (PARTITION BY k ORDER BY ts DESC) AS dr,
 			ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC, id) AS rn FROM t) WHERE dr <= 3 ORDER BY id`,

@@ -280,28 +280,46 @@ func litValue(l *parser.Literal) string {
 	return l.Value
 }
 
-// attach puts the Window nodes over node (nil-safe). A spec whose
-// ROW_NUMBER() column the outer query bounds keeps only that many rows per
-// partition when its other functions allow it (and RANK / DENSE_RANK
-// likewise the first ranks).
+// attach puts the Window nodes over node (nil-safe). A spec whose ranking
+// column the outer query bounds (ROW_NUMBER, RANK or DENSE_RANK, see
+// noteTopN) keeps only the first rows (ranks) of each partition when its
+// other functions allow it; it then goes last, so that the other windows
+// see every row.
 func (wp *windowPlan) attach(node engine.Node, s *parser.Select) engine.Node {
 	if wp == nil {
 		return node
 	}
+	var top *engine.Window
 	for _, g := range wp.groups {
 		w := g.node
-		w.Input = node
-		if wp.limit != nil && s.Limit == nil && s.Offset == nil && len(w.Order) > 0 {
-			k := slices.IndexFunc(w.Names, func(n string) bool { return strings.EqualFold(n, wp.limit.alias) })
-			safe := k >= 0 && w.Funcs[k].Func == wp.limit.fn
-			for _, f := range w.Funcs {
-				safe = safe && f.TopNSafe()
-			}
-			if safe {
-				w.PerPartition, w.PerPartitionBy = wp.limit.n, wp.limit.fn
-			}
+		if top == nil && wp.topN(&w, s) {
+			top = &w
+			continue
 		}
+		w.Input = node
 		node = &w
 	}
+	if top != nil {
+		top.Input = node
+		node = top
+	}
 	return node
+}
+
+// topN sets the outer query's bound on w when it applies to it.
+func (wp *windowPlan) topN(w *engine.Window, s *parser.Select) bool {
+	if wp.limit == nil || s.Limit != nil || s.Offset != nil || len(w.Order) == 0 {
+		return false
+	}
+	k := slices.IndexFunc(w.Names, func(n string) bool { return strings.EqualFold(n, wp.limit.alias) })
+	if k < 0 || w.Funcs[k].Func != wp.limit.fn {
+		return false
+	}
+	for _, f := range w.Funcs {
+		if !f.TopNSafe() {
+			return false
+		}
+	}
+	w.PerPartition, w.PerPartitionBy = wp.limit.n, wp.limit.fn
+	return true
 }
