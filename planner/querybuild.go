@@ -416,7 +416,7 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 			node = &engine.Filter{Input: node, Cond: having}
 		}
 	}
-	node = wp.attach(node, s)
+	node = wp.attach(node)
 	node = &engine.Project{Input: node, Exprs: exprs, Names: names}
 	if s.Distinct {
 		for _, e := range exprs {

@@ -120,6 +120,13 @@ func (qb *queryBuilder) planWindows(node engine.Node, post *exprConv) (*windowPl
 			return nil, nil, err
 		}
 	}
+	for i, g := range wp.groups {
+		if wp.topN(&g.node, qb.s) {
+			// The bounded window goes last: the others must see every row.
+			wp.groups = append(append(wp.groups[:i:i], wp.groups[i+1:]...), g)
+			break
+		}
+	}
 	width := len(node.Columns())
 	if ac := post.agg; ac != nil {
 		// Register every aggregate of the statement first, so that the
@@ -280,33 +287,25 @@ func litValue(l *parser.Literal) string {
 	return l.Value
 }
 
-// attach puts the Window nodes over node (nil-safe). A spec whose ranking
-// column the outer query bounds (ROW_NUMBER, RANK or DENSE_RANK, see
-// noteTopN) keeps only the first rows (ranks) of each partition when its
-// other functions allow it; it then goes last, so that the other windows
-// see every row.
-func (wp *windowPlan) attach(node engine.Node, s *parser.Select) engine.Node {
+// attach puts the Window nodes over node (nil-safe), in the order of
+// their columns.
+func (wp *windowPlan) attach(node engine.Node) engine.Node {
 	if wp == nil {
 		return node
 	}
-	var top *engine.Window
 	for _, g := range wp.groups {
 		w := g.node
-		if top == nil && wp.topN(&w, s) {
-			top = &w
-			continue
-		}
 		w.Input = node
 		node = &w
-	}
-	if top != nil {
-		top.Input = node
-		node = top
 	}
 	return node
 }
 
-// topN sets the outer query's bound on w when it applies to it.
+// topN sets the outer query's bound on w when it applies to it: w computes
+// the ranking column the outer query bounds (ROW_NUMBER, RANK or
+// DENSE_RANK, see noteTopN), and only functions that a prefix of each
+// partition decides; w then keeps only the first rows (ranks) of each
+// partition.
 func (wp *windowPlan) topN(w *engine.Window, s *parser.Select) bool {
 	if wp.limit == nil || s.Limit != nil || s.Offset != nil || len(w.Order) == 0 {
 		return false
