@@ -47,3 +47,5 @@ SELECT id, LAG(id, 1, ?) OVER (ORDER BY ts) FROM logs
 SELECT id, ROW_NUMBER() OVER w AS rn, SUM(level) OVER w AS s FROM logs WINDOW w AS (PARTITION BY msg ORDER BY ts) ORDER BY id
 ====
 SELECT * FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY msg ORDER BY ts) AS rn, SUM(level) OVER (PARTITION BY msg) AS total FROM logs) WHERE rn <= 2
+====
+SELECT * FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY msg ORDER BY ts) AS rn, MAX(msg) OVER () AS m, DENSE_RANK() OVER (ORDER BY level) AS d FROM logs) WHERE rn <= 2
