@@ -112,6 +112,20 @@ func TestWindowFunctionsSQLite(t *testing.T) {
 		})
 	}
 
+	t.Run("primary-key table", func(t *testing.T) {
+		_, err := db.Exec(`CREATE TABLE ` + dbName + `.pk (id INT, k STRING, x INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2')`)
+		require.NoError(t, err)
+		_, err = db.Exec(`INSERT INTO ` + dbName + `.pk VALUES (1, 'a', 5), (2, 'a', 7), (3, 'b', 1), (4, 'b', 1), (5, NULL, 2)`)
+		require.NoError(t, err)
+		q := `SELECT id, RANK() OVER (PARTITION BY k ORDER BY x DESC), SUM(x) OVER (PARTITION BY k) FROM ` + dbName + `.pk ORDER BY id`
+		if !testServerVersion(t).AtLeast(1, 0) {
+			_, err := db.Query(q)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "1.0")
+			return
+		}
+		assert.Equal(t, [][]string{{"1", "2", "12"}, {"2", "1", "12"}, {"3", "1", "2"}, {"4", "1", "2"}, {"5", "1", "2"}}, queryStrings(t, db, q))
+	})
 	t.Run("EXPLAIN shows the bounded top-N", func(t *testing.T) {
 		plan := queryStrings(t, db, `EXPLAIN SELECT * FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC) AS rn FROM `+dbName+`.t) WHERE rn <= 3`)
 		var text []string
