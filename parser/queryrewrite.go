@@ -103,7 +103,7 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 			}
 		case l.isWord(t, "interval") && !t.quoted && k+3 < len(l.toks) && l.isWord(l.toks[k+3], "to"):
 			return nil, newError(l.src, t.start, t.text(l.src), "", "a multi-unit INTERVAL (… DAY TO SECOND) is not supported; write one unit per INTERVAL and add them: ts + INTERVAL '1' DAY + INTERVAL '10' HOUR")
-		case l.isWord(t, "over") && !t.quoted && (next.typ == '(' || l.isWordTok(next)):
+		case l.isWord(t, "over") && !t.quoted && (next.typ == '(' || k > 0 && l.toks[k-1].typ == ')' && l.isWordTok(next) && !isKeyword(next.text(l.src))):
 			if err := l.rewriteOver(k, rw, q); err != nil {
 				return nil, err
 			}

@@ -51,8 +51,8 @@ func (l *lexed) inlineWindows() (string, bool, error) {
 	}
 	for k := 0; k+1 < len(l.toks); k++ {
 		t, next := l.toks[k], l.toks[k+1]
-		if !l.isWord(t, "over") || t.quoted || next.typ == '(' {
-			continue
+		if !l.isWord(t, "over") || t.quoted || k == 0 || l.toks[k-1].typ != ')' || !l.isWordTok(next) || isKeyword(next.text(l.src)) {
+			continue // not OVER name after a call (OVER ( is read later)
 		}
 		name, ok := l.identValue(next)
 		spec, known := specs[name]
