@@ -3,7 +3,7 @@ package engine
 import (
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -151,7 +151,7 @@ func (w *windowOp) load() error {
 	}
 	w.in.Close()
 	keys := append(append([]SortKey(nil), w.lay.partKeys...), w.lay.ordKeys...)
-	sort.SliceStable(w.rows, func(i, j int) bool { return compareRows(keys, w.rows[i], w.rows[j]) < 0 })
+	slices.SortStableFunc(w.rows, func(a, b []any) int { return compareRows(keys, a, b) })
 	for start := 0; start < len(w.rows); {
 		if err := w.ec.ctx.Err(); err != nil {
 			return err

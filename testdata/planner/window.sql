@@ -49,3 +49,5 @@ SELECT id, ROW_NUMBER() OVER w AS rn, SUM(level) OVER w AS s FROM logs WINDOW w 
 SELECT * FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY msg ORDER BY ts) AS rn, SUM(level) OVER (PARTITION BY msg) AS total FROM logs) WHERE rn <= 2
 ====
 SELECT * FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY msg ORDER BY ts) AS rn, MAX(msg) OVER () AS m, DENSE_RANK() OVER (ORDER BY level) AS d FROM logs) WHERE rn <= 2
+====
+SELECT region, total FROM (SELECT region, SUM(score) AS total, ROW_NUMBER() OVER (ORDER BY SUM(score) DESC) AS rn FROM events GROUP BY region) WHERE rn <= 1
