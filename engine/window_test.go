@@ -151,17 +151,19 @@ func TestWindowEmptyBudgetCancel(t *testing.T) {
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		defer mem.AssertSize(t, 0)
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		n.PerPartition = 0
-		in := input(t, mem, winCols, winRows, 2)
-		defer in.Close()
-		op, err := Build(ctx, n, in, Options{Mem: mem})
-		require.NoError(t, err)
-		_, err = drainRows(op)
-		assert.ErrorIs(t, err, context.Canceled)
+		for _, per := range []int64{0, 2} {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			n.PerPartition = per
+			in := input(t, mem, winCols, winRows, 2)
+			op, err := Build(ctx, n, in, Options{Mem: mem})
+			require.NoError(t, err)
+			_, err = drainRows(op)
+			assert.ErrorIs(t, err, context.Canceled)
+			in.Close()
+			mem.AssertSize(t, 0)
+		}
 	})
 }
 
