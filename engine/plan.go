@@ -392,6 +392,8 @@ func MapExprs(n Node, f func(Expr) (Expr, error)) (Node, error) {
 		return &c, err
 	case *Union:
 		return &Union{Ins: kids}, nil
+	case *Window:
+		return x.mapExprs(kids[0], f)
 	}
 	return n, nil
 }

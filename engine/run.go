@@ -150,6 +150,8 @@ func (r *runner) build(n Node) (Operator, error) {
 		op, err = newLookupJoin(r.ec, in, x, r.lookers)
 	case *Union:
 		op, err = newUnion(kids, x)
+	case *Window:
+		op, err = newWindow(r.ec, r.budget, in, x)
 	default:
 		err = fmt.Errorf("engine: cannot run %T", n)
 	}

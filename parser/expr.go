@@ -209,5 +209,7 @@ func Walk(e Expr, fn func(Expr) bool) {
 		for _, x := range n.Args {
 			Walk(x, fn)
 		}
+	case *WindowCall:
+		walkWindow(n, fn)
 	}
 }

@@ -137,6 +137,9 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 		return con, err
 	}
 	name := strings.ToLower(n.Name.String())
+	if strings.HasPrefix(name, overFunc) {
+		return c.windowCall(n, name)
+	}
 	if strings.HasPrefix(name, litFunc) {
 		return c.valueOnly(n, "a value")
 	}

@@ -47,6 +47,13 @@ func Parse(sql string) (Statement, error) {
 	if err := l.checkPlaceholders(); err != nil {
 		return nil, err
 	}
+	if src, ok, err := l.inlineWindows(); err != nil {
+		return nil, err
+	} else if ok {
+		if l, err = lex(src); err != nil {
+			return nil, err
+		}
+	}
 	return l.statement(0)
 }
 

@@ -35,6 +35,7 @@ type queryRewrites struct {
 	casts []types.DataType
 	nulls map[[2]int]NullsOrder // (ORDER BY number in the text, key index) → NULLS
 	asOf  map[string]*ColumnRef // table name → FOR SYSTEM_TIME AS OF attribute
+	windowRewrites
 }
 
 func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
@@ -46,6 +47,9 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 	depth := 0
 	var subs []bool // per open parenthesis: whether it opens a subquery in FROM
 	for k := s; k < len(l.toks); k++ {
+		if q.windowSkip[k] {
+			continue // a keyword of an OVER (…) specification, rewritten by rewriteOver
+		}
 		t := l.toks[k]
 		next := eofTok(l.src)
 		if k+1 < len(l.toks) {
@@ -99,6 +103,10 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 			}
 		case l.isWord(t, "interval") && !t.quoted && k+3 < len(l.toks) && l.isWord(l.toks[k+3], "to"):
 			return nil, newError(l.src, t.start, t.text(l.src), "", "a multi-unit INTERVAL (… DAY TO SECOND) is not supported; write one unit per INTERVAL and add them: ts + INTERVAL '1' DAY + INTERVAL '10' HOUR")
+		case l.isWord(t, "over") && !t.quoted && (next.typ == '(' || k > 0 && l.toks[k-1].typ == ')' && l.isWordTok(next) && !isKeyword(next.text(l.src))):
+			if err := l.rewriteOver(k, rw, q); err != nil {
+				return nil, err
+			}
 		case l.isWord(t, "full") && (l.isWord(next, "join") || l.isWord(next, "outer")):
 			return nil, newError(l.src, t.start, t.text(l.src), "", "FULL JOIN is not supported; write [INNER] JOIN or LEFT JOIN")
 		case l.isWord(t, "for") && l.isWord(next, "system_time"):

@@ -72,6 +72,7 @@ type builder struct {
 	ctx  context.Context
 	cat  Catalog
 	sess Session
+	topN map[*parser.Select]*topNLimit // see noteTopN
 }
 
 func (b *builder) build(stmt parser.Statement) (Plan, error) {

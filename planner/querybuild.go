@@ -15,7 +15,7 @@ import (
 // simpleSelect reports whether the statement has the shape the row plans
 // run by themselves: columns, * or COUNT(*) alone, WHERE and LIMIT.
 func simpleSelect(s *parser.Select) bool {
-	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() || s.From != nil {
+	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() || s.From != nil || parser.HasWindow(s.Where) {
 		return false
 	}
 	count := false
@@ -343,6 +343,10 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 		}
 		post = &exprConv{info: conv.info, slot: conv.slot, sess: conv.sess, agg: ac, scope: conv.scope}
 	}
+	wp, post, err := qb.planWindows(node, post)
+	if err != nil {
+		return nil, err
+	}
 	// Select list.
 	var exprs []engine.Expr
 	var names []string
@@ -412,6 +416,7 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 			node = &engine.Filter{Input: node, Cond: having}
 		}
 	}
+	node = wp.attach(node)
 	node = &engine.Project{Input: node, Exprs: exprs, Names: names}
 	if s.Distinct {
 		for _, e := range exprs {

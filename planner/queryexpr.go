@@ -23,6 +23,8 @@ type exprConv struct {
 	sess  Session
 	agg   *aggConv
 	scope *scope // resolves qualified names over a FROM with joins (nil: info's names)
+
+	win *windowPlan // resolves window calls (nil: none allowed here)
 }
 
 // colIndex resolves a column reference to a column of info.
@@ -84,6 +86,9 @@ func (c *exprConv) exprID(e parser.Expr) string {
 }
 
 func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
+	if w, ok := e.(*parser.WindowCall); ok {
+		return c.windowColumn(w)
+	}
 	if c.agg != nil {
 		a := c.agg
 		id := a.inner.exprID(e)

@@ -102,6 +102,7 @@ func (fp *fromPlan) columnsOf(t *parser.TableRef, info *fluss.TableInfo) []parse
 // fromQuery plans a SELECT whose FROM has joins, subqueries, UNION ALL or
 // aliases.
 func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
+	b.noteTopN(s)
 	fp := &fromPlan{}
 	fp.collectRefs(s)
 	if s.Where != nil && !hasAggregate(s.Where) {

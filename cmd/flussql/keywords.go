@@ -26,6 +26,9 @@ var sqlKeywords = []string{
 	// functions
 	"COUNT", "SUM", "MIN", "MAX", "AVG", "COALESCE", "NULLIF", "UPPER", "LOWER", "LENGTH",
 	"SUBSTRING", "TRIM", "CONCAT", "ABS", "ROUND", "FLOOR", "CEIL",
+	// window functions: fn(…) OVER ([PARTITION BY …] [ORDER BY …] [ROWS|RANGE BETWEEN … AND …])
+	"ROW_NUMBER", "RANK", "DENSE_RANK", "LAG", "LEAD", "FIRST_VALUE", "LAST_VALUE",
+	"OVER", "WINDOW", "ROWS", "RANGE", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT",
 }
 
 // backslashCommands are the shell's commands that tab completion offers (see helpText).
