@@ -371,7 +371,7 @@ func (c *converter) insert(n *sqlparser.Insert, upsert bool) (Statement, error) 
 	}
 	rows, ok := n.Rows.(sqlparser.Values)
 	if !ok {
-		return nil, c.unsupported("INSERT … SELECT", "select")
+		return c.insertSelect(s, n.Rows)
 	}
 	for k, tuple := range rows {
 		rowErr := func(msg string) error {
