@@ -1,0 +1,157 @@
+package flussql_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql"
+	"github.com/flussql/flussql/fluss/flusstest/realcluster"
+)
+
+// TestInsertSelect writes the results of queries into tables end to end: log to log with
+// a filter, an aggregate and a join, into a primary-key table (latest wins), into a
+// partitioned table, with a column list and implicit widening; a type error writes nothing;
+// reading and writing the same table ends; a cancelled statement stops.
+func TestInsertSelect(t *testing.T) {
+	db, dbName := openTestDB(t)
+	q := func(name string) string { return dbName + "." + name }
+	mustExec := func(s string, args ...any) sql.Result {
+		t.Helper()
+		res, err := db.Exec(s, args...)
+		require.NoError(t, err, s)
+		return res
+	}
+	affected := func(res sql.Result) int64 {
+		t.Helper()
+		n, err := res.RowsAffected()
+		require.NoError(t, err)
+		return n
+	}
+	mustExec(`CREATE TABLE ` + q("src") + ` (id INT, region STRING, amount INT) WITH ('bucket.num' = '2')`)
+	mustExec(`INSERT INTO ` + q("src") + ` VALUES (1, 'US', 10), (2, 'EU', 20), (3, 'US', 30), (4, 'EU', 40), (5, 'XX', 50)`)
+	mustExec(`CREATE TABLE ` + q("names") + ` (region STRING, name STRING) WITH ('bucket.num' = '1')`)
+	mustExec(`INSERT INTO ` + q("names") + ` VALUES ('US', 'America'), ('EU', 'Europe')`)
+
+	t.Run("filter", func(t *testing.T) {
+		mustExec(`CREATE TABLE ` + q("dst") + ` (id INT, region STRING, amount INT)`)
+		res := mustExec(`INSERT INTO `+q("dst")+` SELECT * FROM `+q("src")+` WHERE amount > ?`, 15)
+		assert.EqualValues(t, 4, affected(res))
+		assert.Equal(t, [][]string{{"2", "EU", "20"}, {"3", "US", "30"}, {"4", "EU", "40"}, {"5", "XX", "50"}},
+			queryStrings(t, db, `SELECT * FROM `+q("dst")+` ORDER BY id`))
+	})
+	t.Run("aggregate with a column list and widening", func(t *testing.T) {
+		// COUNT(*) is BIGINT into BIGINT, SUM(INT) into DECIMAL; the column left out is NULL.
+		mustExec(`CREATE TABLE ` + q("agg") + ` (region STRING, n BIGINT, total DECIMAL(12, 2), note STRING)`)
+		res := mustExec(`INSERT INTO ` + q("agg") + ` (region, n, total) SELECT region, COUNT(*), SUM(amount) FROM ` + q("src") + ` GROUP BY region`)
+		assert.EqualValues(t, 3, affected(res))
+		assert.Equal(t, [][]string{{"EU", "2", "60.00", "NULL"}, {"US", "2", "40.00", "NULL"}, {"XX", "1", "50.00", "NULL"}},
+			queryStrings(t, db, `SELECT * FROM `+q("agg")+` ORDER BY region`))
+	})
+	t.Run("join", func(t *testing.T) {
+		mustExec(`CREATE TABLE ` + q("joined") + ` (id BIGINT, name STRING)`)
+		res := mustExec(`INSERT INTO ` + q("joined") + ` SELECT s.id, n.name FROM ` + q("src") + ` s JOIN ` + q("names") + ` n ON n.region = s.region`)
+		assert.EqualValues(t, 4, affected(res))
+		assert.Equal(t, [][]string{{"1", "America"}, {"2", "Europe"}, {"3", "America"}, {"4", "Europe"}},
+			queryStrings(t, db, `SELECT * FROM `+q("joined")+` ORDER BY id`))
+	})
+	t.Run("primary-key table: latest wins", func(t *testing.T) {
+		mustExec(`CREATE TABLE ` + q("latest") + ` (region STRING, id INT, PRIMARY KEY (region) NOT ENFORCED) WITH ('bucket.num' = '2')`)
+		res := mustExec(`UPSERT INTO ` + q("latest") + ` SELECT region, id FROM ` + q("src") + ` ORDER BY id`)
+		assert.EqualValues(t, 5, affected(res))
+		got := queryStrings(t, db, `SELECT region, id FROM `+q("latest")+` WHERE region IN ('US', 'EU', 'XX') ORDER BY region`)
+		assert.Equal(t, [][]string{{"EU", "4"}, {"US", "3"}, {"XX", "5"}}, got)
+		// INSERT into a primary-key table upserts too.
+		res = mustExec(`INSERT INTO ` + q("latest") + ` SELECT 'US', 99`)
+		assert.EqualValues(t, 1, affected(res))
+		assert.Equal(t, [][]string{{"99"}}, queryStrings(t, db, `SELECT id FROM `+q("latest")+` WHERE region = 'US'`))
+	})
+	t.Run("partitioned target", func(t *testing.T) {
+		mustExec(`CREATE TABLE ` + q("parts") + ` (id INT, region STRING) PARTITIONED BY (region)`)
+		mustExec(`ALTER TABLE ` + q("parts") + ` ADD PARTITION (region = 'US')`)
+		mustExec(`ALTER TABLE ` + q("parts") + ` ADD PARTITION (region = 'EU')`)
+		res := mustExec(`INSERT INTO ` + q("parts") + ` SELECT id, region FROM ` + q("src") + ` WHERE region <> 'XX'`)
+		assert.EqualValues(t, 4, affected(res))
+		assert.Equal(t, [][]string{{"1", "US"}, {"2", "EU"}, {"3", "US"}, {"4", "EU"}},
+			queryStrings(t, db, `SELECT * FROM `+q("parts")+` ORDER BY id`))
+		// A missing partition fails the row before it is written, with the statement that creates it.
+		_, err := db.Exec(`INSERT INTO ` + q("parts") + ` SELECT id, region FROM ` + q("src") + ` WHERE region = 'XX'`)
+		require.Error(t, err)
+		assert.ErrorIs(t, err, flussql.ErrNotWritten)
+		assert.Contains(t, err.Error(), "ADD PARTITION (region = 'XX')")
+		// With partition_auto_create the partition is made on the way.
+		auto, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+dbName+"?partition_auto_create=true")
+		require.NoError(t, err)
+		defer auto.Close()
+		res, err = auto.Exec(`INSERT INTO parts SELECT id, region FROM src WHERE region = 'XX'`)
+		require.NoError(t, err)
+		assert.EqualValues(t, 1, affected(res))
+		assert.Equal(t, [][]string{{"5"}}, queryStrings(t, db, `SELECT id FROM `+q("parts")+` WHERE region = 'XX'`))
+	})
+	t.Run("type error writes nothing", func(t *testing.T) {
+		mustExec(`CREATE TABLE ` + q("narrow") + ` (id INT, region STRING)`)
+		_, err := db.Exec(`INSERT INTO ` + q("narrow") + ` SELECT COUNT(*), region FROM ` + q("src") + ` GROUP BY region`)
+		require.Error(t, err)
+		assert.ErrorIs(t, err, flussql.ErrNotWritten)
+		assert.Contains(t, err.Error(), `column "id" is INT`)
+		_, err = db.Exec(`INSERT INTO ` + q("narrow") + ` SELECT id FROM ` + q("src"))
+		require.Error(t, err)
+		assert.ErrorIs(t, err, flussql.ErrNotWritten)
+		// A value that does not fit stops the statement at that row, before it is sent.
+		_, err = db.Exec(`INSERT INTO ` + q("narrow") + ` SELECT CAST(NULL AS INT), CAST(amount AS STRING) FROM ` + q("src") + ` WHERE id = 1`)
+		require.NoError(t, err)
+		assert.Equal(t, [][]string{{"NULL", "10"}}, queryStrings(t, db, `SELECT * FROM `+q("narrow")))
+	})
+	t.Run("same table", func(t *testing.T) {
+		// A bounded scan reads up to the end offsets seen when it starts: the rows the
+		// statement writes are not read again, so it ends, doubling the table.
+		mustExec(`CREATE TABLE ` + q("twice") + ` (id INT) WITH ('bucket.num' = '2')`)
+		mustExec(`INSERT INTO ` + q("twice") + ` VALUES (1), (2), (3)`)
+		res := mustExec(`INSERT INTO ` + q("twice") + ` SELECT id + 10 FROM ` + q("twice"))
+		assert.EqualValues(t, 3, affected(res))
+		assert.Equal(t, [][]string{{"6", "42"}}, queryStrings(t, db, `SELECT COUNT(*), SUM(id) FROM `+q("twice")))
+	})
+	t.Run("explain", func(t *testing.T) {
+		got := queryStrings(t, db, `EXPLAIN INSERT INTO `+q("dst")+` SELECT * FROM `+q("src")+` WHERE amount > 15`)
+		require.NotEmpty(t, got)
+		assert.Contains(t, got[0][0], "InsertSelect "+q("dst"))
+		assert.Contains(t, fmt.Sprint(got), "Scan "+q("src"))
+	})
+	t.Run("unbounded source and transaction are refused", func(t *testing.T) {
+		_, err := db.Exec(`INSERT INTO ` + q("dst") + ` SELECT * FROM ` + q("src") + ` /*+ OPTIONS('scan.bounded' = 'false') */`)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "'scan.bounded' = 'false'")
+		tx, err := db.Begin()
+		require.NoError(t, err)
+		defer tx.Rollback()
+		_, err = tx.Exec(`INSERT INTO ` + q("dst") + ` SELECT * FROM ` + q("src"))
+		require.Error(t, err)
+		assert.ErrorIs(t, err, flussql.ErrNotSupported)
+		assert.ErrorIs(t, err, flussql.ErrNotWritten)
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		mustExec(`CREATE TABLE ` + q("never") + ` (id INT)`)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := db.ExecContext(ctx, `INSERT INTO `+q("never")+` SELECT id FROM `+q("src"))
+		require.Error(t, err)
+		assert.True(t, errors.Is(err, context.Canceled), "%v", err)
+		ctx, cancel = context.WithTimeout(context.Background(), 30*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		// An unbounded-looking long read: a join of the source with itself many times is
+		// still bounded, so a short deadline is the way to stop one mid-way.
+		_, err = db.ExecContext(ctx, `INSERT INTO `+q("never")+` SELECT a.id FROM `+q("src")+` a JOIN `+q("src")+` b ON a.id = b.id`)
+		if err != nil {
+			assert.Less(t, time.Since(start), 10*time.Second)
+			assert.True(t, errors.Is(err, flussql.ErrNotWritten) || errors.Is(err, flussql.ErrPartiallyWritten) || errors.Is(err, flussql.ErrOutcomeUnknown), "%v", err)
+		}
+		assert.Equal(t, [][]string{{"0"}}, queryStrings(t, db, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE id < 0`, q("never"))))
+	})
+}
