@@ -154,6 +154,9 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	if name == substringFunc {
 		name = "substring"
 	}
+	if x, ok, err := c.trimCall(name, n); ok {
+		return x, err
+	}
 	if name == elemFunc {
 		if len(n.Exprs) != 2 {
 			return nil, c.nodeErr(n, "write x[i] with one index")

@@ -97,8 +97,6 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 				rw.add(t.start, t.end, timeUnitFunc+fn+"_"+l.src[unit.start:unit.end])
 				rw.add(l.toks[to].start, unit.end, "")
 			}
-		case l.isWord(t, "interval") && !t.quoted && k+3 < len(l.toks) && l.isWord(l.toks[k+3], "to"):
-			return nil, unsupportedError(l.src, t.start, t.text(l.src), "a multi-unit INTERVAL (… DAY TO SECOND) is not supported; write one unit per INTERVAL and add them: ts + INTERVAL '1' DAY + INTERVAL '10' HOUR")
 		case l.isWord(t, "full") && (l.isWord(next, "join") || l.isWord(next, "outer")):
 			return nil, unsupportedError(l.src, t.start, t.text(l.src), "FULL JOIN is not supported; write [INNER] JOIN or LEFT JOIN")
 		case l.isWord(t, "for") && l.isWord(next, "system_time"):
