@@ -18,7 +18,8 @@ import (
 //   - POSITION(x IN s) becomes POSITION(x, s);
 //   - INTERVAL 'v' UNIT [(p)] [TO UNIT2 [(p)]] loses its precisions, and a two-unit
 //     interval becomes the single-unit one of the same length in its last unit
-//     (INTERVAL '1 10' DAY TO HOUR is INTERVAL '34' HOUR; '1-6' YEAR TO MONTH is 18 MONTH).
+//     (INTERVAL '1 10' DAY TO HOUR is INTERVAL '34' HOUR; '1-6' YEAR TO MONTH is 18 MONTH);
+//   - (VALUES (…), (…)) [AS] t [(names)] in FROM becomes a UNION ALL subquery (fromvalues.go).
 
 // trimFunc prefixes the stand-ins of TRIM(… FROM …): __flussql_trim_both(c, s), ….
 const trimFunc = reservedPrefix + "trim_"
@@ -27,11 +28,9 @@ const trimFunc = reservedPrefix + "trim_"
 func (l *lexed) rewriteSQLForms(s int, rw *rewrite) error {
 	for k := s; k+1 < len(l.toks); k++ {
 		t, next := l.toks[k], l.toks[k+1]
-		if t.quoted {
-			continue
-		}
 		var err error
 		switch {
+		case t.quoted:
 		case next.typ == '(' && (l.isWord(t, "substring") || l.isWord(t, "substr")):
 			l.separateArgs(k+1, rw, "from", "for")
 		case next.typ == '(' && l.isWord(t, "position"):
@@ -40,6 +39,8 @@ func (l *lexed) rewriteSQLForms(s int, rw *rewrite) error {
 			l.rewriteTrim(k, rw)
 		case l.isWord(t, "interval") && next.typ == sqlparser.STRING:
 			err = l.rewriteInterval(k, rw)
+		case t.typ == '(' && l.isWord(next, "values") && k > s && (l.isWord(l.toks[k-1], "from") || l.isWord(l.toks[k-1], "join") || l.toks[k-1].typ == ','):
+			err = l.rewriteFromValues(k, rw)
 		}
 		if err != nil {
 			return err
