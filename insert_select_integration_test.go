@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -137,23 +138,38 @@ func TestInsertSelect(t *testing.T) {
 		assert.ErrorIs(t, err, flussql.ErrNotWritten)
 	})
 	t.Run("cancelled", func(t *testing.T) {
-		mustExec(`CREATE TABLE ` + q("never") + ` (id INT)`)
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		_, err := db.ExecContext(ctx, `INSERT INTO `+q("never")+` SELECT id FROM `+q("src"))
-		require.Error(t, err)
-		assert.True(t, errors.Is(err, context.Canceled), "%v", err)
-		ctx, cancel = context.WithTimeout(context.Background(), 30*time.Millisecond)
-		defer cancel()
-		start := time.Now()
-		// An unbounded-looking long read: a join of the source with itself many times is
-		// still bounded, so a short deadline is the way to stop one mid-way.
-		_, err = db.ExecContext(ctx, `INSERT INTO `+q("never")+` SELECT a.id FROM `+q("src")+` a JOIN `+q("src")+` b ON a.id = b.id`)
-		if err != nil {
-			assert.Less(t, time.Since(start), 10*time.Second)
-			assert.True(t, errors.Is(err, flussql.ErrNotWritten) || errors.Is(err, flussql.ErrPartiallyWritten) || errors.Is(err, flussql.ErrOutcomeUnknown), "%v", err)
+		// 2^16 rows, built by doubling a table with INSERT … SELECT from itself.
+		mustExec(`CREATE TABLE ` + q("big") + ` (id INT, pad STRING) WITH ('bucket.num' = '2')`)
+		// Wide rows (~300 bytes): the writes take many batches, so a cancel lands mid-way.
+		mustExec(`INSERT INTO ` + q("big") + ` VALUES (0, '` + strings.Repeat("padding ", 38) + `')`)
+		for i := range 16 {
+			res := mustExec(fmt.Sprintf(`INSERT INTO %s SELECT id + %d, pad FROM %s`, q("big"), 1<<i, q("big")))
+			require.EqualValues(t, 1<<i, affected(res))
 		}
-		assert.Equal(t, [][]string{{"0"}}, queryStrings(t, db, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE id < 0`, q("never"))))
+		require.Equal(t, [][]string{{"65536", "65535"}}, queryStrings(t, db, `SELECT COUNT(*), MAX(id) FROM `+q("big")))
+		mustExec(`CREATE TABLE ` + q("never") + ` (id INT, pad STRING)`)
+		// Cancel once some rows arrived: the scan and the writes stop mid-way.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			defer cancel()
+			for ctx.Err() == nil {
+				var n int
+				if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+q("never")).Scan(&n); err == nil && n > 0 {
+					return
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}()
+		start := time.Now()
+		_, err := db.ExecContext(ctx, `INSERT INTO `+q("never")+` SELECT id, pad FROM `+q("big"))
+		require.Error(t, err)
+		assert.Less(t, time.Since(start), 10*time.Second, "the statement stops when cancelled")
+		assert.True(t, errors.Is(err, context.Canceled), "%v", err)
+		assert.True(t, errors.Is(err, flussql.ErrPartiallyWritten) || errors.Is(err, flussql.ErrOutcomeUnknown), "some rows were written: %v", err)
+		got := queryStrings(t, db, `SELECT COUNT(*) FROM `+q("never"))
+		t.Logf("after %v: %v; rows stored: %v", time.Since(start), err, got)
+		assert.NotEqual(t, [][]string{{"65536"}}, got, "the cancelled statement did not write every row")
 	})
 }
 

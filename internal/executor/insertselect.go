@@ -94,13 +94,13 @@ func (c *Session) streamRows(ctx context.Context, r *fluss.Receipt, is *planner.
 	var n int64
 	for {
 		if err := ctx.Err(); err != nil {
-			return n, err
+			return n, fmt.Errorf("flussql: INSERT … SELECT stopped after %d row(s) of the query: %w", n, err)
 		}
 		if err := rows.Next(dest); err != nil {
 			if errors.Is(err, io.EOF) {
 				return n, nil
 			}
-			return n, err
+			return n, fmt.Errorf("flussql: INSERT … SELECT: reading row %d of the query: %w", n+1, err)
 		}
 		row, err := is.Row(dest)
 		if err != nil {
