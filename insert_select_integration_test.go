@@ -72,6 +72,13 @@ func TestInsertSelect(t *testing.T) {
 		res = mustExec(`INSERT INTO ` + q("latest") + ` SELECT 'US', 99`)
 		assert.EqualValues(t, 1, affected(res))
 		assert.Equal(t, [][]string{{"99"}}, queryStrings(t, db, `SELECT id FROM `+q("latest")+` WHERE region = 'US'`))
+		if testServerVersion(t).AtLeast(1, 0) {
+			// A KV scan reads a snapshot of each bucket: upserting the rows read ends.
+			res = mustExec(`UPSERT INTO ` + q("latest") + ` SELECT region, id + 100 FROM ` + q("latest"))
+			assert.EqualValues(t, 3, affected(res))
+			assert.Equal(t, [][]string{{"EU", "104"}, {"US", "199"}, {"XX", "105"}},
+				queryStrings(t, db, `SELECT region, id FROM `+q("latest")+` ORDER BY region`))
+		}
 	})
 	t.Run("partitioned target", func(t *testing.T) {
 		mustExec(`CREATE TABLE ` + q("parts") + ` (id INT, region STRING) PARTITIONED BY (region)`)
