@@ -81,11 +81,13 @@ func (c *Session) streamRows(ctx context.Context, r *fluss.Receipt, is *planner.
 	var appendW *fluss.AppendWriter
 	var upsertW *fluss.UpsertWriter
 	var err error
+	rctx, cancel := c.ex.requestContext(ctx) // obtaining a writer asks the server for an id
 	if w.Mode == planner.Append {
-		appendW, err = c.appendWriter(ctx, w.Table)
+		appendW, err = c.appendWriter(rctx, w.Table)
 	} else {
-		upsertW, err = c.upsertWriter(ctx, w)
+		upsertW, err = c.upsertWriter(rctx, w)
 	}
+	cancel()
 	if err != nil {
 		return 0, err
 	}
@@ -136,7 +138,9 @@ func (p *partitionSet) check(ctx context.Context, row planner.WriteRow) error {
 	}
 	one := *p.w
 	one.Rows = []planner.WriteRow{row}
-	if err := p.sess.checkPartitions(ctx, &one); err != nil {
+	rctx, cancel := p.sess.ex.requestContext(ctx)
+	defer cancel()
+	if err := p.sess.checkPartitions(rctx, &one); err != nil {
 		return err
 	}
 	if p.known == nil {
