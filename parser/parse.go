@@ -47,7 +47,8 @@ func Parse(sql string) (Statement, error) {
 	if err := l.checkPlaceholders(); err != nil {
 		return nil, err
 	}
-	return l.statement(0)
+	st, err := l.statement(0)
+	return st, l.unsupportedSyntax(err)
 }
 
 // statement parses the statement starting at token index i.
