@@ -72,6 +72,13 @@ func TestInsertSelect(t *testing.T) {
 		res = mustExec(`INSERT INTO ` + q("latest") + ` SELECT 'US', 99`)
 		assert.EqualValues(t, 1, affected(res))
 		assert.Equal(t, [][]string{{"99"}}, queryStrings(t, db, `SELECT id FROM `+q("latest")+` WHERE region = 'US'`))
+		// From a primary-key table: a lookup, and a LIMIT read (a limit scan on 0.9, a KV scan on 1.0).
+		mustExec(`CREATE TABLE ` + q("frompk") + ` (region STRING, id INT)`)
+		res = mustExec(`INSERT INTO ` + q("frompk") + ` SELECT region, id FROM ` + q("latest") + ` WHERE region = 'EU'`)
+		assert.EqualValues(t, 1, affected(res))
+		res = mustExec(`INSERT INTO ` + q("frompk") + ` SELECT * FROM ` + q("latest") + ` LIMIT 2`)
+		assert.EqualValues(t, 2, affected(res))
+		assert.Equal(t, [][]string{{"3"}}, queryStrings(t, db, `SELECT COUNT(*) FROM `+q("frompk")))
 		if testServerVersion(t).AtLeast(1, 0) {
 			// A KV scan reads a snapshot of each bucket: upserting the rows read ends.
 			res = mustExec(`UPSERT INTO ` + q("latest") + ` SELECT region, id + 100 FROM ` + q("latest"))
