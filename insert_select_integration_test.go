@@ -217,6 +217,8 @@ func TestSQLForms(t *testing.T) {
 			[][]string{{"2", "b"}, {"1", "a"}}},
 		{"VALUES: common type, Flink's names", `SELECT * FROM (VALUES (1, 'a'), (2.5, 'bc'))`,
 			[][]string{{"1.0", "a"}, {"2.5", "bc"}}},
+		{"VALUES with NULLs", `SELECT x, y FROM (VALUES (NULL, 'a'), (2, NULL)) AS t (x, y) ORDER BY x NULLS FIRST`,
+			[][]string{{"NULL", "a"}, {"2", "NULL"}}},
 		{"VALUES joined with a table", `SELECT f.id, v.label FROM ` + tbl + ` f JOIN (VALUES (1, 'one'), (2, 'two')) AS v (id, label) ON v.id = f.id ORDER BY f.id`,
 			[][]string{{"1", "one"}, {"2", "two"}}},
 	} {

@@ -3,6 +3,9 @@ package parser
 import (
 	"fmt"
 	"strconv"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
 )
 
 // VALUES as a table in FROM (or JOIN), Flink's
@@ -15,7 +18,8 @@ import (
 //
 // so each column has the common type of its values (UNION ALL's rule, Flink's for VALUES)
 // and the names of the column list; without one the columns are EXPR$0, EXPR$1, … as in
-// Flink. The values themselves are not moved, so every other rewrite still applies to them.
+// Flink. The values themselves are not moved, so every other rewrite still applies to them;
+// a bare NULL becomes NULLIF(lit, lit) with the column's first plain literal, to be typed.
 
 // rewriteFromValues rewrites the (VALUES …) [AS] t [(names)] whose '(' is token open.
 func (l *lexed) rewriteFromValues(open int, rw *rewrite) error {
@@ -27,16 +31,12 @@ func (l *lexed) rewriteFromValues(open int, rw *rewrite) error {
 		t := l.toks[k]
 		return newError(l.src, t.start, t.text(l.src), "", msg)
 	}
-	type row struct {
-		open, close int
-		commas      []int // the commas between the row's values
-	}
-	var rows []row
+	var rows []valuesRow
 	for j := open + 2; j < end; {
 		if l.toks[j].typ != '(' {
 			return errAt(j, "write VALUES (…), (…) with each row in parentheses")
 		}
-		r := row{open: j, close: l.closing(j)}
+		r := valuesRow{open: j, close: l.closing(j)}
 		depth := 0
 		for k := j; k <= r.close; k++ {
 			switch l.toks[k].typ {
@@ -107,6 +107,7 @@ func (l *lexed) rewriteFromValues(open int, rw *rewrite) error {
 			names = append(names, "EXPR$"+strconv.Itoa(i))
 		}
 	}
+	l.typeNulls(rows, rw)
 	rw.add(l.toks[open+1].start, l.toks[open+1].end, "SELECT")
 	for i, r := range rows {
 		if i > 0 {
@@ -126,4 +127,54 @@ func (l *lexed) rewriteFromValues(open int, rw *rewrite) error {
 		rw.add(l.toks[end].end, l.toks[end].end, " AS "+subqueryAlias)
 	}
 	return nil
+}
+
+// valuesRow is one row of VALUES: the tokens of its parentheses and of the commas
+// between its values.
+type valuesRow struct {
+	open, close int
+	commas      []int
+}
+
+// value returns the token range [from, to) of the row's c-th value.
+func (r valuesRow) value(c int) (from, to int) {
+	from, to = r.open+1, r.close
+	if c > 0 {
+		from = r.commas[c-1] + 1
+	}
+	if c < len(r.commas) {
+		to = r.commas[c]
+	}
+	return from, to
+}
+
+// typeNulls gives a bare NULL in a column of VALUES the type of the column's first plain
+// literal (a number, a string or TRUE/FALSE), as NULLIF(lit, lit): the engine types a bare
+// NULL as STRING, which has no common type with numbers.
+func (l *lexed) typeNulls(rows []valuesRow, rw *rewrite) {
+	for c := 0; c <= len(rows[0].commas); c++ {
+		lit := ""
+		var nulls []token
+		for _, r := range rows {
+			from, to := r.value(c)
+			if to != from+1 {
+				continue
+			}
+			t := l.toks[from]
+			switch {
+			case l.isWord(t, "null"):
+				nulls = append(nulls, t)
+			case lit != "":
+			case t.typ == sqlparser.INTEGRAL || t.typ == sqlparser.FLOAT || l.isWord(t, "true") || l.isWord(t, "false"),
+				t.typ == sqlparser.STRING && !strings.ContainsRune(l.src[t.start:t.end], '\\'):
+				lit = l.src[t.start:t.end]
+			}
+		}
+		if lit == "" {
+			continue
+		}
+		for _, t := range nulls {
+			rw.add(t.start, t.end, "NULLIF("+lit+", "+lit+")")
+		}
+	}
 }

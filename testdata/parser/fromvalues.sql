@@ -13,3 +13,5 @@ SELECT * FROM (VALUES (1, 'a'), (2)) AS t (x, y)
 SELECT * FROM (VALUES (1, 'a')) AS t (x)
 ====
 SELECT * FROM (VALUES ()) AS t
+====
+SELECT * FROM (VALUES (NULL, 'a', NULL), (1, NULL, NULL)) AS t (x, y, z)
