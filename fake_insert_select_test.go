@@ -1,6 +1,7 @@
 package flussql_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -71,4 +72,43 @@ func TestFakeInsertSelectBadRow(t *testing.T) {
 	assert.Contains(t, err.Error(), `row 2 of the query: column "s" is NOT NULL`)
 	assert.True(t, errors.Is(err, flussql.ErrNotWritten) || errors.Is(err, flussql.ErrPartiallyWritten) || errors.Is(err, flussql.ErrOutcomeUnknown), "%v", err)
 	assert.LessOrEqual(t, fc.LogEnd("fluss", "t", "", 0), int64(1), "the rows after the bad one were not written")
+}
+
+// Cancelling INSERT … SELECT stops the read and the writes: cancelled while reading, nothing
+// was written; cancelled while its rows are at the server, their outcome is unknown.
+func TestFakeInsertSelectCancel(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		on   flusstest.APIKey
+		want error
+	}{
+		{"while reading", flusstest.FetchLog, flussql.ErrNotWritten},
+		{"while writing", flusstest.ProduceLog, flussql.ErrOutcomeUnknown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, fc := openFake(t, "")
+			mustExec(t, db,
+				"CREATE TABLE src (id BIGINT) WITH ('bucket.num' = '1')",
+				"INSERT INTO src VALUES (1), (2), (3)",
+				"CREATE TABLE t (id BIGINT) WITH ('bucket.num' = '1')")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			fc.Inject(flusstest.Fault{API: tc.on, Action: flusstest.Drop, Times: -1})
+			fc.OnRequest(func(api flusstest.APIKey, _ int32, _ int) {
+				if api == tc.on {
+					cancel() // no answer will come
+				}
+			})
+			_, err := db.ExecContext(ctx, "INSERT INTO t SELECT id FROM src")
+			fc.OnRequest(nil)
+			fc.ClearFaults()
+			assert.ErrorIs(t, err, context.Canceled)
+			for _, o := range []error{flussql.ErrNotWritten, flussql.ErrOutcomeUnknown, flussql.ErrPartiallyWritten} {
+				assert.Equal(t, o == tc.want, errors.Is(err, o), "%v: errors.Is(%v)", err, o)
+			}
+			if tc.want == flussql.ErrNotWritten {
+				assert.Zero(t, fc.LogEnd("fluss", "t", "", 0))
+			}
+		})
+	}
 }
