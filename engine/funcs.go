@@ -26,7 +26,7 @@ type Call struct {
 
 // ScalarFunctions lists the names NewCall knows (MOD is NewBinary("%")).
 var ScalarFunctions = []string{"ABS", "CARDINALITY", "CEIL", "CEILING", "CHAR_LENGTH", "CHARACTER_LENGTH", "COALESCE", "CONCAT",
-	"DATE_FORMAT", "FLOOR", "LOWER", "NULLIF", "ROUND", "SUBSTRING", "TRIM", "UPPER"}
+	"DATE_FORMAT", "FLOOR", "LOWER", "LTRIM", "NULLIF", "POSITION", "ROUND", "RTRIM", "SUBSTRING", "TRIM", "UPPER"}
 
 // NewCall types a scalar function call.
 func NewCall(name string, args []Expr) (Expr, error) {
@@ -78,11 +78,16 @@ func NewCall(name string, args []Expr) (Expr, error) {
 			return nil, err
 		}
 		return NewCardinality(args[0])
-	case "UPPER", "LOWER", "TRIM":
+	case "UPPER", "LOWER":
 		if err := firstErr(argc(1, 1), str(0)); err != nil {
 			return nil, err
 		}
 		t = types.NewString()
+	case "TRIM", "LTRIM", "RTRIM", "POSITION":
+		var err error
+		if t, err = trimPositionType(name, args, argc, str); err != nil {
+			return nil, err
+		}
 	case "CHAR_LENGTH", "CHARACTER_LENGTH":
 		if err := firstErr(argc(1, 1), str(0)); err != nil {
 			return nil, err
@@ -291,7 +296,7 @@ func (e *Call) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 		return mapRows(ec, e.T, ins[:1], n, false, func(v []any) (any, error) {
 			return toTime(t, v[0]).Format(e.layout), nil
 		})
-	case "UPPER", "LOWER", "TRIM", "CHAR_LENGTH", "CONCAT", "SUBSTRING":
+	case "UPPER", "LOWER", "TRIM", "LTRIM", "RTRIM", "POSITION", "CHAR_LENGTH", "CONCAT", "SUBSTRING":
 		// Arrow-go has no string kernels: row by row.
 		return mapRows(ec, e.T, ins, n, false, e.stringFunc)
 	case "ABS":
@@ -367,8 +372,8 @@ func (e *Call) stringFunc(v []any) (any, error) {
 		return strings.ToUpper(v[0].(string)), nil
 	case "LOWER":
 		return strings.ToLower(v[0].(string)), nil
-	case "TRIM":
-		return strings.Trim(v[0].(string), " "), nil
+	case "TRIM", "LTRIM", "RTRIM", "POSITION":
+		return trimPosition(e.Name, v)
 	case "CHAR_LENGTH":
 		return int64(utf8.RuneCountInString(v[0].(string))), nil
 	case "CONCAT":

@@ -139,12 +139,15 @@ type ShowPartitions struct {
 }
 
 // Insert is INSERT INTO t [(cols)] VALUES (…), … and, with Upsert set,
-// UPSERT INTO t …. Columns is nil when no column list was written.
+// UPSERT INTO t …. Columns is nil when no column list was written. For
+// INSERT INTO t [(cols)] SELECT … Query holds the query (a *Select) and
+// Rows is nil.
 type Insert struct {
 	Table   TableName
 	Upsert  bool
 	Columns []string
 	Rows    [][]Expr
+	Query   Statement
 }
 
 // Delete is DELETE FROM t WHERE ….

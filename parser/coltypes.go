@@ -91,7 +91,7 @@ func (p *ddlParser) dataType() (types.DataType, error) {
 		case p.words("without", "time", "zone"):
 		case p.l.isWord(p.peek(), "with"):
 			if p.l.isWord(p.peekAt(1), "time") {
-				return types.DataType{}, p.errAt(p.peekAt(1), "TIMESTAMP WITH TIME ZONE is not supported; use TIMESTAMP_LTZ")
+				return types.DataType{}, p.unsupportedAt(p.peekAt(1), "TIMESTAMP WITH TIME ZONE is not supported; use TIMESTAMP_LTZ")
 			}
 			if p.l.isWord(p.peekAt(1), "local") {
 				p.i += 2

@@ -39,14 +39,14 @@ func (c *converter) tableHints(x sqlparser.TableName) (TableName, map[string]str
 // unsupportedUse reports a feature the dialect lacks, with advice.
 func (c *converter) unsupportedUse(what, advice string, words ...string) error {
 	t := c.locate(words...)
-	return newError(c.l.src, t.start, t.text(c.l.src), "", what+" is not supported; "+advice)
+	return unsupportedError(c.l.src, t.start, t.text(c.l.src), what+" is not supported; "+advice)
 }
 
 // unsupported reports a feature the dialect does not have, located at the
 // first token (from the statement start) written as one of words.
 func (c *converter) unsupported(what string, words ...string) error {
 	t := c.locate(words...)
-	return newError(c.l.src, t.start, t.text(c.l.src), "", what+" is not supported")
+	return unsupportedError(c.l.src, t.start, t.text(c.l.src), what+" is not supported")
 }
 
 // locate finds the first token written as one of words (case-insensitive),
@@ -131,6 +131,12 @@ func (c *converter) rowToken(k int) token {
 func (c *converter) nodeErr(n sqlparser.SQLNode, msg string) error {
 	t := c.locateNode(n)
 	return newError(c.l.src, t.start, t.text(c.l.src), "", msg)
+}
+
+// nodeUnsupported refuses the construct node n starts, matching ErrNotSupported.
+func (c *converter) nodeUnsupported(n sqlparser.SQLNode, msg string) error {
+	t := c.locateNode(n)
+	return unsupportedError(c.l.src, t.start, t.text(c.l.src), msg)
 }
 
 func (c *converter) statement(tree sqlparser.Statement, upsert bool) (Statement, error) {
@@ -232,7 +238,8 @@ func (c *converter) selectStmt(n *sqlparser.Select) (Statement, error) {
 				return nil, err
 			}
 		default:
-			return nil, itemErr("this select item is not supported")
+			t := c.itemToken(k)
+			return nil, unsupportedError(c.l.src, t.start, t.text(c.l.src), "this select item is not supported")
 		}
 		s.Items = append(s.Items, it)
 	}
@@ -364,7 +371,7 @@ func (c *converter) insert(n *sqlparser.Insert, upsert bool) (Statement, error) 
 	}
 	rows, ok := n.Rows.(sqlparser.Values)
 	if !ok {
-		return nil, c.unsupported("INSERT … SELECT", "select")
+		return c.insertSelect(s, n.Rows)
 	}
 	for k, tuple := range rows {
 		rowErr := func(msg string) error {
@@ -373,7 +380,8 @@ func (c *converter) insert(n *sqlparser.Insert, upsert bool) (Statement, error) 
 		}
 		switch {
 		case len(tuple) == 0:
-			return nil, rowErr("an empty VALUES row is not supported")
+			t := c.rowToken(k)
+			return nil, unsupportedError(c.l.src, t.start, t.text(c.l.src), "an empty VALUES row is not supported")
 		case s.Columns != nil && len(tuple) != len(s.Columns):
 			return nil, rowErr(fmt.Sprintf("VALUES row %d has %d value(s) for %d column(s)", k+1, len(tuple), len(s.Columns)))
 		case len(s.Rows) > 0 && len(tuple) != len(s.Rows[0]):

@@ -72,7 +72,7 @@ func (p *ddlParser) createTable() (Statement, error) {
 				return nil, err
 			}
 		case p.l.isWord(t, "constraint"), p.l.isWord(t, "watermark") && p.l.isWord(p.peekAt(1), "for"):
-			return nil, p.errAt(t, strings.ToUpper(p.l.src[t.start:t.end])+" is not supported")
+			return nil, p.unsupportedAt(t, strings.ToUpper(p.l.src[t.start:t.end])+" is not supported")
 		default:
 			col, inlinePK, err := p.column(known)
 			if err == nil && p.peek().typ != ')' && p.peek().typ != ',' {
@@ -155,7 +155,7 @@ func (p *ddlParser) column(known map[string]bool) (types.Column, bool, error) {
 		return types.Column{}, false, p.errAt(nt, "column "+QuoteIdent(name)+" is defined twice")
 	}
 	if p.l.isWord(p.peek(), "as") {
-		return types.Column{}, false, p.errAt(p.peek(), "computed columns are not supported")
+		return types.Column{}, false, p.unsupportedAt(p.peek(), "computed columns are not supported")
 	}
 	col := types.Column{Name: name}
 	if col.Type, err = p.dataType(); err != nil {

@@ -41,6 +41,11 @@ func (p *ddlParser) errAt(t token, msg string) error {
 	return newError(p.l.src, t.start, t.text(p.l.src), "", msg)
 }
 
+// unsupportedAt refuses a construct the dialect lacks at token t (matches ErrNotSupported).
+func (p *ddlParser) unsupportedAt(t token, msg string) error {
+	return unsupportedError(p.l.src, t.start, t.text(p.l.src), msg)
+}
+
 // word consumes the unquoted word w if it is next.
 func (p *ddlParser) word(w string) bool {
 	if p.l.isWord(p.peek(), w) {

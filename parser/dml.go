@@ -78,6 +78,9 @@ func (l *lexed) dml(s int) (Statement, error) {
 	if err := l.rewriteConstructors(s, rw); err != nil {
 		return nil, err
 	}
+	if err := l.rewriteSQLForms(s, rw); err != nil {
+		return nil, err
+	}
 	q, err := l.rewriteQuerySyntax(s, rw)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -26,7 +27,17 @@ type Error struct {
 	Expected string
 	// Message is the complete description without the position.
 	Message string
+
+	unsupported bool // the error refuses a construct the dialect lacks
 }
+
+// ErrNotSupported is matched (errors.Is) by every error refusing a statement,
+// clause or expression the dialect does not support; flussql.ErrNotSupported
+// is this value.
+var ErrNotSupported = errors.New("not supported")
+
+// Is makes an *Error that refuses an unsupported construct match ErrNotSupported.
+func (e *Error) Is(target error) bool { return e.unsupported && target == ErrNotSupported }
 
 // Error renders "line L, column C: message".
 func (e *Error) Error() string {
@@ -52,6 +63,14 @@ func position(src string, off int) (line, col int) {
 func newError(src string, off int, found, expected, msg string) *Error {
 	line, col := position(src, off)
 	return &Error{Line: line, Column: col, Offset: off, Found: found, Expected: expected, Message: msg}
+}
+
+// unsupportedError builds an Error at byte offset off of src that refuses an
+// unsupported construct: it matches ErrNotSupported.
+func unsupportedError(src string, off int, found, msg string) *Error {
+	e := newError(src, off, found, "", msg)
+	e.unsupported = true
+	return e
 }
 
 // syntaxError reports an unexpected token and what the grammar wanted.

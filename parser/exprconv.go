@@ -123,7 +123,7 @@ func (c *converter) binary(n *sqlparser.BinaryExpr) (Expr, error) {
 	op, ok := arithOps[n.Operator]
 	if !ok {
 		t := c.locate(n.Operator)
-		return nil, newError(c.l.src, t.start, t.text(c.l.src), "", "the operator "+n.Operator+" is not supported")
+		return nil, unsupportedError(c.l.src, t.start, t.text(c.l.src), "the operator "+n.Operator+" is not supported")
 	}
 	l, r, err := c.pair(n.Left, n.Right, c.expr)
 	if err != nil {
@@ -144,18 +144,21 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 		return c.valueOnly(n, "a value")
 	}
 	if !n.Qualifier.IsEmpty() {
-		return nil, c.nodeErr(n, "qualified function names are not supported")
+		return nil, c.nodeUnsupported(n, "qualified function names are not supported")
 	}
 	var cast *types.DataType
 	if k, ok := strings.CutPrefix(name, castFunc); ok {
 		i, err := strconv.Atoi(k)
 		if err != nil || i < 0 || i >= len(c.q.casts) || len(n.Exprs) != 1 {
-			return nil, c.nodeErr(n, "function "+n.Name.String()+" is not supported")
+			return nil, c.nodeUnsupported(n, "function "+n.Name.String()+" is not supported")
 		}
 		cast = &c.q.casts[i]
 	}
 	if name == substringFunc {
 		name = "substring"
+	}
+	if x, ok, err := c.trimCall(name, n); ok {
+		return x, err
 	}
 	if name == elemFunc {
 		if len(n.Exprs) != 2 {
@@ -330,7 +333,7 @@ func (c *converter) pair(a, b sqlparser.Expr, f func(sqlparser.Expr) (Expr, erro
 
 func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
 	if _, ok := n.Left.(sqlparser.ValTuple); ok {
-		return nil, c.nodeErr(n.Left, "row value comparisons are not supported")
+		return nil, c.nodeUnsupported(n.Left, "row value comparisons are not supported")
 	}
 	left, err := c.expr(n.Left)
 	if err != nil {
@@ -435,9 +438,9 @@ func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
 			}
 			return &Placeholder{Name: name}, nil
 		case sqlparser.HexNum:
-			return nil, c.nodeErr(n, "0x… numbers are not supported; write X'…' for bytes")
+			return nil, c.nodeUnsupported(n, "0x… numbers are not supported; write X'…' for bytes")
 		}
-		return nil, c.nodeErr(n, "bit literals are not supported")
+		return nil, c.nodeUnsupported(n, "bit literals are not supported")
 	case *sqlparser.NullVal:
 		return &Literal{Kind: LitNull}, nil
 	case sqlparser.BoolVal:
@@ -473,7 +476,7 @@ func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
 				return v, nil
 			}
 		}
-		return nil, c.nodeErr(n, "the operator "+strings.TrimSpace(n.Operator)+" is not supported")
+		return nil, c.nodeUnsupported(n, "the operator "+strings.TrimSpace(n.Operator)+" is not supported")
 	case *sqlparser.FuncExpr:
 		if con, err := c.constructor(n); con != nil || err != nil {
 			return con, err
@@ -494,10 +497,10 @@ func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
 		if strings.EqualFold(name, substringFunc) {
 			name = "SUBSTRING"
 		}
-		return nil, c.nodeErr(n, "function "+name+" is not supported")
+		return nil, c.nodeUnsupported(n, "function "+name+" is not supported")
 	case *sqlparser.BinaryExpr:
 		t := c.locate(n.Operator)
-		return nil, newError(c.l.src, t.start, t.text(c.l.src), "", "arithmetic ("+n.Operator+") is not supported")
+		return nil, unsupportedError(c.l.src, t.start, t.text(c.l.src), "arithmetic ("+n.Operator+") is not supported")
 	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
 		return nil, c.unsupported("a subquery", "select", "exists")
 	case *sqlparser.CollateExpr:
@@ -512,7 +515,7 @@ func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
 		*sqlparser.RangeCond, *sqlparser.IsExpr:
 		return nil, c.nodeErr(n, "a condition is not allowed here; want "+want)
 	}
-	return nil, c.nodeErr(e, "this expression is not supported here; want "+want)
+	return nil, c.nodeUnsupported(e, "this expression is not supported here; want "+want)
 }
 
 // negate flips the sign of a number's text.

@@ -244,6 +244,9 @@ func (s *Insert) String() string {
 	if s.Columns != nil {
 		b.WriteString(" (" + identList(s.Columns) + ")")
 	}
+	if s.Query != nil {
+		return b.String() + " " + s.Query.String()
+	}
 	b.WriteString(" VALUES ")
 	for i, row := range s.Rows {
 		if i > 0 {

@@ -53,6 +53,9 @@ func (f *FieldAccess) String() string { return f.Base.String() + "." + QuoteIden
 
 // String renders the call.
 func (f *FuncCall) String() string {
+	if s, ok := trimString(f); ok {
+		return s
+	}
 	d := ""
 	if f.Distinct {
 		d = "DISTINCT "

@@ -65,7 +65,7 @@ func lex(src string) (l *lexed, err error) {
 			} else {
 				end += 2
 			}
-			return nil, newError(src, next, shortText(src[next:next+end]), "",
+			return nil, unsupportedError(src, next, shortText(src[next:next+end]),
 				"MySQL-specific comments /*! … */ are not supported")
 		}
 		typ, val := tk.Scan()

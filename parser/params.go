@@ -64,6 +64,9 @@ func statementExprs(s Statement) []Expr {
 		for _, row := range n.Rows {
 			out = append(out, row...)
 		}
+		if n.Query != nil {
+			out = append(out, statementExprs(n.Query)...)
+		}
 	case *Delete:
 		out = append(out, n.Where)
 	case *Update:

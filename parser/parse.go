@@ -54,7 +54,8 @@ func Parse(sql string) (Statement, error) {
 			return nil, err
 		}
 	}
-	return l.statement(0)
+	st, err := l.statement(0)
+	return st, l.unsupportedSyntax(err)
 }
 
 // statement parses the statement starting at token index i.
@@ -80,7 +81,7 @@ func (l *lexed) statement(i int) (Statement, error) {
 	case t.typ == '(' && l.parenQuery(i):
 		return l.dml(i) // (SELECT …) UNION ALL …
 	case l.isWord(t, "replace"):
-		return nil, newError(l.src, t.start, t.text(l.src), "", "REPLACE INTO is not supported; use UPSERT INTO")
+		return nil, unsupportedError(l.src, t.start, t.text(l.src), "REPLACE INTO is not supported; use UPSERT INTO")
 	}
 	if err := l.rejectHints(); err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func (l *lexed) checkPlaceholders() error {
 	for _, t := range l.toks {
 		switch t.typ {
 		case sqlparser.LIST_ARG:
-			return newError(l.src, t.start, t.text(l.src), "", "list placeholders (::name) are not supported")
+			return unsupportedError(l.src, t.start, t.text(l.src), "list placeholders (::name) are not supported")
 		case sqlparser.VALUE_ARG:
 			m := 2
 			if l.isPositional(t) {

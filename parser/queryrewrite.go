@@ -75,7 +75,7 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 				subs = subs[:n-1]
 			}
 		case t.typ == '^':
-			return nil, newError(l.src, t.start, "^", "", "the operator ^ is not supported")
+			return nil, unsupportedError(l.src, t.start, "^", "the operator ^ is not supported")
 		case t.typ == sqlparser.OR && l.src[t.start:t.end] == "||":
 			rw.add(t.start, t.end, "^")
 		case l.isWord(t, "cast") && !t.quoted && next.typ == '(':
@@ -101,14 +101,12 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 				rw.add(t.start, t.end, timeUnitFunc+fn+"_"+l.src[unit.start:unit.end])
 				rw.add(l.toks[to].start, unit.end, "")
 			}
-		case l.isWord(t, "interval") && !t.quoted && k+3 < len(l.toks) && l.isWord(l.toks[k+3], "to"):
-			return nil, newError(l.src, t.start, t.text(l.src), "", "a multi-unit INTERVAL (… DAY TO SECOND) is not supported; write one unit per INTERVAL and add them: ts + INTERVAL '1' DAY + INTERVAL '10' HOUR")
 		case l.isWord(t, "over") && !t.quoted && (next.typ == '(' || k > 0 && l.toks[k-1].typ == ')' && l.isWordTok(next) && !isKeyword(next.text(l.src))):
 			if err := l.rewriteOver(k, rw, q); err != nil {
 				return nil, err
 			}
 		case l.isWord(t, "full") && (l.isWord(next, "join") || l.isWord(next, "outer")):
-			return nil, newError(l.src, t.start, t.text(l.src), "", "FULL JOIN is not supported; write [INNER] JOIN or LEFT JOIN")
+			return nil, unsupportedError(l.src, t.start, t.text(l.src), "FULL JOIN is not supported; write [INNER] JOIN or LEFT JOIN")
 		case l.isWord(t, "for") && l.isWord(next, "system_time"):
 			n, err := l.rewriteAsOf(k, rw, q)
 			if err != nil {

@@ -73,7 +73,7 @@ func constructorElem(name string, t types.DataType, e parser.Expr, loc *time.Loc
 	case *parser.Constructor:
 		v, err = convertConstructor(name, t, n, loc)
 	case *parser.Placeholder:
-		return nil, fmt.Errorf("column %q: placeholders inside ARRAY[…], MAP[…] or ROW(…) are not supported; pass the whole value as one argument (a Go slice, map or struct)", name)
+		return nil, notSupported("column %q: placeholders inside ARRAY[…], MAP[…] or ROW(…) are not supported; pass the whole value as one argument (a Go slice, map or struct)", name)
 	default:
 		return nil, fmt.Errorf("%s needs a literal, not %s", name, e)
 	}

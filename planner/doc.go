@@ -32,6 +32,9 @@
 //   - *Write: Append / Upsert / PartialUpdate / Delete / Update rows, in
 //     table column order; RowsAffected is len(Rows). CheckPartitions turns
 //     a missing partition into an error naming the ALTER TABLE to run.
+//   - *InsertSelect: INSERT / UPSERT INTO t … SELECT: a Write without rows (the
+//     target), the table column of each query column, and the query's read
+//     plan (Source); Row converts each result row into a bound WriteRow.
 //   - *Lookup, *PrefixLookup, *LimitScan, *Scan read rows; their Output
 //     filters, limits, counts and projects them (Output.Begin, then
 //     Results.Add per input row and Results.Finish at the end).

@@ -99,7 +99,7 @@ func TestExprGaps(t *testing.T) {
 		`SELECT DATE '2024-01-01' + INTERVAL '1' FORTNIGHT`:                  "INTERVAL takes a single unit",
 		`SELECT DATE '2024-01-01' + INTERVAL '1.5' DAY`:                      "must be an integer",
 		`SELECT DATE '2024-01-01' + INTERVAL 'x' DAY`:                        "must be an integer",
-		`SELECT DATE '2024-01-01' + INTERVAL '1 10:00' DAY TO MINUTE`:        "INTERVAL",
+		`SELECT DATE '2024-01-01' + INTERVAL '1 24:00' DAY TO MINUTE`:        "out of range",
 		`SELECT TIMESTAMPADD(FORTNIGHT, 1, DATE '2024-01-01')`:               "takes a unit first",
 		`SELECT TIMESTAMPADD(DAY, 1.5, DATE '2024-01-01')`:                   "must be an integer",
 		`SELECT TIMESTAMPDIFF(DAY, 1, DATE '2024-01-01')`:                    "needs DATE, TIMESTAMP or TIMESTAMP_LTZ",

@@ -161,7 +161,7 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		}
 		return &Explain{Plan: inner}, nil
 	}
-	return nil, fmt.Errorf("planner: statement %T is not supported", stmt)
+	return nil, notSupported("planner: statement %T is not supported", stmt)
 }
 
 var errNoDatabase = errors.New("no database selected: write db.table or run USE db first")

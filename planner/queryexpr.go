@@ -456,7 +456,11 @@ func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
 		}
 		return engine.NewBinary("%", args[0], args[1])
 	}
-	return engine.NewCall(n.Name, args)
+	e, err := engine.NewCall(n.Name, args)
+	if err != nil && !slices.Contains(engine.ScalarFunctions, n.Name) {
+		return nil, notSupported("%s", err) // a function the engine does not have
+	}
+	return e, err
 }
 
 // aggregate registers an aggregate call (once per distinct call) and

@@ -150,7 +150,7 @@ func (b *builder) planFrom(fp *fromPlan, f parser.FromItem, pushable bool) (*rel
 	case *parser.Join:
 		return b.planJoin(fp, n, pushable)
 	}
-	return nil, fmt.Errorf("planner: FROM item %T is not supported", f)
+	return nil, notSupported("planner: FROM item %T is not supported", f)
 }
 
 // planTable plans SELECT * FROM t WHERE <the conjuncts about t alone>.

@@ -95,47 +95,14 @@ func (r WriteRow) Any() []any {
 }
 
 func (b *builder) insert(s *parser.Insert) (Plan, error) {
-	info, err := b.table(s.Table)
+	if s.Query != nil {
+		return b.insertSelect(s)
+	}
+	w, targets, err := b.insertTarget(s)
 	if err != nil {
 		return nil, err
 	}
-	schema := info.Schema()
-	if s.Upsert && !info.HasPrimaryKey() {
-		return nil, fmt.Errorf("UPSERT needs a primary-key table; %s is a log table: use INSERT INTO to append", info.Path)
-	}
-	targets := make([]int, 0, len(schema.Columns))
-	if s.Columns == nil {
-		for i := range schema.Columns {
-			targets = append(targets, i)
-		}
-	}
-	for _, name := range s.Columns {
-		idx, err := column(info, name)
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(targets, idx) {
-			return nil, fmt.Errorf("column %q is listed twice", schema.Columns[idx].Name)
-		}
-		targets = append(targets, idx)
-	}
-	w := &Write{Table: info, Mode: Append, Placeholders: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}
-	partial := len(targets) < len(schema.Columns)
-	if info.HasPrimaryKey() {
-		w.Mode = Upsert
-		if partial {
-			w.Mode = PartialUpdate
-			w.TargetColumns = slices.Sorted(slices.Values(targets))
-			if err := checkPartialUpdate(info, w.TargetColumns, "list every column"); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for i, c := range schema.Columns {
-		if !slices.Contains(targets, i) && !c.Type.Nullable() && w.Mode == Append {
-			return nil, fmt.Errorf("column %q is NOT NULL and needs a value; add it to the column list", c.Name)
-		}
-	}
+	info, schema := w.Table, w.Table.Schema()
 	for r, exprs := range s.Rows {
 		if len(exprs) != len(targets) {
 			return nil, fmt.Errorf("row %d has %d values for %d columns", r+1, len(exprs), len(targets))
@@ -152,6 +119,53 @@ func (b *builder) insert(s *parser.Insert) (Plan, error) {
 		w.Rows = append(w.Rows, WriteRow{Values: row})
 	}
 	return w, nil
+}
+
+// insertTarget plans the target of an INSERT or UPSERT: the write (table, mode, target
+// columns; no rows yet) and the table column index of each value of a row.
+func (b *builder) insertTarget(s *parser.Insert) (*Write, []int, error) {
+	info, err := b.table(s.Table)
+	if err != nil {
+		return nil, nil, err
+	}
+	schema := info.Schema()
+	if s.Upsert && !info.HasPrimaryKey() {
+		return nil, nil, fmt.Errorf("UPSERT needs a primary-key table; %s is a log table: use INSERT INTO to append", info.Path)
+	}
+	targets := make([]int, 0, len(schema.Columns))
+	if s.Columns == nil {
+		for i := range schema.Columns {
+			targets = append(targets, i)
+		}
+	}
+	for _, name := range s.Columns {
+		idx, err := column(info, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if slices.Contains(targets, idx) {
+			return nil, nil, fmt.Errorf("column %q is listed twice", schema.Columns[idx].Name)
+		}
+		targets = append(targets, idx)
+	}
+	w := &Write{Table: info, Mode: Append, Placeholders: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}
+	partial := len(targets) < len(schema.Columns)
+	if info.HasPrimaryKey() {
+		w.Mode = Upsert
+		if partial {
+			w.Mode = PartialUpdate
+			w.TargetColumns = slices.Sorted(slices.Values(targets))
+			if err := checkPartialUpdate(info, w.TargetColumns, "list every column"); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	for i, c := range schema.Columns {
+		if !slices.Contains(targets, i) && !c.Type.Nullable() && w.Mode == Append {
+			return nil, nil, fmt.Errorf("column %q is NOT NULL and needs a value; add it to the column list", c.Name)
+		}
+	}
+	return w, targets, nil
 }
 
 // checkPartialUpdate applies Fluss's rules for partial updates (the Java

@@ -121,7 +121,7 @@ func (p *Prepared) Query(ctx context.Context, args []planner.Arg) (Rows, error) 
 // execCached runs a write through the cached plan; ok is false when there is none (yet),
 // or when the table's metadata changed since it was planned.
 func (p *Prepared) execCached(ctx context.Context, args []planner.Arg) (Result, bool, error) {
-	if !isWrite(p.parsed) {
+	if !isWrite(p.parsed) || isInsertSelect(p.parsed) {
 		return Result{}, false, nil
 	}
 	c := p.sess

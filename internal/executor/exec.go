@@ -53,6 +53,10 @@ func (c *Session) fullScanError(ctx context.Context, err error) error {
 // The error of a write statement matches exactly one of ErrNotWritten,
 // ErrPartiallyWritten and ErrOutcomeUnknown.
 func (c *Session) exec(ctx context.Context, st parser.Statement, args []planner.Arg) (Result, error) {
+	if isInsertSelect(st) {
+		res, err := c.execInsertSelect(ctx, st, args)
+		return res, writeOutcome(err)
+	}
 	res, err := c.execStatement(ctx, st, args)
 	if isWrite(st) {
 		err = writeOutcome(err)
@@ -133,6 +137,11 @@ func (c *Session) execPlan(ctx context.Context, p planner.Plan) (Result, error) 
 		err := ddlOutcome(admin.DropPartition(ctx, p.Path, p.Spec, p.IgnoreIfNotExists))
 		c.catalog.Invalidate(p.Path)
 		return noRows(err)
+	case *planner.InsertSelect:
+		if c.currentTx() != nil {
+			return Result{}, fmt.Errorf("flussql: INSERT … SELECT in a transaction is %w; run it outside the transaction", ErrNotSupported)
+		}
+		return c.runInsertSelect(ctx, p)
 	case *planner.Write:
 		if err := c.checkPartitions(ctx, p); err != nil {
 			return Result{}, writeOutcome(err)

@@ -6,11 +6,12 @@ import (
 
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/flusserr"
+	"github.com/flussql/flussql/parser"
 )
 
 // ErrNotSupported is wrapped by every error about a statement, clause or type that
 // flussql does not support (yet); flussql.ErrNotSupported is this value.
-var ErrNotSupported = errors.New("not supported")
+var ErrNotSupported = parser.ErrNotSupported
 
 // The outcome sentinels of a failed write (flussql's are these values).
 var (

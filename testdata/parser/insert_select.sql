@@ -1,0 +1,17 @@
+INSERT INTO t SELECT * FROM u
+====
+UPSERT INTO db.t (a, b) SELECT x, COUNT(*) FROM u WHERE y > ? GROUP BY x
+====
+INSERT INTO t (SELECT a FROM u)
+====
+INSERT INTO t SELECT a FROM u UNION ALL SELECT b FROM v
+====
+INSERT INTO t SELECT u.a, v.b FROM u JOIN v ON u.id = v.id WHERE v.b IS NOT NULL
+====
+EXPLAIN INSERT INTO t SELECT 1, 'x'
+====
+INSERT INTO t (a) SELECT a FROM u /*+ OPTIONS('scan.startup.mode' = 'latest') */ ORDER BY a NULLS LAST LIMIT 3
+====
+INSERT INTO t (a, a) SELECT 1, 2
+====
+INSERT INTO t SELECT FROM u
