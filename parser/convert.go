@@ -20,8 +20,9 @@ type converter struct {
 	nested     bool     // converting a subquery
 	orders     int      // the ORDER BY clauses converted so far
 	q          *queryRewrites
-	hints      []map[string]string // by the number in a hinted table's stand-in name
-	query      bool                // converting a SELECT (where x.y may be a ROW field)
+	hints      []map[string]string  // by the number in a hinted table's stand-in name
+	query      bool                 // converting a SELECT (where x.y may be a ROW field)
+	ctes       map[string]*cteQuery // the WITH names in scope (shapeconv.go)
 }
 
 // tableHints takes a table name of FROM or JOIN apart: the name as written
@@ -134,6 +135,9 @@ func (c *converter) nodeErr(n sqlparser.SQLNode, msg string) error {
 }
 
 func (c *converter) statement(tree sqlparser.Statement, upsert bool) (Statement, error) {
+	if c.q != nil && c.q.shapes != nil && c.q.shapes.ctes != nil && c.ctes == nil {
+		return c.withStatement(tree)
+	}
 	switch n := tree.(type) {
 	case *sqlparser.Select:
 		return c.selectStmt(n)

@@ -25,7 +25,7 @@ func (l *lexed) selectHints(s int) (map[int]map[string]string, error) {
 			continue
 		}
 		j := l.hintedTable(c.start)
-		if !l.isWord(l.toks[s], "select") && l.toks[s].typ != '(' || j < 0 {
+		if !l.isWord(l.toks[s], "select") && !l.isWord(l.toks[s], "with") && l.toks[s].typ != '(' || j < 0 {
 			return nil, newError(l.src, c.start, c.text(l.src), "",
 				"a hint must directly follow the table name: SELECT … FROM t /*+ OPTIONS('k' = 'v') */")
 		}

@@ -67,7 +67,7 @@ func (l *lexed) statement(i int) (Statement, error) {
 			return nil, err
 		}
 		return &Explain{Statement: inner}, nil
-	case l.isWord(t, "select"), l.isWord(t, "insert"), l.isWord(t, "upsert"),
+	case l.isWord(t, "select"), l.isWord(t, "with"), l.isWord(t, "insert"), l.isWord(t, "upsert"),
 		l.isWord(t, "update"), l.isWord(t, "delete"):
 		return l.dml(i)
 	case t.typ == '(' && l.parenQuery(i):
