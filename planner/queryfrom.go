@@ -102,6 +102,10 @@ func (fp *fromPlan) columnsOf(t *parser.TableRef, info *fluss.TableInfo) []parse
 // fromQuery plans a SELECT whose FROM has joins, subqueries, UNION ALL or
 // aliases.
 func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
+	s, err := b.commaJoins(s)
+	if err != nil {
+		return nil, err
+	}
 	fp := &fromPlan{}
 	fp.collectRefs(s)
 	if s.Where != nil && !hasAggregate(s.Where) {
@@ -271,9 +275,13 @@ func (b *builder) planSubquery(fp *fromPlan, sq *parser.SubqueryRef) (*relation,
 			bounded = bounded && r.bounded
 		}
 		var err error
-		if node, err = unionAll(ins); err != nil {
+		if node, err = setOperation(q.Op(), ins); err != nil {
 			return nil, err
 		}
+	}
+	node, err := renameColumns(node, sq)
+	if err != nil {
+		return nil, err
 	}
 	return &relation{node: node, scope: requalify(node.Columns(), sq.Alias), bounded: bounded}, nil
 }
@@ -346,19 +354,19 @@ func unboundedBelow(q *Query) bool {
 // (Flink's widening: the wider integer, DECIMAL that holds both, DOUBLE for
 // floating point, STRING for strings, the finer TIMESTAMP; NULL-able when
 // any input is).
-func unionAll(ins []*relation) (engine.Node, error) {
+func unionAll(what string, ins []*relation) (engine.Node, error) {
 	cols := ins[0].node.Columns()
 	types := make([]engine.Column, len(cols))
 	copy(types, cols)
 	for k, in := range ins[1:] {
 		c := in.node.Columns()
 		if len(c) != len(cols) {
-			return nil, fmt.Errorf("UNION ALL: SELECT %d has %d columns, the first has %d", k+2, len(c), len(cols))
+			return nil, fmt.Errorf(what+": SELECT %d has %d columns, the first has %d", k+2, len(c), len(cols))
 		}
 		for i := range c {
 			t, err := engine.CommonType(types[i].Type, c[i].Type)
 			if err != nil {
-				return nil, fmt.Errorf("UNION ALL: column %d (%s): %w", i+1, cols[i].Name, err)
+				return nil, fmt.Errorf(what+": column %d (%s): %w", i+1, cols[i].Name, err)
 			}
 			types[i].Type = t
 		}
@@ -376,7 +384,7 @@ func unionAll(ins []*relation) (engine.Node, error) {
 			if c[i].Type.Kind != want.Kind || c[i].Type.Precision != want.Precision || c[i].Type.Scale != want.Scale || c[i].Type.Length != want.Length {
 				x, err := engine.NewCast(e, want.AsNullable())
 				if err != nil {
-					return nil, fmt.Errorf("UNION ALL: column %d (%s): %w", i+1, cols[i].Name, err)
+					return nil, fmt.Errorf(what+": column %d (%s): %w", i+1, cols[i].Name, err)
 				}
 				e, cast = x, true
 			}

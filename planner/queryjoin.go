@@ -119,10 +119,10 @@ func (b *builder) planJoin(fp *fromPlan, j *parser.Join, pushable bool) (*relati
 	switch {
 	case j.Kind == parser.JoinRight:
 		return nil, fmt.Errorf("RIGHT JOIN is not supported; swap the two sides and write LEFT JOIN")
-	case j.Kind != parser.JoinInner && j.Kind != parser.JoinLeft:
+	case j.Kind != parser.JoinInner && j.Kind != parser.JoinLeft && j.Kind != parser.JoinComma:
 		return nil, fmt.Errorf("%s is not supported; write [INNER] JOIN or LEFT JOIN", j.Kind)
-	case j.On == nil:
-		return nil, fmt.Errorf("a JOIN needs ON with an equality of the two sides (cross joins are not supported)")
+	case j.On == nil && j.Kind == parser.JoinLeft:
+		return nil, fmt.Errorf("a LEFT JOIN needs ON with an equality of the two sides")
 	}
 	kind := engine.InnerJoin
 	if j.Kind == parser.JoinLeft {
@@ -322,7 +322,7 @@ func (b *builder) hashJoin(kind engine.JoinKind, left, right *relation, on parse
 		return nil, err
 	}
 	if len(eqs) == 0 {
-		return nil, fmt.Errorf("ON %s has no equality between the two sides; a join needs one (x.a = y.b) — cross and non-equi joins are not supported", on)
+		return b.nestedLoopJoin(kind, left, right, on)
 	}
 	lc, rc := b.scopeConv(left.scope), b.scopeConv(right.scope)
 	used := map[int]bool{}

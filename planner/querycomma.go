@@ -1,0 +1,180 @@
+package planner
+
+import (
+	"github.com/flussql/flussql/parser"
+)
+
+// Comma joins: FROM a, b, c WHERE … is planned as inner joins on the
+// equalities of WHERE. The items are ordered so that each one shares an
+// equality with those joined before it — the written order while that
+// holds, else the next item that does (FROM part, supplier, lineitem joins
+// lineitem before supplier when only lineitem names part's key) — and an
+// item that shares none is a cross join. The conjuncts of WHERE that name
+// two sides become the ON of the join that brings them together (so that
+// equalities are join keys and a primary-key table may be looked up);
+// the rest stay in WHERE, whose single-table conjuncts filter each table's
+// read. A conjunct common to every branch of an OR (TPC-H Q19: (p_partkey =
+// l_partkey AND …) OR (p_partkey = l_partkey AND …)) is a conjunct too.
+
+// commaJoins returns s with its comma joins ordered and given ON
+// conditions (s itself when its FROM has none).
+func (b *builder) commaJoins(s *parser.Select) (*parser.Select, error) {
+	j, ok := s.From.(*parser.Join)
+	if !ok || j.Kind != parser.JoinComma || hasAggregate(s.Where) {
+		return s, nil
+	}
+	items := commaItems(s.From)
+	scopes := make([]*scope, len(items))
+	for i, it := range items {
+		sc, err := b.itemScope(it)
+		if err != nil {
+			return nil, err
+		}
+		scopes[i] = sc
+	}
+	var conj []parser.Expr
+	for _, c := range conjuncts(s.Where) {
+		conj = append(conj, c)
+		if _, ok := c.(*parser.Or); ok {
+			conj = append(conj, commonOfOr(c)...)
+		}
+	}
+	used := make([]bool, len(conj))
+	joined, tree := scopes[0], items[0]
+	remaining := make([]int, 0, len(items)-1)
+	for i := 1; i < len(items); i++ {
+		remaining = append(remaining, i)
+	}
+	for len(remaining) > 0 {
+		pick := 0
+		for k, r := range remaining {
+			if connects(conj, used, joined, scopes[r]) {
+				pick = k
+				break
+			}
+		}
+		r := remaining[pick]
+		remaining = append(remaining[:pick:pick], remaining[pick+1:]...)
+		var on []parser.Expr
+		for i, c := range conj {
+			if used[i] || !movable(c) {
+				continue
+			}
+			if sd, err := sideOf(c, joined, scopes[r]); err == nil && sd == sideBoth {
+				on = append(on, c)
+				used[i] = true
+			}
+		}
+		tree = &parser.Join{Kind: parser.JoinInner, Left: tree, Right: items[r], On: andAll(on)}
+		joined = concat(joined, scopes[r], false)
+	}
+	var rest []parser.Expr
+	for i, c := range conj {
+		if !used[i] {
+			rest = append(rest, c)
+		}
+	}
+	out := *s
+	out.From, out.Where = tree, andAll(rest)
+	return &out, nil
+}
+
+// commaItems lists the items of a comma-joined FROM list, in written order.
+func commaItems(f parser.FromItem) []parser.FromItem {
+	if j, ok := f.(*parser.Join); ok && j.Kind == parser.JoinComma {
+		return append(commaItems(j.Left), commaItems(j.Right)...)
+	}
+	return []parser.FromItem{f}
+}
+
+// itemScope is the scope of one item of a comma list: a table's columns,
+// or those of the planned subquery or join.
+func (b *builder) itemScope(f parser.FromItem) (*scope, error) {
+	if t, ok := f.(*parser.TableRef); ok {
+		info, _, err := b.readTable(t.Table)
+		if err != nil {
+			return nil, err
+		}
+		sc := &scope{}
+		for _, c := range info.Schema().Columns {
+			sc.cols = append(sc.cols, scopeCol{qual: t.Name(), name: c.Name, typ: c.Type})
+		}
+		return sc, nil
+	}
+	rel, err := b.planFrom(&fromPlan{star: true}, f, false) // a plan thrown away: only its columns count
+	if err != nil {
+		return nil, err
+	}
+	return rel.scope, nil
+}
+
+// connects reports whether an unused conjunct is an equality between the
+// joined items and item r.
+func connects(conj []parser.Expr, used []bool, joined, r *scope) bool {
+	for i, c := range conj {
+		cmp, ok := c.(*parser.Comparison)
+		if used[i] || !ok || cmp.Op != "=" || !movable(c) {
+			continue
+		}
+		a, errA := sideOf(cmp.Left, joined, r)
+		b, errB := sideOf(cmp.Right, joined, r)
+		if errA == nil && errB == nil && (a == sideLeft && b == sideRight || a == sideRight && b == sideLeft) {
+			return true
+		}
+	}
+	return false
+}
+
+// movable reports whether a conjunct is made of plain expressions only
+// (columns, values, operators and scalar functions), so that it may move
+// from WHERE to a join's ON.
+func movable(e parser.Expr) bool {
+	ok := true
+	parser.Walk(e, func(x parser.Expr) bool {
+		switch n := x.(type) {
+		case *parser.Literal, *parser.Placeholder, *parser.ColumnRef, *parser.Comparison, *parser.In,
+			*parser.Between, *parser.IsNull, *parser.Like, *parser.And, *parser.Or, *parser.Not,
+			*parser.Arith, *parser.Neg, *parser.Case, *parser.Cast:
+		case *parser.FuncCall:
+			ok = !isAggregate(n)
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// commonOfOr lists the conjuncts present in every branch of an OR (by
+// their text).
+func commonOfOr(e parser.Expr) []parser.Expr {
+	var branches []parser.Expr
+	var split func(e parser.Expr)
+	split = func(e parser.Expr) {
+		if o, ok := e.(*parser.Or); ok {
+			split(o.Left)
+			split(o.Right)
+			return
+		}
+		branches = append(branches, e)
+	}
+	split(e)
+	var out []parser.Expr
+	for _, c := range conjuncts(branches[0]) {
+		all := true
+		for _, br := range branches[1:] {
+			found := false
+			for _, d := range conjuncts(br) {
+				if d.String() == c.String() {
+					found = true
+					break
+				}
+			}
+			all = all && found
+		}
+		if all {
+			out = append(out, c)
+		}
+	}
+	return out
+}
