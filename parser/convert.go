@@ -135,8 +135,10 @@ func (c *converter) nodeErr(n sqlparser.SQLNode, msg string) error {
 }
 
 func (c *converter) statement(tree sqlparser.Statement, upsert bool) (Statement, error) {
-	if c.q != nil && c.q.shapes != nil && c.q.shapes.ctes != nil && c.ctes == nil {
-		return c.withStatement(tree)
+	if sel, ok := tree.(*sqlparser.Select); ok {
+		if bodies, ids, main, g, ok := c.withParts(sel); ok {
+			return c.withQuery(bodies, ids, main, g, true)
+		}
 	}
 	switch n := tree.(type) {
 	case *sqlparser.Select:

@@ -120,6 +120,9 @@ func (c *converter) subquery(st sqlparser.SelectStatement) (Statement, error) {
 	c.nested = true
 	switch n := st.(type) {
 	case *sqlparser.Select:
+		if bodies, ids, main, g, ok := c.withParts(n); ok {
+			return c.withQuery(bodies, ids, main, g, false)
+		}
 		return c.selectStmt(n)
 	case *sqlparser.ParenSelect:
 		return c.subquery(n.Select)

@@ -60,7 +60,7 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 			if k > 0 {
 				prev = l.toks[k-1]
 			}
-			subs = append(subs, l.isWord(next, "select") && (l.isWord(prev, "from") || l.isWord(prev, "join") || prev.typ == ','))
+			subs = append(subs, (l.isWord(next, "select") || l.isWord(next, "with")) && (l.isWord(prev, "from") || l.isWord(prev, "join") || prev.typ == ','))
 		case t.typ == ')':
 			delete(orders, depth)
 			depth--

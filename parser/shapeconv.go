@@ -35,38 +35,67 @@ type cteQuery struct {
 	cols  []string
 }
 
-// withStatement converts the rewritten WITH (see rewriteWith): SELECT *
-// FROM (cte0) AS __flussql_cte_0, …, (main) AS __flussql_with.
-func (c *converter) withStatement(tree sqlparser.Statement) (Statement, error) {
-	sh := c.q.shapes
-	sel, ok := tree.(*sqlparser.Select)
-	if !ok || len(sel.From) != len(sh.ctes)+1 {
-		return nil, c.unsupported("this WITH statement", "with")
+// withParts recognises a rewritten WITH (see rewriteWith): SELECT * FROM
+// (cte) AS __flussql_cte_N, …, (main) AS __flussql_withG. It returns the
+// CTEs' bodies and numbers, the main query and G; ok is false for any
+// other SELECT.
+func (c *converter) withParts(sel *sqlparser.Select) (bodies []sqlparser.SelectStatement, ids []int, main sqlparser.SelectStatement, g int, ok bool) {
+	if c.q == nil || c.q.shapes == nil || len(c.q.shapes.mains) == 0 || len(sel.From) < 2 {
+		return nil, nil, nil, 0, false
 	}
-	bodies := make([]sqlparser.SelectStatement, len(sel.From))
 	for i, te := range sel.From {
-		ate, ok := te.(*sqlparser.AliasedTableExpr)
-		if !ok {
-			return nil, c.unsupported("this WITH statement", "with")
+		ate, isAliased := te.(*sqlparser.AliasedTableExpr)
+		if !isAliased {
+			return nil, nil, nil, 0, false
 		}
-		sub, ok := ate.Expr.(*sqlparser.Subquery)
-		if !ok {
-			return nil, c.unsupported("this WITH statement", "with")
+		sub, isSub := ate.Expr.(*sqlparser.Subquery)
+		if !isSub {
+			return nil, nil, nil, 0, false
 		}
-		bodies[i] = sub.Select
+		prefix, n := ctePrefix, len(c.q.shapes.ctes)
+		if i == len(sel.From)-1 {
+			prefix, n = withMain, len(c.q.shapes.mains)
+		}
+		num, isNum := strings.CutPrefix(ate.As.String(), prefix)
+		k, err := strconv.Atoi(num)
+		if !isNum || err != nil || k < 0 || k >= n {
+			return nil, nil, nil, 0, false
+		}
+		if i == len(sel.From)-1 {
+			main, g = sub.Select, k
+		} else {
+			bodies, ids = append(bodies, sub.Select), append(ids, k)
+		}
 	}
+	return bodies, ids, main, g, true
+}
+
+// withQuery converts a rewritten WITH: each CTE's body with the CTEs before
+// it (and those of enclosing WITHs) in scope, then the main query with all
+// of them; top tells a statement from a query in parentheses.
+func (c *converter) withQuery(bodies []sqlparser.SelectStatement, ids []int, main sqlparser.SelectStatement, g int, top bool) (Statement, error) {
+	sh := c.q.shapes
+	savedCtes, savedStart := c.ctes, c.start
+	defer func() { c.ctes, c.start = savedCtes, savedStart }()
 	defined := map[string]*cteQuery{}
-	for i, def := range sh.ctes {
-		c.start = def.start
-		c.ctes = defined
+	for name, q := range savedCtes {
+		defined[name] = q
+	}
+	for i, id := range ids {
+		def := sh.ctes[id]
+		c.start, c.ctes = def.start, defined
 		q, err := c.subquery(bodies[i])
 		if err != nil {
 			return nil, err
 		}
-		defined[def.name] = &cteQuery{query: q, cols: def.cols}
+		next := make(map[string]*cteQuery, len(defined)+1)
+		for name, q := range defined {
+			next[name] = q
+		}
+		next[def.name] = &cteQuery{query: q, cols: def.cols}
+		defined = next
 	}
-	c.start, c.ctes = sh.mainStart, defined
-	main := bodies[len(bodies)-1]
+	c.start, c.ctes = sh.mains[g], defined
 	for {
 		p, ok := main.(*sqlparser.ParenSelect)
 		if !ok {
@@ -74,7 +103,10 @@ func (c *converter) withStatement(tree sqlparser.Statement) (Statement, error) {
 		}
 		main = p.Select
 	}
-	return c.statement(main, false)
+	if top {
+		return c.statement(main, false)
+	}
+	return c.subquery(main)
 }
 
 // cteRef makes a FROM reference to a common table expression a subquery

@@ -42,9 +42,9 @@ type derivedCols struct {
 
 // shapeRewrites holds what rewriteShapes took out of the text.
 type shapeRewrites struct {
-	ctes      []cteDef // nil without WITH
-	mainStart int      // the token the statement after WITH starts at
-	derived   []derivedCols
+	ctes    []cteDef // of every WITH, by the N of __flussql_cte_N
+	mains   []int    // per WITH, the token its statement starts at (__flussql_withN)
+	derived []derivedCols
 }
 
 // rewriteShapes rewrites WITH, derived column lists and INTERSECT/EXCEPT
@@ -52,21 +52,20 @@ type shapeRewrites struct {
 func (l *lexed) rewriteShapes(s int, rw *rewrite, q *queryRewrites) error {
 	sh := &shapeRewrites{}
 	q.shapes = sh
-	if l.isWord(l.toks[s], "with") {
-		if err := l.rewriteWith(s, rw, sh); err != nil {
-			return err
-		}
-	}
 	for k := s; k < len(l.toks); k++ {
 		t := l.toks[k]
 		switch {
-		case t.typ == '(' && k > s && k+1 < len(l.toks) && (l.isWord(l.toks[k+1], "select") || l.toks[k+1].typ == '(') &&
+		case t.typ == '(' && k > s && k+1 < len(l.toks) && (l.isWord(l.toks[k+1], "select") || l.isWord(l.toks[k+1], "with") || l.toks[k+1].typ == '(') &&
 			(l.isWord(l.toks[k-1], "from") || l.isWord(l.toks[k-1], "join") || l.toks[k-1].typ == ','):
 			if err := l.rewriteDerived(k, rw, sh); err != nil {
 				return err
 			}
-		case l.isWord(t, "with") && k > s:
-			return newError(l.src, t.start, t.text(l.src), "", "WITH is supported only at the start of a statement; move the common table expression to the statement's WITH")
+		case l.isWord(t, "with") && (k == s || l.toks[k-1].typ == '('):
+			if err := l.rewriteWith(k, rw, sh); err != nil {
+				return err
+			}
+		case l.isWord(t, "with"):
+			return newError(l.src, t.start, t.text(l.src), "", "WITH starts a statement or a query in parentheses: WITH r AS (SELECT …) SELECT … FROM r")
 		case l.isWord(t, "intersect") || l.isWord(t, "except"):
 			if err := l.rewriteSetOp(k, rw); err != nil {
 				return err
@@ -112,7 +111,8 @@ func (l *lexed) identList(k int, what string) ([]string, int, error) {
 	}
 }
 
-// rewriteWith reads WITH name [(cols)] AS (query), … at token s.
+// rewriteWith reads WITH name [(cols)] AS (query), … at token s: the start
+// of the statement or of a parenthesised query.
 func (l *lexed) rewriteWith(s int, rw *rewrite, sh *shapeRewrites) error {
 	bad := func(k int, msg string) error {
 		t := eofTok(l.src)
@@ -162,7 +162,7 @@ func (l *lexed) rewriteWith(s int, rw *rewrite, sh *shapeRewrites) error {
 		}
 		def.start = k + 1
 		repl := "("
-		if len(sh.ctes) == 0 {
+		if nameTok.start == l.toks[s+1].start {
 			repl = "SELECT * FROM ("
 			nameTok = l.toks[s] // the WITH goes too
 		}
@@ -179,10 +179,15 @@ func (l *lexed) rewriteWith(s int, rw *rewrite, sh *shapeRewrites) error {
 	if k >= len(l.toks) || !l.isWord(l.toks[k], "select") && !l.parenQuery(k) {
 		return bad(k, "a SELECT after the common table expressions: "+form)
 	}
-	sh.mainStart = k
-	last := l.toks[len(l.toks)-1]
+	end := l.toks[len(l.toks)-1].end // of the statement, or before the ')' closing the query
+	if s > 0 && l.toks[s-1].typ == '(' {
+		if c := l.closing(s - 1); c > 0 {
+			end = l.toks[c].start
+		}
+	}
 	rw.add(l.toks[k].start, l.toks[k].start, ", (")
-	rw.add(last.end, last.end, ") AS "+withMain)
+	rw.add(end, end, fmt.Sprintf(") AS %s%d ", withMain, len(sh.mains)))
+	sh.mains = append(sh.mains, k)
 	return nil
 }
 

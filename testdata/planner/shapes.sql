@@ -40,3 +40,10 @@ SELECT id FROM logs UNION ALL SELECT id FROM metrics INTERSECT SELECT level FROM
 SELECT id, msg FROM logs INTERSECT SELECT id FROM metrics
 ====
 SELECT a.id FROM logs a LEFT JOIN metrics b ON a.level < b.v
+====
+-- bind: 3
+WITH a AS (SELECT id, level FROM logs WHERE level = ?) SELECT a.id FROM a, a AS b WHERE a.id = b.id
+====
+SELECT t.n FROM (WITH c (n) AS (SELECT COUNT(*) FROM logs) SELECT n FROM c) t
+====
+SELECT l.id FROM logs l, metrics m, users u WHERE l.id = m.id AND u.user_id = m.id AND u.name = 'x'
