@@ -67,6 +67,7 @@ func TestSQLShapes(t *testing.T) {
 			WHERE l.sk = s.sk AND s.nk = n.nk`},
 		{name: "5-way comma join with region", q: `SELECT r.rname, SUM(l.qty) FROM $.line l, $.region r, $.supp s, $.nation n
 			WHERE n.rk = r.rk AND s.sk = l.sk AND n.nk = s.nk GROUP BY r.rname`},
+		{name: "SELECT * of a reordered join keeps the written order", q: `SELECT * FROM $.part p, $.supp s, $.line l WHERE p.pk = l.pk AND s.sk = l.sk AND l.qty > 5`},
 		{name: "unqualified columns", q: `SELECT lk, sname FROM $.line, $.supp WHERE line.sk = supp.sk AND qty > 4`},
 		{name: "OR-factored join (TPC-H Q19)", q: `SELECT l.lk, p.brand FROM $.line l, $.part p
 			WHERE (p.pk = l.pk AND p.brand = 'b1' AND l.qty BETWEEN 1 AND 5) OR (p.pk = l.pk AND p.brand = 'b2' AND l.qty > 5)`},

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -17,18 +18,19 @@ import (
 // l_partkey AND …) OR (p_partkey = l_partkey AND …)) is a conjunct too.
 
 // commaJoins returns s with its comma joins ordered and given ON
-// conditions (s itself when its FROM has none).
-func (b *builder) commaJoins(s *parser.Select) (*parser.Select, error) {
+// conditions (s itself when its FROM has none), and, when that changed the
+// order of the items, the items in written order (see writtenOrder).
+func (b *builder) commaJoins(s *parser.Select) (*parser.Select, []parser.FromItem, error) {
 	j, ok := s.From.(*parser.Join)
 	if !ok || j.Kind != parser.JoinComma || hasAggregate(s.Where) {
-		return s, nil
+		return s, nil, nil
 	}
 	items := commaItems(s.From)
 	scopes := make([]*scope, len(items))
 	for i, it := range items {
 		sc, err := b.itemScope(it)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		scopes[i] = sc
 	}
@@ -41,6 +43,7 @@ func (b *builder) commaJoins(s *parser.Select) (*parser.Select, error) {
 	}
 	used := make([]bool, len(conj))
 	joined, tree := scopes[0], items[0]
+	reordered := false
 	remaining := make([]int, 0, len(items)-1)
 	for i := 1; i < len(items); i++ {
 		remaining = append(remaining, i)
@@ -54,6 +57,7 @@ func (b *builder) commaJoins(s *parser.Select) (*parser.Select, error) {
 			}
 		}
 		r := remaining[pick]
+		reordered = reordered || pick > 0
 		remaining = append(remaining[:pick:pick], remaining[pick+1:]...)
 		var on []parser.Expr
 		for i, c := range conj {
@@ -76,7 +80,59 @@ func (b *builder) commaJoins(s *parser.Select) (*parser.Select, error) {
 	}
 	out := *s
 	out.From, out.Where = tree, andAll(rest)
-	return &out, nil
+	if !reordered {
+		items = nil
+	}
+	return &out, items, nil
+}
+
+// writtenOrder puts the columns of a reordered comma join back in the
+// order of the FROM list (SELECT * lists them so), by their qualifiers; it
+// leaves rel as it is when a column's item cannot be told.
+func writtenOrder(rel *relation, items []parser.FromItem) *relation {
+	if items == nil {
+		return rel
+	}
+	var perm []int
+	claimed := make([]bool, len(rel.scope.cols))
+	for _, it := range items {
+		for _, name := range fromNames(it) {
+			for i, c := range rel.scope.cols {
+				if c.qual == name {
+					if claimed[i] {
+						return rel
+					}
+					claimed[i] = true
+					perm = append(perm, i)
+				}
+			}
+		}
+	}
+	if len(perm) != len(rel.scope.cols) {
+		return rel
+	}
+	cols := rel.node.Columns()
+	p := &engine.Project{Input: rel.node}
+	sc := &scope{}
+	for _, i := range perm {
+		p.Exprs = append(p.Exprs, &engine.Col{Index: i, Name: cols[i].Name, T: cols[i].Type})
+		p.Names = append(p.Names, cols[i].Name)
+		sc.cols = append(sc.cols, rel.scope.cols[i])
+	}
+	return &relation{node: p, scope: sc, bounded: rel.bounded}
+}
+
+// fromNames lists the qualifiers of a FROM item's columns.
+func fromNames(f parser.FromItem) []string {
+	switch n := f.(type) {
+	case *parser.TableRef:
+		return []string{n.Name()}
+	case *parser.SubqueryRef:
+		return []string{n.Alias}
+	case *parser.Join:
+		return append(fromNames(n.Left), fromNames(n.Right)...)
+	}
+	return nil
 }
 
 // commaItems lists the items of a comma-joined FROM list, in written order.

@@ -102,7 +102,7 @@ func (fp *fromPlan) columnsOf(t *parser.TableRef, info *fluss.TableInfo) []parse
 // fromQuery plans a SELECT whose FROM has joins, subqueries, UNION ALL or
 // aliases.
 func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
-	s, err := b.commaJoins(s)
+	s, written, err := b.commaJoins(s)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +115,7 @@ func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	rel = writtenOrder(rel, written)
 	ph := Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}
 	q := &Query{Limit: -1, Placeholders: ph, Inputs: fp.inputs, Lookups: fp.lookups}
 	if s.Limit != nil {

@@ -47,3 +47,6 @@ WITH a AS (SELECT id, level FROM logs WHERE level = ?) SELECT a.id FROM a, a AS 
 SELECT t.n FROM (WITH c (n) AS (SELECT COUNT(*) FROM logs) SELECT n FROM c) t
 ====
 SELECT l.id FROM logs l, metrics m, users u WHERE l.id = m.id AND u.user_id = m.id AND u.name = 'x'
+====
+-- SELECT * lists the columns in the written order, whatever the join order.
+SELECT * FROM logs l, events e, metrics m WHERE l.id = m.id AND m.v = e.id
