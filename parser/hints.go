@@ -61,7 +61,9 @@ func (l *lexed) hintedTable(off int) int {
 		_, ok := l.identValue(l.toks[k])
 		return ok
 	}
-	tableWord := func(k int) bool { return k >= 0 && (l.isWord(l.toks[k], "from") || l.isWord(l.toks[k], "join")) }
+	tableWord := func(k int) bool {
+		return k >= 0 && (l.isWord(l.toks[k], "from") || l.isWord(l.toks[k], "join") || l.fromComma(k))
+	}
 	switch {
 	case !isName(j), j+1 < len(l.toks) && l.toks[j+1].typ == '.': // not a name, or only its database
 		return -1

@@ -268,3 +268,31 @@ func setOpMark(st sqlparser.SelectStatement) SetKind {
 		return ""
 	}
 }
+
+// fromComma reports whether the ',' at token k separates the items of a
+// FROM list (FROM a, b): going back at its parenthesis depth, FROM comes
+// before any other clause's keyword.
+func (l *lexed) fromComma(k int) bool {
+	if l.toks[k].typ != ',' {
+		return false
+	}
+	depth := 0
+	for j := k - 1; j >= 0; j-- {
+		t := l.toks[j]
+		switch {
+		case t.typ == ')':
+			depth++
+		case t.typ == '(':
+			if depth--; depth < 0 {
+				return false
+			}
+		case depth > 0:
+		case l.isWord(t, "from"):
+			return true
+		case l.isWord(t, "select"), l.isWord(t, "where"), l.isWord(t, "by"), l.isWord(t, "having"), l.isWord(t, "limit"),
+			l.isWord(t, "set"), l.isWord(t, "values"), l.isWord(t, "into"):
+			return false
+		}
+	}
+	return false
+}

@@ -63,3 +63,7 @@ WITH a (x, y AS (SELECT x FROM t) SELECT * FROM a
 WITH a AS (SELECT x FROM t) SELECT b.x FROM a
 ====
 WITH a AS (SELECT x FROM t) SELECT * FROM a WHERE x = ? AND x IN (SELECT x FROM a WHERE x > ?)
+====
+SELECT a.x, b.y FROM a /*+ OPTIONS('scan.startup.mode' = 'latest') */, b /*+ OPTIONS('scan.startup.mode' = 'earliest') */ WHERE a.x = b.x
+====
+SELECT x, y /*+ OPTIONS('scan.startup.mode' = 'latest') */ FROM a
