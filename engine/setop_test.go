@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -64,4 +67,21 @@ func TestNestedLoopJoin(t *testing.T) {
 	var me *MemoryError
 	require.True(t, errors.As(err, &me), "%v", err)
 	assert.Contains(t, err.Error(), "nested-loop join")
+}
+
+// An aggregate over an empty batch (which another aggregate over no rows
+// emits, e.g. TPC-H Q13's GROUP BY of a GROUP BY) returns no groups.
+func TestAggregateEmptyBatch(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	cols := []Column{{"k", types.NewBigInt().AsNotNull()}}
+	in := &sliceInput{batches: []arrow.RecordBatch{batchOf(t, mem, cols, nil)}}
+	n := &Aggregate{Input: &Input{Cols: cols}, Keys: []Expr{col(0, "k", cols[0].Type)}, Names: []string{"k"},
+		Aggs: []*Agg{must(NewAgg("COUNT", nil, false))}}
+	op, err := Build(context.Background(), n, in, Options{Mem: mem})
+	require.NoError(t, err)
+	rows, err := drainRows(op)
+	in.Close()
+	require.NoError(t, err)
+	assert.Empty(t, rows)
 }
