@@ -20,6 +20,7 @@ const (
 	ExceptAll
 )
 
+// String names the operation as EXPLAIN shows it.
 func (k SetOpKind) String() string {
 	return [...]string{"Intersect", "IntersectAll", "Except", "ExceptAll"}[k]
 }
