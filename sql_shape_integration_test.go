@@ -75,6 +75,7 @@ func TestSQLShapes(t *testing.T) {
 		{name: "non-equi join", q: `SELECT n.nk, s.sk FROM $.nation n, $.supp s WHERE n.nk + 90 < s.sk`},
 		{name: "CROSS JOIN", q: `SELECT r.rname, z.v FROM $.region r CROSS JOIN $.z`},
 		{name: "comma and JOIN", q: `SELECT n.name, l.lk FROM $.nation n, $.supp s JOIN $.line l ON s.sk = l.sk WHERE n.nk = s.nk AND l.qty < 5`},
+		{name: "comma list in parentheses joined", q: `SELECT n.name, l.lk FROM ($.line l, $.nation n) JOIN $.supp s ON s.sk = l.sk WHERE n.nk = s.nk AND l.lk > 2`},
 		{name: "comma join in a subquery", q: `SELECT t.name, COUNT(*) FROM (SELECT n.name FROM $.supp s, $.nation n WHERE s.nk = n.nk) AS t GROUP BY t.name`},
 		{name: "derived column list",
 			q:      `SELECT c.k, c.cnt FROM (SELECT sk, COUNT(*) FROM $.line GROUP BY sk) AS c (k, cnt) WHERE c.cnt > 1`,

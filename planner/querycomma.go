@@ -25,21 +25,59 @@ func (b *builder) commaJoins(s *parser.Select) (*parser.Select, []parser.FromIte
 	if !ok || j.Kind != parser.JoinComma || hasAggregate(s.Where) {
 		return s, nil, nil
 	}
-	items := commaItems(s.From)
-	scopes := make([]*scope, len(items))
-	for i, it := range items {
-		sc, err := b.itemScope(it)
-		if err != nil {
-			return nil, nil, err
-		}
-		scopes[i] = sc
-	}
 	var conj []parser.Expr
 	for _, c := range conjuncts(s.Where) {
 		conj = append(conj, c)
 		if _, ok := c.(*parser.Or); ok {
 			conj = append(conj, commonOfOr(c)...)
 		}
+	}
+	items := commaItems(s.From)
+	tree, used, reordered, err := b.orderComma(items, conj)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rest []parser.Expr
+	for i, c := range conj {
+		if !used[i] {
+			rest = append(rest, c)
+		}
+	}
+	out := *s
+	out.From, out.Where = tree, andAll(rest)
+	if !reordered {
+		items = nil
+	}
+	return &out, items, nil
+}
+
+// planComma plans a comma list nested in a JOIN ((a, b) JOIN c ON …) as
+// commaJoins does a FROM list, with the conjuncts that may filter it (they
+// stay where they are, evaluated again).
+func (b *builder) planComma(fp *fromPlan, j *parser.Join, pushable bool) (*relation, error) {
+	items := commaItems(j)
+	tree, _, reordered, err := b.orderComma(items, fp.where)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := b.planFrom(fp, tree, pushable)
+	if err != nil || !reordered {
+		return rel, err
+	}
+	return writtenOrder(rel, items), nil
+}
+
+// orderComma joins the items of a comma list in the order described above,
+// moving the conjuncts that name two sides into the ON of their join; used
+// tells which conjuncts moved, reordered whether the order changed.
+func (b *builder) orderComma(items []parser.FromItem, conj []parser.Expr) (parser.FromItem, []bool, bool, error) {
+	scopes := make([]*scope, len(items))
+	for i, it := range items {
+		sc, err := b.itemScope(it)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		scopes[i] = sc
 	}
 	used := make([]bool, len(conj))
 	joined, tree := scopes[0], items[0]
@@ -72,18 +110,7 @@ func (b *builder) commaJoins(s *parser.Select) (*parser.Select, []parser.FromIte
 		tree = &parser.Join{Kind: parser.JoinInner, Left: tree, Right: items[r], On: andAll(on)}
 		joined = concat(joined, scopes[r], false)
 	}
-	var rest []parser.Expr
-	for i, c := range conj {
-		if !used[i] {
-			rest = append(rest, c)
-		}
-	}
-	out := *s
-	out.From, out.Where = tree, andAll(rest)
-	if !reordered {
-		items = nil
-	}
-	return &out, items, nil
+	return tree, used, reordered, nil
 }
 
 // writtenOrder puts the columns of a reordered comma join back in the

@@ -152,6 +152,9 @@ func (b *builder) planFrom(fp *fromPlan, f parser.FromItem, pushable bool) (*rel
 	case *parser.SubqueryRef:
 		return b.planSubquery(fp, n)
 	case *parser.Join:
+		if n.Kind == parser.JoinComma {
+			return b.planComma(fp, n, pushable)
+		}
 		return b.planJoin(fp, n, pushable)
 	}
 	return nil, fmt.Errorf("planner: FROM item %T is not supported", f)

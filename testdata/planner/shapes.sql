@@ -50,3 +50,6 @@ SELECT l.id FROM logs l, metrics m, users u WHERE l.id = m.id AND u.user_id = m.
 ====
 -- SELECT * lists the columns in the written order, whatever the join order.
 SELECT * FROM logs l, events e, metrics m WHERE l.id = m.id AND m.v = e.id
+====
+-- A parenthesised comma list inside a JOIN is ordered and keyed by the conjuncts that reach it, as a FROM list is.
+SELECT a.id FROM (logs a, metrics b) JOIN users u ON u.user_id = b.id WHERE a.id = b.id
