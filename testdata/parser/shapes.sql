@@ -67,3 +67,7 @@ WITH a AS (SELECT x FROM t) SELECT * FROM a WHERE x = ? AND x IN (SELECT x FROM 
 SELECT a.x, b.y FROM a /*+ OPTIONS('scan.startup.mode' = 'latest') */, b /*+ OPTIONS('scan.startup.mode' = 'earliest') */ WHERE a.x = b.x
 ====
 SELECT x, y /*+ OPTIONS('scan.startup.mode' = 'latest') */ FROM a
+====
+WITH a AS (SELECT t.x, q.* FROM t) SELECT * FROM a
+====
+WITH a AS (SELECT x FROM t) SELECT a.x, q.* FROM a
