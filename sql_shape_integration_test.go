@@ -89,6 +89,10 @@ func TestSQLShapes(t *testing.T) {
 			SELECT q.k, q.total, q2.total FROM q, q AS q2, big WHERE q.k = q2.k AND big.k = q.k`},
 		{name: "WITH in a TPC-H Q15 shape", q: `WITH revenue0 (supplier_no, total_revenue) AS (SELECT sk, SUM(qty) FROM $.line WHERE lk > 1 GROUP BY sk)
 			SELECT s.sk, s.sname, total_revenue FROM $.supp s, revenue0 WHERE s.sk = supplier_no ORDER BY s.sk`, ordered: true},
+		{name: "WITH referred to in a nested SELECT", q: `WITH q (k, total) AS (SELECT sk, SUM(qty) FROM $.line GROUP BY sk)
+			SELECT t.k, q.total FROM (SELECT k FROM q WHERE total < 12) AS t, q WHERE t.k = q.k`},
+		{name: "WITH inside a subquery", q: `SELECT s.sname, t.n FROM $.supp s, (WITH c AS (SELECT sk, COUNT(*) AS n FROM $.line GROUP BY sk) SELECT sk, n FROM c) AS t
+			WHERE s.sk = t.sk`},
 		{name: "WITH and UNION", q: `WITH a AS (SELECT v FROM $.x WHERE v > 1) SELECT v FROM a UNION ALL SELECT v FROM a`},
 		{name: "UNION", q: `SELECT v, s FROM $.x UNION SELECT v, s FROM $.y`},
 		{name: "UNION ALL", q: `SELECT v, s FROM $.x UNION ALL SELECT v, s FROM $.y`},
