@@ -19,18 +19,20 @@ import (
 var shapeTables = []struct {
 	name, cols string
 	rows       []string
+	pk         string // the primary key of a primary-key table
 }{
-	{"region", "rk INT, rname STRING", []string{"(1, 'EUROPE')", "(2, 'ASIA')"}},
-	{"nation", "nk INT, name STRING, rk INT", []string{"(10, 'FRANCE', 1)", "(11, 'JAPAN', 2)", "(12, 'SPAIN', 1)"}},
-	{"supp", "sk INT, nk INT, sname STRING", []string{"(100, 10, 's100')", "(101, 11, 's101')", "(102, 12, 's102')", "(103, 10, 's103')"}},
-	{"part", "pk INT, brand STRING, size INT", []string{"(1, 'b1', 1)", "(2, 'b1', 5)", "(3, 'b2', 7)", "(4, 'b3', 2)"}},
+	{"region", "rk INT, rname STRING", []string{"(1, 'EUROPE')", "(2, 'ASIA')"}, ""},
+	{"nation", "nk INT, name STRING, rk INT", []string{"(10, 'FRANCE', 1)", "(11, 'JAPAN', 2)", "(12, 'SPAIN', 1)"}, ""},
+	{"nation_pk", "nk INT NOT NULL, name STRING, rk INT", []string{"(10, 'FRANCE', 1)", "(11, 'JAPAN', 2)", "(12, 'SPAIN', 1)"}, "nk"},
+	{"supp", "sk INT, nk INT, sname STRING", []string{"(100, 10, 's100')", "(101, 11, 's101')", "(102, 12, 's102')", "(103, 10, 's103')"}, ""},
+	{"part", "pk INT, brand STRING, size INT", []string{"(1, 'b1', 1)", "(2, 'b1', 5)", "(3, 'b2', 7)", "(4, 'b3', 2)"}, ""},
 	{"line", "lk INT, pk INT, sk INT, qty INT", []string{
 		"(1, 1, 100, 3)", "(2, 2, 100, 6)", "(3, 3, 101, 9)", "(4, 3, 102, 1)", "(5, 4, 103, 4)",
 		"(6, 1, 101, 7)", "(7, 2, 102, 2)", "(8, 9, 100, 5)",
-	}},
-	{"x", "v INT, s STRING", []string{"(1, 'a')", "(1, 'a')", "(1, 'a')", "(2, 'b')", "(NULL, 'n')", "(NULL, 'n')", "(3, NULL)", "(4, 'd')"}},
-	{"y", "v INT, s STRING", []string{"(1, 'a')", "(1, 'a')", "(NULL, 'n')", "(3, NULL)", "(3, NULL)", "(5, 'e')"}},
-	{"z", "v INT", []string{"(1)", "(3)", "(NULL)", "(7)"}},
+	}, ""},
+	{"x", "v INT, s STRING", []string{"(1, 'a')", "(1, 'a')", "(1, 'a')", "(2, 'b')", "(NULL, 'n')", "(NULL, 'n')", "(3, NULL)", "(4, 'd')"}, ""},
+	{"y", "v INT, s STRING", []string{"(1, 'a')", "(1, 'a')", "(NULL, 'n')", "(3, NULL)", "(3, NULL)", "(5, 'e')"}, ""},
+	{"z", "v INT", []string{"(1)", "(3)", "(NULL)", "(7)"}, ""},
 }
 
 // TestSQLShapes runs comma joins (reordered, OR-factored, cross), derived
@@ -46,7 +48,11 @@ func TestSQLShapes(t *testing.T) {
 	defer ref.Close()
 	ref.SetMaxOpenConns(1)
 	for _, tb := range shapeTables {
-		_, err := db.Exec(fmt.Sprintf("CREATE TABLE %s.%s (%s) WITH ('bucket.num' = '2')", dbName, tb.name, tb.cols))
+		cols := tb.cols
+		if tb.pk != "" {
+			cols += ", PRIMARY KEY (" + tb.pk + ") NOT ENFORCED"
+		}
+		_, err := db.Exec(fmt.Sprintf("CREATE TABLE %s.%s (%s) WITH ('bucket.num' = '2')", dbName, tb.name, cols))
 		require.NoError(t, err)
 		_, err = db.Exec(fmt.Sprintf("INSERT INTO %s.%s VALUES %s", dbName, tb.name, strings.Join(tb.rows, ", ")))
 		require.NoError(t, err)
@@ -68,6 +74,7 @@ func TestSQLShapes(t *testing.T) {
 		{name: "5-way comma join with region", q: `SELECT r.rname, SUM(l.qty) FROM $.line l, $.region r, $.supp s, $.nation n
 			WHERE n.rk = r.rk AND s.sk = l.sk AND n.nk = s.nk GROUP BY r.rname`},
 		{name: "SELECT * of a reordered join keeps the written order", q: `SELECT * FROM $.part p, $.supp s, $.line l WHERE p.pk = l.pk AND s.sk = l.sk AND l.qty > 5`},
+		{name: "primary-key table written first is looked up", q: `SELECT n.name, s.sname, l.lk FROM $.nation_pk n, $.supp s, $.line l WHERE n.nk = s.nk AND s.sk = l.sk`},
 		{name: "unqualified columns", q: `SELECT lk, sname FROM $.line, $.supp WHERE line.sk = supp.sk AND qty > 4`},
 		{name: "OR-factored join (TPC-H Q19)", q: `SELECT l.lk, p.brand FROM $.line l, $.part p
 			WHERE (p.pk = l.pk AND p.brand = 'b1' AND l.qty BETWEEN 1 AND 5) OR (p.pk = l.pk AND p.brand = 'b2' AND l.qty > 5)`},

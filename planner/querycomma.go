@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/parser"
 )
@@ -10,7 +12,9 @@ import (
 // equality with those joined before it — the written order while that
 // holds, else the next item that does (FROM part, supplier, lineitem joins
 // lineitem before supplier when only lineitem names part's key) — and an
-// item that shares none is a cross join. The conjuncts of WHERE that name
+// item that shares none is a cross join. A primary-key table whose whole key
+// WHERE equates with columns of other items waits until those are joined
+// (and never starts the order), so that it is looked up rather than read. The conjuncts of WHERE that name
 // two sides become the ON of the join that brings them together (so that
 // equalities are join keys and a primary-key table may be looked up);
 // the rest stay in WHERE, whose single-table conjuncts filter each table's
@@ -80,19 +84,42 @@ func (b *builder) orderComma(items []parser.FromItem, conj []parser.Expr) (parse
 		scopes[i] = sc
 	}
 	used := make([]bool, len(conj))
-	joined, tree := scopes[0], items[0]
-	reordered := false
+	keys, err := b.lookupKeys(items, scopes, conj)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	start := 0
+	for start < len(items) && keys[start] != nil {
+		start++
+	}
+	if start == len(items) {
+		start = 0
+	}
+	joined, tree := scopes[start], items[start]
+	reordered := start > 0
 	remaining := make([]int, 0, len(items)-1)
-	for i := 1; i < len(items); i++ {
-		remaining = append(remaining, i)
+	for i := range items {
+		if i != start {
+			remaining = append(remaining, i)
+		}
 	}
 	for len(remaining) > 0 {
-		pick := 0
+		pick, later := -1, -1
 		for k, r := range remaining {
-			if connects(conj, used, joined, scopes[r]) {
-				pick = k
-				break
+			if !connects(conj, used, joined, scopes[r]) {
+				continue
 			}
+			if keys[r] != nil && !keyCovered(conj, used, joined, scopes[r], keys[r]) {
+				if later < 0 {
+					later = k // a primary-key table is better looked up once its key is known
+				}
+				continue
+			}
+			pick = k
+			break
+		}
+		if pick < 0 {
+			pick = max(later, 0)
 		}
 		r := remaining[pick]
 		reordered = reordered || pick > 0
@@ -111,6 +138,70 @@ func (b *builder) orderComma(items []parser.FromItem, conj []parser.Expr) (parse
 		joined = concat(joined, scopes[r], false)
 	}
 	return tree, used, reordered, nil
+}
+
+// lookupKeys gives, for each item that is a primary-key table whose whole
+// key the conjuncts equate with columns of the other items, its key
+// columns (nil for the other items): such a table is joined once the
+// items before it give its key, so that it is looked up, not read.
+func (b *builder) lookupKeys(items []parser.FromItem, scopes []*scope, conj []parser.Expr) ([][]string, error) {
+	keys := make([][]string, len(items))
+	for i, it := range items {
+		t, ok := it.(*parser.TableRef)
+		if !ok || t.AsOf != nil || t.Hints != nil { // a hinted table is meant to be scanned
+			continue
+		}
+		info, vt, err := b.readTable(t.Table)
+		if err != nil {
+			return nil, err
+		}
+		if vt != nil || !info.HasPrimaryKey() {
+			continue
+		}
+		others := &scope{}
+		for k, sc := range scopes {
+			if k != i {
+				others = concat(others, sc, false)
+			}
+		}
+		if keyCovered(conj, make([]bool, len(conj)), others, scopes[i], info.Schema().PrimaryKey) {
+			keys[i] = info.Schema().PrimaryKey
+		}
+	}
+	return keys, nil
+}
+
+// keyCovered reports whether unused equalities equate every column of key
+// (columns of r) with an expression of joined.
+func keyCovered(conj []parser.Expr, used []bool, joined, r *scope, key []string) bool {
+	for _, col := range key {
+		found := false
+		for i, c := range conj {
+			cmp, ok := c.(*parser.Comparison)
+			if used[i] || !ok || cmp.Op != "=" || !movable(c) {
+				continue
+			}
+			for _, pair := range [2][2]parser.Expr{{cmp.Left, cmp.Right}, {cmp.Right, cmp.Left}} {
+				ref, ok := pair[0].(*parser.ColumnRef)
+				if !ok {
+					continue
+				}
+				if sd, err := sideOf(ref, joined, r); err != nil || sd != sideRight {
+					continue
+				}
+				if sd, err := sideOf(pair[1], joined, r); err != nil || sd != sideLeft {
+					continue
+				}
+				if idx, err := r.resolve(ref); err == nil && strings.EqualFold(r.cols[idx].name, col) {
+					found = true
+				}
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // writtenOrder puts the columns of a reordered comma join back in the

@@ -53,3 +53,8 @@ SELECT * FROM logs l, events e, metrics m WHERE l.id = m.id AND m.v = e.id
 ====
 -- A parenthesised comma list inside a JOIN is ordered and keyed by the conjuncts that reach it, as a FROM list is.
 SELECT a.id FROM (logs a, metrics b) JOIN users u ON u.user_id = b.id WHERE a.id = b.id
+====
+-- users' key is equated with a column of logs: users is looked up, though written first.
+SELECT * FROM users u, logs l WHERE u.user_id = l.level AND l.id > 5
+====
+SELECT u.name, l.id FROM logs l, users u, metrics m WHERE u.user_id = m.id AND m.v = l.id
