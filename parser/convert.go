@@ -20,9 +20,10 @@ type converter struct {
 	nested     bool     // converting a subquery
 	orders     int      // the ORDER BY clauses converted so far
 	q          *queryRewrites
-	hints      []map[string]string  // by the number in a hinted table's stand-in name
-	query      bool                 // converting a SELECT (where x.y may be a ROW field)
-	ctes       map[string]*cteQuery // the WITH names in scope (shapeconv.go)
+	hints      []map[string]string // by the number in a hinted table's stand-in name
+	query      bool                // converting a SELECT (where x.y may be a ROW field)
+
+	ctes map[string]*cteQuery // the WITH names in scope (shapeconv.go)
 }
 
 // tableHints takes a table name of FROM or JOIN apart: the name as written

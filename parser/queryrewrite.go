@@ -32,10 +32,11 @@ const (
 
 // queryRewrites holds what the rewrite took out of the text.
 type queryRewrites struct {
-	casts  []types.DataType
-	nulls  map[[2]int]NullsOrder // (ORDER BY number in the text, key index) → NULLS
-	asOf   map[string]*ColumnRef // table name → FOR SYSTEM_TIME AS OF attribute
-	shapes *shapeRewrites        // WITH, derived column lists, INTERSECT/EXCEPT (shaperewrite.go)
+	casts []types.DataType
+	nulls map[[2]int]NullsOrder // (ORDER BY number in the text, key index) → NULLS
+	asOf  map[string]*ColumnRef // table name → FOR SYSTEM_TIME AS OF attribute
+
+	shapes *shapeRewrites // WITH, derived column lists, INTERSECT/EXCEPT (shaperewrite.go)
 }
 
 func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {

@@ -119,7 +119,7 @@ func (b *builder) planJoin(fp *fromPlan, j *parser.Join, pushable bool) (*relati
 	switch {
 	case j.Kind == parser.JoinRight:
 		return nil, fmt.Errorf("RIGHT JOIN is not supported; swap the two sides and write LEFT JOIN")
-	case j.Kind != parser.JoinInner && j.Kind != parser.JoinLeft && j.Kind != parser.JoinComma:
+	case j.Kind != parser.JoinInner && j.Kind != parser.JoinLeft:
 		return nil, fmt.Errorf("%s is not supported; write [INNER] JOIN or LEFT JOIN", j.Kind)
 	case j.On == nil && j.Kind == parser.JoinLeft:
 		return nil, fmt.Errorf("a LEFT JOIN needs ON with an equality of the two sides")
