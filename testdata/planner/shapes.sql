@@ -58,3 +58,5 @@ SELECT a.id FROM (logs a, metrics b) JOIN users u ON u.user_id = b.id WHERE a.id
 SELECT * FROM users u, logs l WHERE u.user_id = l.level AND l.id > 5
 ====
 SELECT u.name, l.id FROM logs l, users u, metrics m WHERE u.user_id = m.id AND m.v = l.id
+====
+SELECT id FROM logs /*+ OPTIONS('scan.bounded' = 'false') */ INTERSECT SELECT id FROM metrics
