@@ -43,8 +43,9 @@ import (
 //     floats compute it exactly too; flussql's DECIMAL results (strings) are read as
 //     floats.
 //
-// A third of the queries (not the lookups) read, instead of t, a subquery, a UNION ALL or
-// a join (lookup or hash, INNER or LEFT) with t's columns (see fromVariant).
+// A third of the queries (not the lookups) read, instead of t, a subquery, a UNION ALL, a
+// UNION / INTERSECT / EXCEPT, a WITH, or a join (lookup or hash, INNER or LEFT; comma and
+// cross joins) with t's columns (see fromVariant).
 //
 // FLUSSQL_DIFF_QUERIES sets the number of queries (default 300), FLUSSQL_DIFF_SEED the
 // seed (default 1; "random" picks one and logs it).
@@ -121,8 +122,13 @@ func TestDifferentialSQLite(t *testing.T) {
 			kinds[kind]++
 			fl := strings.NewReplacer("{t}", table, "{tp}", pkTable).Replace(v)
 			sq := strings.NewReplacer("{t}", "t", "{tp}", "tp").Replace(v)
-			q.fl = strings.Replace(q.fl, "FROM "+table, "FROM "+fl, 1)
-			q.sq = strings.Replace(q.sq, "FROM t", "FROM "+sq, 1)
+			flWith, fl, _ := strings.Cut(fl, "|") // a WITH variant: WITH w AS (…)|w AS t
+			sqWith, sq, _ := strings.Cut(sq, "|")
+			if fl == "" {
+				fl, sq, flWith, sqWith = flWith, sqWith, "", ""
+			}
+			q.fl = strings.TrimSpace(flWith + " " + strings.Replace(q.fl, "FROM "+table, "FROM "+fl, 1))
+			q.sq = strings.TrimSpace(sqWith + " " + strings.Replace(q.sq, "FROM t", "FROM "+sq, 1))
 		}
 		got, gerr := diffRows(db, q.fl)
 		want, werr := diffRows(ref, q.sq)
@@ -684,7 +690,18 @@ func (g *queryGen) fromVariant() (string, string) {
 	if g.chance(0.3) {
 		residual = fmt.Sprintf(" AND y.b > %d", g.pick(5)-2)
 	}
-	switch g.pick(4) {
+	switch g.pick(10) {
+	case 4:
+		return "(SELECT x.k AS k, y.a AS a, x.b AS b, y.s AS s, y.d AS d, x.m AS m FROM {t} x, {t} y WHERE y.b = x.a - 1" + residual + ") AS t", "comma join"
+	case 5:
+		return fmt.Sprintf("(SELECT x.k AS k, y.a AS a, x.b AS b, y.s AS s, y.d AS d, x.m AS m FROM {t} x, {t} y WHERE x.k < %d AND y.a < x.b) AS t",
+			g.pick(6)+1), "cross join"
+	case 6, 7:
+		op := []string{"UNION", "INTERSECT", "EXCEPT"}[g.pick(3)]
+		return fmt.Sprintf("(SELECT %s FROM {t} WHERE k < %d %s SELECT %s FROM {t} WHERE k >= %d) AS t",
+			cols, g.pick(g.keys), op, cols, g.pick(g.keys)), strings.ToLower(op)
+	case 8:
+		return fmt.Sprintf("WITH w AS (SELECT %s FROM {t} WHERE b IS NULL OR b <> %d)|w AS t", cols, g.pick(11)-5), "with"
 	case 0:
 		return fmt.Sprintf("(SELECT %s FROM {t} WHERE b IS NULL OR b <> %d) AS t", cols, g.pick(11)-5), "subquery"
 	case 1:

@@ -13,6 +13,9 @@ import (
 
 // assign sets gids[r] to row r's group, adding the groups not seen yet.
 func (a *aggregateOp) assign(keyCols []arrow.Array, gids []int32) error {
+	if len(gids) == 0 {
+		return nil // an empty batch (an empty array may have no value buffer to type-switch on)
+	}
 	switch a.mode {
 	case keysNone:
 		clear(gids)

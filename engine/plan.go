@@ -394,6 +394,16 @@ func MapExprs(n Node, f func(Expr) (Expr, error)) (Node, error) {
 		return &Union{Ins: kids}, nil
 	case *Window:
 		return x.mapExprs(kids[0], f)
+	case *NestedLoopJoin:
+		c := *x
+		c.Left, c.Right = kids[0], kids[1]
+		var err error
+		if x.Residual != nil {
+			c.Residual, err = f(x.Residual)
+		}
+		return &c, err
+	case *SetOp:
+		return &SetOp{Kind: x.Kind, Left: kids[0], Right: kids[1]}, nil
 	}
 	return n, nil
 }

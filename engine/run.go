@@ -152,6 +152,10 @@ func (r *runner) build(n Node) (Operator, error) {
 		op, err = newUnion(kids, x)
 	case *Window:
 		op, err = newWindow(r.ec, r.budget, in, x)
+	case *NestedLoopJoin:
+		op, err = newNestedLoop(r.ec, r.budget, kids[0], kids[1], x)
+	case *SetOp:
+		op, err = newSetOp(r.ec, r.budget, kids[0], kids[1], x)
 	default:
 		err = fmt.Errorf("engine: cannot run %T", n)
 	}

@@ -22,6 +22,8 @@ type converter struct {
 	q          *queryRewrites
 	hints      []map[string]string // by the number in a hinted table's stand-in name
 	query      bool                // converting a SELECT (where x.y may be a ROW field)
+
+	ctes map[string]*cteQuery // the WITH names in scope (shapeconv.go)
 }
 
 // tableHints takes a table name of FROM or JOIN apart: the name as written
@@ -140,6 +142,11 @@ func (c *converter) nodeUnsupported(n sqlparser.SQLNode, msg string) error {
 }
 
 func (c *converter) statement(tree sqlparser.Statement, upsert bool) (Statement, error) {
+	if sel, ok := tree.(*sqlparser.Select); ok {
+		if bodies, ids, main, g, ok := c.withParts(sel); ok {
+			return c.withQuery(bodies, ids, main, g, true)
+		}
+	}
 	switch n := tree.(type) {
 	case *sqlparser.Select:
 		return c.selectStmt(n)

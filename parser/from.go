@@ -23,10 +23,12 @@ type TableRef struct {
 }
 
 // SubqueryRef is (SELECT …) alias in FROM, or (a UNION ALL b) alias. Query
-// is a *Select or a *Union.
+// is a *Select or a *Union. Columns, when set, renames its columns (a
+// derived column list: (SELECT …) AS t (x, y), or a WITH t (x, y) AS …).
 type SubqueryRef struct {
-	Query Statement
-	Alias string
+	Query   Statement
+	Alias   string
+	Columns []string
 }
 
 // JoinKind is the kind of a join.
@@ -37,6 +39,9 @@ const (
 	JoinInner JoinKind = "JOIN"
 	JoinLeft  JoinKind = "LEFT JOIN"
 	JoinRight JoinKind = "RIGHT JOIN"
+	// JoinComma is a comma in a FROM list (a, b): an inner join whose
+	// condition is in WHERE; the planner orders such joins itself.
+	JoinComma JoinKind = ","
 )
 
 // Join is Left kind Right ON On (On nil for a join without condition).
@@ -46,10 +51,13 @@ type Join struct {
 	On          Expr
 }
 
-// Union is a UNION ALL of two or more SELECTs (UNION without ALL is not
-// supported). A statement a UNION ALL b [ORDER BY …] [LIMIT …] is read as
-// SELECT * FROM (a UNION ALL b) [ORDER BY …] [LIMIT …].
+// Union is a set operation over two or more SELECTs, folded from the left:
+// ((s1 op s2) op s3) …; Kind is the operator ("" is UNION ALL). A statement
+// a UNION b [ORDER BY …] [LIMIT …] is read as SELECT * FROM (a UNION b)
+// [ORDER BY …] [LIMIT …]; an operand that is itself a set operation of
+// another kind is SELECT * FROM (it).
 type Union struct {
+	Kind    SetKind
 	Selects []*Select
 }
 
@@ -86,6 +94,9 @@ func (s *SubqueryRef) String() string {
 	if s.Alias != "" {
 		out += " AS " + QuoteIdent(s.Alias)
 	}
+	if len(s.Columns) > 0 {
+		out += " (" + identList(s.Columns) + ")"
+	}
 	return out
 }
 
@@ -93,6 +104,9 @@ func (j *Join) String() string {
 	right := j.Right.String()
 	if _, ok := j.Right.(*Join); ok {
 		right = "(" + right + ")"
+	}
+	if j.Kind == JoinComma {
+		return j.Left.String() + ", " + right
 	}
 	s := j.Left.String() + " " + string(j.Kind) + " " + right
 	if j.On != nil {
@@ -105,11 +119,11 @@ func (u *Union) String() string {
 	parts := make([]string, len(u.Selects))
 	for i, s := range u.Selects {
 		parts[i] = s.String()
-		if len(s.OrderBy) > 0 || s.Limit != nil || s.Offset != nil {
+		if _, set := unionStatement(s); set || len(s.OrderBy) > 0 || s.Limit != nil || s.Offset != nil {
 			parts[i] = "(" + parts[i] + ")" // its own, not the union's
 		}
 	}
-	return strings.Join(parts, " UNION ALL ")
+	return strings.Join(parts, " "+string(u.Op())+" ")
 }
 
 // fromExprs lists the expressions inside a FROM item (ON conditions and

@@ -11,10 +11,11 @@ import (
 // FromItem.
 func (c *converter) fromClause(exprs sqlparser.TableExprs) (TableName, map[string]string, FromItem, error) {
 	if len(exprs) != 1 {
-		return TableName{}, nil, nil, c.unsupportedUse("a comma-separated FROM list (a cross join)", "write JOIN … ON", ",")
+		f, err := c.commaList(exprs)
+		return TableName{}, nil, f, err
 	}
 	if te, ok := exprs[0].(*sqlparser.AliasedTableExpr); ok {
-		if name, ok := te.Expr.(sqlparser.TableName); ok && te.As.IsEmpty() {
+		if name, ok := te.Expr.(sqlparser.TableName); ok && te.As.IsEmpty() && c.cteRef(name, "") == nil {
 			if t, h := c.tableHints(name); c.q.asOf[t.Name] == nil {
 				if _, err := c.singleTable(exprs); err != nil {
 					return TableName{}, nil, nil, err
@@ -38,6 +39,9 @@ func (c *converter) fromItem(te sqlparser.TableExpr) (FromItem, error) {
 		}
 		switch x := n.Expr.(type) {
 		case sqlparser.TableName:
+			if sq := c.cteRef(x, n.As.String()); sq != nil {
+				return sq, nil
+			}
 			t, h := c.tableHints(x)
 			return &TableRef{Table: t, Alias: n.As.String(), Hints: h, AsOf: c.q.asOf[t.Name]}, nil
 		case *sqlparser.Subquery:
@@ -45,17 +49,14 @@ func (c *converter) fromItem(te sqlparser.TableExpr) (FromItem, error) {
 			if err != nil {
 				return nil, err
 			}
-			alias := n.As.String()
+			alias, cols := c.derivedAlias(n.As.String())
 			if alias == subqueryAlias {
 				alias = ""
 			}
-			return &SubqueryRef{Query: q, Alias: alias}, nil
+			return &SubqueryRef{Query: q, Alias: alias, Columns: cols}, nil
 		}
 	case *sqlparser.ParenTableExpr:
-		if len(n.Exprs) != 1 {
-			return nil, c.unsupportedUse("a comma-separated FROM list (a cross join)", "write JOIN … ON", ",")
-		}
-		return c.fromItem(n.Exprs[0])
+		return c.commaList(n.Exprs)
 	case *sqlparser.JoinTableExpr:
 		var kind JoinKind
 		switch n.Join {
@@ -119,6 +120,9 @@ func (c *converter) subquery(st sqlparser.SelectStatement) (Statement, error) {
 	c.nested = true
 	switch n := st.(type) {
 	case *sqlparser.Select:
+		if bodies, ids, main, g, ok := c.withParts(n); ok {
+			return c.withQuery(bodies, ids, main, g, false)
+		}
 		return c.selectStmt(n)
 	case *sqlparser.ParenSelect:
 		return c.subquery(n.Select)
@@ -128,32 +132,20 @@ func (c *converter) subquery(st sqlparser.SelectStatement) (Statement, error) {
 	return nil, c.unsupported("this subquery", "select")
 }
 
-// union converts a UNION ALL chain; a top-level one with ORDER BY or LIMIT
-// becomes SELECT * FROM (the union) with them.
+// union converts a chain of set operations (UNION [ALL], INTERSECT [ALL],
+// EXCEPT [ALL]); a top-level one with ORDER BY or LIMIT becomes SELECT *
+// FROM (the set operation) with them.
 func (c *converter) union(n *sqlparser.Union) (Statement, error) {
-	if n.Type != sqlparser.UnionAllStr {
-		return nil, c.unsupportedUse("UNION without ALL", "write UNION ALL (and SELECT DISTINCT over it for distinct rows)", "union")
-	}
 	if n.Lock != "" {
 		return nil, c.unsupported("a locking clause", "for", "lock")
 	}
-	u := &Union{}
 	savedNested := c.nested
 	c.nested = true
-	for _, side := range []sqlparser.SelectStatement{n.Left, n.Right} {
-		q, err := c.subquery(side)
-		if err != nil {
-			c.nested = savedNested
-			return nil, err
-		}
-		switch x := q.(type) {
-		case *Select:
-			u.Selects = append(u.Selects, x)
-		case *Union:
-			u.Selects = append(u.Selects, x.Selects...)
-		}
-	}
+	u, err := c.setOperation(n)
 	c.nested = savedNested
+	if err != nil {
+		return nil, err
+	}
 	if len(n.OrderBy) == 0 && n.Limit == nil {
 		return u, nil
 	}

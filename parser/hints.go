@@ -25,7 +25,7 @@ func (l *lexed) selectHints(s int) (map[int]map[string]string, error) {
 			continue
 		}
 		j := l.hintedTable(c.start)
-		if !l.isWord(l.toks[s], "select") && !l.isWord(l.toks[s], "insert") && !l.isWord(l.toks[s], "upsert") && l.toks[s].typ != '(' || j < 0 {
+		if !l.isWord(l.toks[s], "select") && !l.isWord(l.toks[s], "with") && !l.isWord(l.toks[s], "insert") && !l.isWord(l.toks[s], "upsert") && l.toks[s].typ != '(' || j < 0 {
 			return nil, newError(l.src, c.start, c.text(l.src), "",
 				"a hint must directly follow the table name: SELECT … FROM t /*+ OPTIONS('k' = 'v') */")
 		}
@@ -61,7 +61,9 @@ func (l *lexed) hintedTable(off int) int {
 		_, ok := l.identValue(l.toks[k])
 		return ok
 	}
-	tableWord := func(k int) bool { return k >= 0 && (l.isWord(l.toks[k], "from") || l.isWord(l.toks[k], "join")) }
+	tableWord := func(k int) bool {
+		return k >= 0 && (l.isWord(l.toks[k], "from") || l.isWord(l.toks[k], "join") || l.fromComma(k))
+	}
 	switch {
 	case !isName(j), j+1 < len(l.toks) && l.toks[j+1].typ == '.': // not a name, or only its database
 		return -1

@@ -54,8 +54,7 @@ func Parse(sql string) (Statement, error) {
 			return nil, err
 		}
 	}
-	st, err := l.statement(0)
-	return st, l.unsupportedSyntax(err)
+	return l.statement(0)
 }
 
 // statement parses the statement starting at token index i.
@@ -75,7 +74,7 @@ func (l *lexed) statement(i int) (Statement, error) {
 			return nil, err
 		}
 		return &Explain{Statement: inner}, nil
-	case l.isWord(t, "select"), l.isWord(t, "insert"), l.isWord(t, "upsert"),
+	case l.isWord(t, "select"), l.isWord(t, "with"), l.isWord(t, "insert"), l.isWord(t, "upsert"),
 		l.isWord(t, "update"), l.isWord(t, "delete"):
 		return l.dml(i)
 	case t.typ == '(' && l.parenQuery(i):

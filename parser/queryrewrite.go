@@ -36,6 +36,8 @@ type queryRewrites struct {
 	nulls map[[2]int]NullsOrder // (ORDER BY number in the text, key index) → NULLS
 	asOf  map[string]*ColumnRef // table name → FOR SYSTEM_TIME AS OF attribute
 	windowRewrites
+
+	shapes *shapeRewrites // WITH, derived column lists, INTERSECT/EXCEPT (shaperewrite.go)
 }
 
 func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
@@ -63,7 +65,7 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 			if k > 0 {
 				prev = l.toks[k-1]
 			}
-			subs = append(subs, l.isWord(next, "select") && (l.isWord(prev, "from") || l.isWord(prev, "join") || prev.typ == ','))
+			subs = append(subs, (l.isWord(next, "select") || l.isWord(next, "with")) && (l.isWord(prev, "from") || l.isWord(prev, "join") || prev.typ == ','))
 		case t.typ == ')':
 			delete(orders, depth)
 			depth--
@@ -133,6 +135,9 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 			rw.add(t.start, next.end, "")
 			k++
 		}
+	}
+	if err := l.rewriteShapes(s, rw, q); err != nil {
+		return nil, err
 	}
 	return q, nil
 }

@@ -102,6 +102,10 @@ func (fp *fromPlan) columnsOf(t *parser.TableRef, info *fluss.TableInfo) []parse
 // fromQuery plans a SELECT whose FROM has joins, subqueries, UNION ALL or
 // aliases.
 func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
+	s, written, err := b.commaJoins(s)
+	if err != nil {
+		return nil, err
+	}
 	b.noteTopN(s)
 	fp := &fromPlan{}
 	fp.collectRefs(s)
@@ -112,6 +116,7 @@ func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	rel = writtenOrder(rel, written)
 	ph := Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}
 	q := &Query{Limit: -1, Placeholders: ph, Inputs: fp.inputs, Lookups: fp.lookups}
 	if s.Limit != nil {
@@ -134,7 +139,7 @@ func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
 		return nil, err
 	}
 	if !rel.bounded && !engine.Streaming(q.Root) {
-		return nil, fmt.Errorf("aggregates, ORDER BY, DISTINCT and hash joins need bounded inputs; over an unbounded scan ('%s' = 'false') a query only takes filters, expressions, LIMIT and lookup joins", HintBounded)
+		return nil, fmt.Errorf("aggregates, ORDER BY, DISTINCT, set operations other than UNION ALL, hash and nested-loop joins need bounded inputs; over an unbounded scan ('%s' = 'false') a query only takes filters, expressions, LIMIT and lookup joins", HintBounded)
 	}
 	return q, nil
 }
@@ -148,6 +153,9 @@ func (b *builder) planFrom(fp *fromPlan, f parser.FromItem, pushable bool) (*rel
 	case *parser.SubqueryRef:
 		return b.planSubquery(fp, n)
 	case *parser.Join:
+		if n.Kind == parser.JoinComma {
+			return b.planComma(fp, n, pushable)
+		}
 		return b.planJoin(fp, n, pushable)
 	}
 	return nil, notSupported("planner: FROM item %T is not supported", f)
@@ -272,9 +280,13 @@ func (b *builder) planSubquery(fp *fromPlan, sq *parser.SubqueryRef) (*relation,
 			bounded = bounded && r.bounded
 		}
 		var err error
-		if node, err = unionAll(ins); err != nil {
+		if node, err = setOperation(q.Op(), ins); err != nil {
 			return nil, err
 		}
+	}
+	node, err := renameColumns(node, sq)
+	if err != nil {
+		return nil, err
 	}
 	return &relation{node: node, scope: requalify(node.Columns(), sq.Alias), bounded: bounded}, nil
 }
@@ -347,19 +359,19 @@ func unboundedBelow(q *Query) bool {
 // (Flink's widening: the wider integer, DECIMAL that holds both, DOUBLE for
 // floating point, STRING for strings, the finer TIMESTAMP; NULL-able when
 // any input is).
-func unionAll(ins []*relation) (engine.Node, error) {
+func unionAll(what string, ins []*relation) (engine.Node, error) {
 	cols := ins[0].node.Columns()
 	types := make([]engine.Column, len(cols))
 	copy(types, cols)
 	for k, in := range ins[1:] {
 		c := in.node.Columns()
 		if len(c) != len(cols) {
-			return nil, fmt.Errorf("UNION ALL: SELECT %d has %d columns, the first has %d", k+2, len(c), len(cols))
+			return nil, fmt.Errorf(what+": SELECT %d has %d columns, the first has %d", k+2, len(c), len(cols))
 		}
 		for i := range c {
 			t, err := engine.CommonType(types[i].Type, c[i].Type)
 			if err != nil {
-				return nil, fmt.Errorf("UNION ALL: column %d (%s): %w", i+1, cols[i].Name, err)
+				return nil, fmt.Errorf(what+": column %d (%s): %w", i+1, cols[i].Name, err)
 			}
 			types[i].Type = t
 		}
@@ -377,7 +389,7 @@ func unionAll(ins []*relation) (engine.Node, error) {
 			if c[i].Type.Kind != want.Kind || c[i].Type.Precision != want.Precision || c[i].Type.Scale != want.Scale || c[i].Type.Length != want.Length {
 				x, err := engine.NewCast(e, want.AsNullable())
 				if err != nil {
-					return nil, fmt.Errorf("UNION ALL: column %d (%s): %w", i+1, cols[i].Name, err)
+					return nil, fmt.Errorf(what+": column %d (%s): %w", i+1, cols[i].Name, err)
 				}
 				e, cast = x, true
 			}

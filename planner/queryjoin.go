@@ -121,8 +121,8 @@ func (b *builder) planJoin(fp *fromPlan, j *parser.Join, pushable bool) (*relati
 		return nil, notSupported("RIGHT JOIN is not supported; swap the two sides and write LEFT JOIN")
 	case j.Kind != parser.JoinInner && j.Kind != parser.JoinLeft:
 		return nil, notSupported("%s is not supported; write [INNER] JOIN or LEFT JOIN", j.Kind)
-	case j.On == nil:
-		return nil, notSupported("a JOIN needs ON with an equality of the two sides (cross joins are not supported)")
+	case j.On == nil && j.Kind == parser.JoinLeft:
+		return nil, notSupported("a LEFT JOIN needs ON with an equality of the two sides")
 	}
 	kind := engine.InnerJoin
 	if j.Kind == parser.JoinLeft {
@@ -322,7 +322,7 @@ func (b *builder) hashJoin(kind engine.JoinKind, left, right *relation, on parse
 		return nil, err
 	}
 	if len(eqs) == 0 {
-		return nil, notSupported("ON %s has no equality between the two sides; a join needs one (x.a = y.b) — cross and non-equi joins are not supported", on)
+		return b.nestedLoopJoin(kind, left, right, on)
 	}
 	lc, rc := b.scopeConv(left.scope), b.scopeConv(right.scope)
 	used := map[int]bool{}

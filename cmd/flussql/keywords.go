@@ -6,7 +6,7 @@ package main
 var sqlKeywords = []string{
 	// statements and their clauses
 	"SELECT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "DISTINCT",
-	"AS", "ASC", "DESC", "JOIN", "INNER", "LEFT", "ON", "UNION", "ALL",
+	"AS", "ASC", "DESC", "JOIN", "INNER", "LEFT", "CROSS", "ON", "UNION", "INTERSECT", "EXCEPT", "ALL",
 	"INSERT", "INTO", "VALUES", "UPDATE", "SET", "DELETE",
 	"CREATE", "DROP", "ALTER", "ADD", "RESET", "TABLE", "TABLES", "DATABASE", "DATABASES",
 	"PARTITION", "PARTITIONS", "PARTITIONED", "COLUMN", "COLUMNS", "IF", "EXISTS", "CASCADE",
