@@ -110,8 +110,8 @@ type page struct {
 var pollMin, pollMax = 10 * time.Millisecond, 250 * time.Millisecond
 
 // Next returns the rows of the next page that has any, waiting (polling with a growing
-// pause) while the gateway answers NOT_READY; io.EOF after the last page (EOS). An empty
-// PAYLOAD page is skipped. A statement that fails in Flink fails here, with its *Error.
+// pause) while the gateway answers NOT_READY or an empty PAYLOAD; io.EOF after the last page
+// (EOS). A statement that fails in Flink fails here, with its *Error.
 // Cancelling ctx stops the wait; the operation stays open (Close it).
 func (o *Operation) Next(ctx context.Context) ([]Row, error) {
 	pause := pollMin
@@ -154,14 +154,11 @@ func (o *Operation) Next(ctx context.Context) ([]Row, error) {
 			}
 			return rows, nil
 		}
-		if p.ResultType == "NOT_READY" {
-			if err := sleep(ctx, pause); err != nil {
-				return nil, err
-			}
-			pause = min(2*pause, pollMax)
-		} else {
-			pause = pollMin
+		// Nothing yet (NOT_READY, or an empty PAYLOAD while the job runs): wait longer each time.
+		if err := sleep(ctx, pause); err != nil {
+			return nil, err
 		}
+		pause = min(2*pause, pollMax)
 	}
 }
 
