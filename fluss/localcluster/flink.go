@@ -187,18 +187,29 @@ func flinkResourceParams(ctx context.Context, java, cp, confDir, cmd string) ([2
 	if err != nil {
 		return res, fmt.Errorf("localcluster: Flink's BashJavaUtils %s failed: %w\n%s", cmd, err, tail(string(out), 3000))
 	}
+	res, ok := parseResourceParams(string(out))
+	if !ok {
+		return res, fmt.Errorf("localcluster: Flink's BashJavaUtils %s printed fewer than 2 result lines:\n%s", cmd, tail(string(out), 3000))
+	}
+	return res, nil
+}
+
+// parseResourceParams picks BashJavaUtils' last two result lines out of its output (which
+// also holds its log lines) and splits them into arguments.
+func parseResourceParams(out string) ([2][]string, bool) {
+	var res [2][]string
 	var lines []string
-	for _, line := range strings.Split(string(out), "\n") {
+	for _, line := range strings.Split(out, "\n") {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), resultMarker); ok {
 			lines = append(lines, rest)
 		}
 	}
 	if len(lines) < 2 {
-		return res, fmt.Errorf("localcluster: Flink's BashJavaUtils %s printed %d result lines, want 2:\n%s", cmd, len(lines), tail(string(out), 3000))
+		return res, false
 	}
 	res[0] = strings.Fields(lines[len(lines)-2])
 	res[1] = strings.Fields(lines[len(lines)-1])
-	return res, nil
+	return res, true
 }
 
 // spawn starts one JVM with its output in log/<name>.log and records its PID.

@@ -188,12 +188,16 @@ func (o *Operation) Status(ctx context.Context) (string, error) {
 	return resp.Status, err
 }
 
-// Cancel cancels the operation (its Flink job too); the result can no longer be read.
+// Cancel cancels an operation the gateway is still running (planning, submitting, or a
+// statement without a job). A query's operation is FINISHED as soon as its job is submitted,
+// and Cancel then fails with Flink's "Failed to convert the Operation Status from FINISHED
+// to CANCELED": Close is what stops a query's job (a streaming query's too).
 func (o *Operation) Cancel(ctx context.Context) error {
 	return o.s.c.do(ctx, http.MethodPost, o.s.opPath(o.Handle)+"/cancel", map[string]any{}, nil)
 }
 
-// Close closes the operation on the gateway, cancelling it first if it still runs.
+// Close closes the operation on the gateway and so stops the Flink job computing its
+// result, if that still runs.
 func (o *Operation) Close(ctx context.Context) error {
 	o.next = ""
 	return o.s.c.do(ctx, http.MethodDelete, o.s.opPath(o.Handle)+"/close", nil, nil)
