@@ -20,6 +20,13 @@
 // -server-option key=value (repeatable) adds an entry to every server's server.yaml, e.g.
 // -server-option max.bucket.num=16384 for a table of 1,000 partitions × 8 buckets (Fluss
 // 0.9.1 limits a partitioned table's buckets in all to max.bucket.num, default 4096).
+//
+// Flink (see localcluster.StartFlink): `up -flink [-flink-state FILE] [-fluss host:port]`
+// also starts a local Flink with a SQL Gateway and a Fluss catalog "fluss" for the cluster
+// (-fluss: for that cluster, starting no Fluss), prints the gateway address on a second line
+// and records it in -flink-state (default .cluster/flink.json); `down` stops it too, `down
+// -flink-only` only it; `run -flink` starts one for the plain cluster and exports
+// FLUSSQL_FLINK_GATEWAY and FLUSSQL_FLINK_REST; `fetch -flink` fetches its jars.
 package main
 
 import (
