@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -84,12 +83,12 @@ func startFlink(ctx context.Context, bootstrap, dir string, detach bool) (*local
 // flinkDown stops the Flink recorded in the state file, if any; a missing state file is an
 // error only when Flink alone was to be stopped.
 func flinkDown(statePath string, only bool) error {
+	if !only && !fileExists(statePath) {
+		return nil // no Flink was started beside this cluster
+	}
 	f, err := localcluster.LoadFlinkState(statePath)
 	if err != nil {
-		if only || !errors.Is(err, os.ErrNotExist) && fileExists(statePath) {
-			return err
-		}
-		return nil
+		return err
 	}
 	if err := f.Stop(); err != nil {
 		return err
