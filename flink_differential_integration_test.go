@@ -58,16 +58,22 @@ var flinkDiffCases = []flinkDiffCase{
 	{"double with int and decimal", "SELECT k, d * a, d + m FROM {t}", false},
 	{"decimal literal arithmetic", "SELECT k, m * 2, m + 0.5, a * 1.5 FROM {t}", false},
 	{"ABS", "SELECT k, ABS(a), ABS(m), ABS(d) FROM {t}", false},
+	{"ROUND CEIL FLOOR of decimal", "SELECT k, ROUND(m, 1), CEIL(m), FLOOR(m) FROM {t}", false},
+	{"MOD", "SELECT k, MOD(a, 3), MOD(big, 4) FROM {t}", false},
+	{"int overflow", "SELECT k, a * 1000000000 FROM {t} WHERE a = 7", false},
+	{"int division by zero", "SELECT k, a / (b - b) FROM {t} WHERE k = 1", false},
 	// Aggregates and their result types.
 	{"SUM", "SELECT SUM(a), SUM(big), SUM(m), SUM(d) FROM {t}", false},
 	{"AVG", "SELECT AVG(a), AVG(big), AVG(m), AVG(d) FROM {t}", false},
 	{"COUNT MIN MAX", "SELECT COUNT(*), COUNT(a), COUNT(s), MIN(a), MAX(m), MIN(s), MAX(d) FROM {t}", false},
 	{"GROUP BY aggregates", "SELECT b, COUNT(*), SUM(a), AVG(a), MIN(m), MAX(d), SUM(m) FROM {t} GROUP BY b", false},
+	{"COUNT DISTINCT", "SELECT COUNT(DISTINCT b), COUNT(DISTINCT s) FROM {t}", false},
 	{"GROUP BY HAVING", "SELECT b, COUNT(*) FROM {t} GROUP BY b HAVING COUNT(*) > 1", false},
 	{"aggregate of an expression", "SELECT b, SUM(a * m), AVG(m / 2) FROM {t} GROUP BY b", false},
 	// CAST.
 	{"CAST between numbers", "SELECT k, CAST(a AS BIGINT), CAST(m AS INT), CAST(a AS DECIMAL(5, 1)), CAST(d AS DECIMAL(10, 2)), CAST(m AS DOUBLE) FROM {t}", false},
 	{"CAST numbers to strings", "SELECT k, CAST(a AS STRING), CAST(m AS STRING), CAST(big AS STRING) FROM {t}", false},
+	{"CAST double to int", "SELECT k, CAST(d AS INT), CAST(d AS BIGINT) FROM {t}", false},
 	{"CAST double to string", "SELECT k, CAST(d AS STRING) FROM {t}", false},
 	{"CAST strings to numbers", "SELECT k, CAST('12' AS INT), CAST('1.5' AS DECIMAL(4, 2)), CAST('2.5' AS DOUBLE) FROM {t}", false},
 	// String functions.
@@ -157,8 +163,12 @@ var flinkKnownDifferences = map[string]string{
 	"decimal times decimal":      "DECIMAL(10, 2) * DECIMAL(6, 3): flussql DECIMAL(16, 5), Flink DECIMAL(17, 5)",
 	"decimal literal arithmetic": "m * 2 and a * 1.5: flussql DECIMAL(20, 2) and DECIMAL(12, 1), Flink DECIMAL(21, 2) and DECIMAL(13, 1)",
 	// Flink's SUM keeps the argument's type (and overflows like it); flussql widens to BIGINT.
-	"SUM":                 "SUM(INT): flussql BIGINT, Flink INT (same value)",
-	"GROUP BY aggregates": "SUM(INT): flussql BIGINT, Flink INT (same values)",
+	"SUM":                         "SUM(INT): flussql BIGINT, Flink INT (same value)",
+	"GROUP BY aggregates":         "SUM(INT): flussql BIGINT, Flink INT (same values)",
+	"ROUND CEIL FLOOR of decimal": "CEIL and FLOOR of DECIMAL(10, 2): flussql DECIMAL(9, 0), Flink DECIMAL(10, 0) (same values)",
+	"MOD":                         "MOD(BIGINT, 4): flussql BIGINT, Flink INT (the divisor's type; same values)",
+	// Deliberate: flussql fails where Flink's INT arithmetic wraps around.
+	"int overflow": "7 * 1000000000: flussql fails (overflows INT), Flink returns -1589934592",
 	// flussql refuses what Flink runs.
 	"CAST numbers to strings": "CAST(DECIMAL AS STRING) is not implemented in flussql (no cast_string kernel for decimal); Flink gives 1.50",
 	"CAST strings to numbers": "CAST('1.5' AS DECIMAL(4, 2)) is not implemented in flussql (no cast_decimal kernel for utf8); Flink gives 1.50",
