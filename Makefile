@@ -24,10 +24,15 @@ FUZZTIME      ?= 10s
 # still written, only not shrunk (rerun with FUZZMINTIME=60s to shrink it).
 FUZZMINTIME   ?= 0
 CLUSTER       := $(GO) run ./cmd/fluss-local-cluster
+# FLINK=1: `make integration` (and so `make test`) also starts a local Flink with a SQL Gateway
+# beside the plain cluster, and TestFlinkDifferential compares flussql with Flink SQL; off by
+# default (see the README's "Flink beside the driver" for why).
+FLINK         ?=
+INTEGRATION_FLAGS = $(if $(filter 1,$(FLINK)),-flink)
 # The OpenTelemetry adapter: a module of its own so that the driver does not depend on it.
 OTEL_DIR      = flussotel
 
-.PHONY: all build vet test unit bench-compare bench-scale bench-build integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down proto bench demo tidy
+.PHONY: all build vet test unit bench-compare bench-scale bench-build integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
 
 all: build
 
@@ -54,7 +59,7 @@ test: vet bench-build
 ## integration: every test but the fault tests against a plain and a SASL cluster of the pinned
 ## release (or FLUSS_VERSION).
 integration:
-	$(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(MAKE) --no-print-directory suite
+	$(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) $(INTEGRATION_FLAGS) -- $(MAKE) --no-print-directory suite
 
 ## integration-next: NEXT_PKGS against a plain and a SASL cluster of FLUSS_VERSION_NEXT.
 integration-next:
@@ -71,9 +76,10 @@ suite:
 reliability-short:
 	FLUSS_BOOTSTRAP_SERVERS=own $(GO) test -count=1 -timeout 15m ./reliability/
 
-## fetch: the jars of both servers `make test` runs (Maven, and the folder of server builds).
+## fetch: the jars of both servers `make test` runs (Maven, and the folder of server builds), and
+## Flink's with the Fluss connector (make flink-up, FLINK=1).
 fetch:
-	$(CLUSTER) fetch $(FLUSS_VERSION_NEXT)
+	$(CLUSTER) fetch -flink $(FLUSS_VERSION_NEXT)
 
 ## unit: the tests that need no cluster (integration tests skip without FLUSS_BOOTSTRAP_SERVERS).
 unit:
@@ -116,6 +122,17 @@ cluster-up:
 
 cluster-down:
 	@$(CLUSTER) down -state .cluster/state.json
+
+## flink-up / flink-down: a local Flink (JobManager, TaskManager, SQL Gateway) with a Fluss
+## catalog "fluss" for the cluster of cluster-up (started if it is not running), or for
+## FLUSS=host:port; up prints the bootstrap and gateway addresses and records the Flink in
+## .cluster/flink.json; flink-down stops only the Flink.
+FLUSS ?=
+flink-up:
+	@$(CLUSTER) up -state .cluster/state.json -flink -flink-state .cluster/flink.json $(if $(FLUSS),-fluss $(FLUSS)) $(CLUSTER_FLAGS)
+
+flink-down:
+	@$(CLUSTER) down -flink-only -flink-state .cluster/flink.json
 
 ## proto: regenerate the committed protobuf code (pinned protoc and protoc-gen-go).
 proto:

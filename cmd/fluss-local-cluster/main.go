@@ -20,6 +20,13 @@
 // -server-option key=value (repeatable) adds an entry to every server's server.yaml, e.g.
 // -server-option max.bucket.num=16384 for a table of 1,000 partitions × 8 buckets (Fluss
 // 0.9.1 limits a partitioned table's buckets in all to max.bucket.num, default 4096).
+//
+// Flink (see localcluster.StartFlink): `up -flink [-flink-state FILE] [-fluss host:port]`
+// also starts a local Flink with a SQL Gateway and a Fluss catalog "fluss" for the cluster
+// (-fluss: for that cluster, starting no Fluss), prints the gateway address on a second line
+// and records it in -flink-state (default .cluster/flink.json); `down` stops it too, `down
+// -flink-only` only it; `run -flink` starts one for the plain cluster and exports
+// FLUSSQL_FLINK_GATEWAY and FLUSSQL_FLINK_REST; `fetch -flink` fetches its jars.
 package main
 
 import (
@@ -68,7 +75,18 @@ func main() {
 
 // fetch makes sure the jars of FLUSS_VERSION (or the pinned release) and of each named version
 // are at hand and prints "version<TAB>classpath" for each.
-func fetch(versions []string) error {
+func fetch(args []string) error {
+	fs := flag.NewFlagSet("fetch", flag.ExitOnError)
+	withFlink := fs.Bool("flink", false, "also fetch Flink "+localcluster.FlinkVersion+" with the Fluss connector (printed as \"flink\")")
+	_ = fs.Parse(args)
+	versions := fs.Args()
+	if *withFlink {
+		cp, err := localcluster.EnsureFlinkJars(context.Background())
+		if err != nil {
+			return err
+		}
+		fmt.Printf("flink-%s\t%s\n", localcluster.FlinkVersion, cp)
+	}
 	seen := map[string]bool{}
 	for _, v := range append([]string{localcluster.Version()}, versions...) {
 		if v == "" || seen[v] {
@@ -167,13 +185,23 @@ func up(args []string) error {
 	tiering := fs.Bool("log-tiering", false, "tier log segments to the remote data dir within seconds (64 KiB segments, remote log task every second)")
 	serverOpts := serverOptions{}
 	fs.Var(serverOpts, "server-option", "extra server.yaml entry key=value for every server (repeatable)")
+	fl := flinkFlags(fs)
 	_ = fs.Parse(args)
 	if *tablets < 1 {
 		return fmt.Errorf("-tablet-servers wants at least 1, got %d", *tablets)
 	}
+	if *fl.fluss != "" && !*fl.on {
+		return errors.New("-fluss names the cluster for -flink; without -flink there is nothing to start")
+	}
+	if *fl.on && *fl.fluss != "" {
+		return flinkUp(fl, *fl.fluss)
+	}
 	if old, err := localcluster.LoadState(*statePath); err == nil && old.Running() {
 		fmt.Println(old.BootstrapServers)
 		logf("a cluster started here is already running (state %s); `make cluster-down` stops it", *statePath)
+		if *fl.on {
+			return flinkUp(fl, old.BootstrapServers)
+		}
 		return nil
 	}
 	users, first, _, err := parseSASL(*saslFlag)
@@ -205,6 +233,9 @@ func up(args []string) error {
 	logf("Fluss %s is up in %s (run folder %s, logs in %s/log); stop it with `make cluster-down`",
 		c.Version, time.Since(started).Round(time.Millisecond), c.Dir, c.Dir)
 	fmt.Println(c.BootstrapServers)
+	if *fl.on {
+		return flinkUp(fl, c.BootstrapServers)
+	}
 	return nil
 }
 
@@ -218,7 +249,12 @@ func dirOf(p string) string {
 func down(args []string) error {
 	fs := flag.NewFlagSet("down", flag.ExitOnError)
 	statePath := fs.String("state", ".cluster/state.json", "the state file `up` wrote")
+	flinkState := fs.String("flink-state", ".cluster/flink.json", "the state file `up -flink` wrote; the Flink it names is stopped too")
+	flinkOnly := fs.Bool("flink-only", false, "stop only the Flink of -flink-state")
 	_ = fs.Parse(args)
+	if err := flinkDown(*flinkState, *flinkOnly); err != nil || *flinkOnly {
+		return err
+	}
 	c, err := localcluster.LoadState(*statePath)
 	if err != nil {
 		return err
@@ -240,6 +276,7 @@ func run(args []string) (int, error) {
 	serverOpts := serverOptions{}
 	fs.Var(serverOpts, "server-option", "extra server.yaml entry key=value for every server of every cluster (repeatable)")
 	tablets := fs.Int("tablet-servers", 1, "number of tablet servers of the plain cluster")
+	withFlink := fs.Bool("flink", false, "also start a local Flink with a SQL Gateway and a Fluss catalog \"fluss\" for the plain cluster; exports FLUSSQL_FLINK_GATEWAY and FLUSSQL_FLINK_REST")
 	_ = fs.Parse(args)
 	if *tablets < 1 {
 		return 0, fmt.Errorf("-tablet-servers wants at least 1, got %d", *tablets)
@@ -285,6 +322,18 @@ func run(args []string) (int, error) {
 		if sc.Authorizer {
 			env = append(env, "FLUSS_SASL_AUTHORIZER=1")
 		}
+	}
+	if *withFlink {
+		f, err := startFlink(ctx, plain.BootstrapServers, "", false)
+		if err != nil {
+			return 0, err
+		}
+		defer func() {
+			if err := f.Stop(); err != nil {
+				logf("stopping Flink: %v", err)
+			}
+		}()
+		env = append(env, "FLUSSQL_FLINK_GATEWAY="+f.GatewayAddress, "FLUSSQL_FLINK_REST="+f.RESTAddress)
 	}
 	logf("clusters ready after %s; running %s", time.Since(started).Round(time.Millisecond), strings.Join(cmdArgs, " "))
 	// A 0.9.1 coordinator can get stuck for good (see localcluster.WatchCoordinator): heal
