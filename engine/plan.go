@@ -392,6 +392,8 @@ func MapExprs(n Node, f func(Expr) (Expr, error)) (Node, error) {
 		return &c, err
 	case *Union:
 		return &Union{Ins: kids}, nil
+	case *SingleRowJoin:
+		return &SingleRowJoin{Left: kids[0], Right: kids[1]}, nil
 	}
 	return n, nil
 }
