@@ -22,6 +22,7 @@ type converter struct {
 	q          *queryRewrites
 	hints      []map[string]string // by the number in a hinted table's stand-in name
 	query      bool                // converting a SELECT (where x.y may be a ROW field)
+	outer      []string            // the qualifiers of the queries enclosing a subquery
 }
 
 // tableHints takes a table name of FROM or JOIN apart: the name as written
