@@ -72,6 +72,8 @@ type builder struct {
 	ctx  context.Context
 	cat  Catalog
 	sess Session
+	// subqueries counts the subqueries joined so far (their columns' qualifiers).
+	subqueries int
 }
 
 func (b *builder) build(stmt parser.Statement) (Plan, error) {

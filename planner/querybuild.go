@@ -15,7 +15,7 @@ import (
 // simpleSelect reports whether the statement has the shape the row plans
 // run by themselves: columns, * or COUNT(*) alone, WHERE and LIMIT.
 func simpleSelect(s *parser.Select) bool {
-	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() || s.From != nil {
+	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() || s.From != nil || hasSubqueries(s) {
 		return false
 	}
 	count := false
@@ -63,7 +63,7 @@ type queryBuilder struct {
 }
 
 func (b *builder) query(s *parser.Select) (Plan, error) {
-	if s.From != nil {
+	if s.From != nil || hasSubqueries(s) {
 		return b.fromQuery(s)
 	}
 	qb := &queryBuilder{b: b, s: s, ph: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}

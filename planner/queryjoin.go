@@ -321,7 +321,7 @@ func (b *builder) hashJoin(kind engine.JoinKind, left, right *relation, on parse
 	if err != nil {
 		return nil, err
 	}
-	if len(eqs) == 0 {
+	if len(eqs) == 0 && kind != engine.SemiJoin && kind != engine.AntiJoin { // a subquery's join may pair every row
 		return nil, fmt.Errorf("ON %s has no equality between the two sides; a join needs one (x.a = y.b) — cross and non-equi joins are not supported", on)
 	}
 	lc, rc := b.scopeConv(left.scope), b.scopeConv(right.scope)

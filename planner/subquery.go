@@ -1,0 +1,480 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/flussql/flussql/engine"
+	"github.com/flussql/flussql/parser"
+)
+
+// Subqueries in expressions are decorrelated into joins over the query's
+// FROM, so that each runs once, never once per outer row:
+//
+//   - x [NOT] IN (SELECT y …) and [NOT] EXISTS (SELECT …), conditions of
+//     WHERE joined with AND, become a SEMI (ANTI) hash join: on x = y and on
+//     the subquery's equalities with the outer query's columns; its other
+//     correlated conditions are the join's residual. NOT IN is a
+//     null-aware ANTI join (uncorrelated only). An uncorrelated EXISTS
+//     reads one row of the subquery.
+//   - an uncorrelated scalar subquery is computed once and attached to
+//     every row by a SingleRowJoin (in an aggregating query outside an
+//     aggregate it is read as MAX of that column, one value per group);
+//   - a correlated scalar subquery with an aggregate is grouped by its
+//     correlation columns and LEFT joined on them; a missing group is the
+//     aggregate over no rows (COUNT 0, the others NULL).
+//
+// The subquery's value becomes a column of the FROM's rows, named
+// $subqueryN.value, which the query's clauses then refer to.
+
+// valueCol names the column of a subquery's value (a name no column
+// reference written in SQL can take unquoted).
+const valueCol = "$value"
+
+// decorr decorrelates the subqueries of one query over its FROM.
+type decorr struct {
+	b   *builder
+	fp  *fromPlan
+	rel *relation
+}
+
+// fromRel plans the FROM of a query routed through fromQuery: its FROM
+// item, its one table, or one row without columns.
+func (b *builder) fromRel(fp *fromPlan, s *parser.Select) (*relation, error) {
+	switch {
+	case s.From != nil:
+		return b.planFrom(fp, s.From, true)
+	case s.Table.Name != "":
+		return b.planFrom(fp, &parser.TableRef{Table: s.Table, Hints: s.Hints}, true)
+	}
+	return &relation{node: &engine.OneRow{}, scope: &scope{}, bounded: true}, nil
+}
+
+// plainConjuncts are the conjuncts of a WHERE without subqueries (those
+// pushed to the tables).
+func plainConjuncts(e parser.Expr) []parser.Expr {
+	var out []parser.Expr
+	for _, c := range conjuncts(e) {
+		if !parser.HasSubquery(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// decorrelate joins the subqueries of s to rel and returns the joined
+// relation and s with the subqueries replaced by the joins' columns (and
+// the IN / EXISTS conditions removed).
+func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*relation, *parser.Select, error) {
+	if !hasSubqueries(s) {
+		return rel, s, nil
+	}
+	for _, g := range s.GroupBy {
+		if parser.HasSubquery(g) {
+			return nil, nil, fmt.Errorf("GROUP BY %s: a subquery is not allowed in GROUP BY", g)
+		}
+	}
+	d := &decorr{b: b, fp: fp, rel: rel}
+	out := *s
+	var keep []parser.Expr
+	for _, c := range conjuncts(s.Where) {
+		if !parser.HasSubquery(c) {
+			keep = append(keep, c)
+			continue
+		}
+		done, err := d.predicate(c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if done {
+			continue
+		}
+		x, err := d.scalars(c, false, "WHERE")
+		if err != nil {
+			return nil, nil, err
+		}
+		keep = append(keep, x)
+	}
+	out.Where = andAll(keep)
+	aggregating := len(s.GroupBy) > 0 || s.Having != nil
+	for _, it := range s.Items {
+		aggregating = aggregating || hasAggregate(it.Expr)
+	}
+	out.Items = slices.Clone(s.Items)
+	for i, it := range s.Items {
+		x, err := d.scalars(it.Expr, aggregating, "the select list")
+		if err != nil {
+			return nil, nil, err
+		}
+		out.Items[i].Expr = x
+		if it.Alias == "" && x != it.Expr {
+			out.Items[i].Alias = itemName(it) // the column keeps its name as written
+		}
+	}
+	var err error
+	if out.Having, err = d.scalars(s.Having, true, "HAVING"); err != nil {
+		return nil, nil, err
+	}
+	out.OrderBy = slices.Clone(s.OrderBy)
+	for i, o := range s.OrderBy {
+		if out.OrderBy[i].Expr, err = d.scalars(o.Expr, aggregating, "ORDER BY"); err != nil {
+			return nil, nil, err
+		}
+	}
+	return d.rel, &out, nil
+}
+
+// predicate joins a WHERE conjunct that is [NOT] IN (SELECT …) or [NOT]
+// EXISTS; done is false for any other conjunct.
+func (d *decorr) predicate(c parser.Expr) (done bool, err error) {
+	not := false
+	if n, ok := c.(*parser.Not); ok {
+		not, c = true, n.Expr
+	}
+	switch n := c.(type) {
+	case *parser.InSubquery:
+		return true, d.semi(n.Expr, n.Query, not != n.Not, c)
+	case *parser.Exists:
+		return true, d.semi(nil, n.Query, not, c)
+	}
+	return false, nil
+}
+
+// scalars replaces the scalar subqueries of e by the columns of their
+// joins; an IN or EXISTS left in e (under OR or NOT, in the select list) is
+// refused.
+func (d *decorr) scalars(e parser.Expr, aggregating bool, clause string) (parser.Expr, error) {
+	return mapExpr(e, false, func(x parser.Expr, inAgg bool) (parser.Expr, error) {
+		switch n := x.(type) {
+		case *parser.InSubquery, *parser.Exists:
+			return nil, fmt.Errorf("%s in %s: IN (SELECT …) and EXISTS (SELECT …) are supported as conditions of WHERE joined to the others with AND (not under OR, in the select list or in HAVING); rewrite it as a join or a scalar subquery", n, clause)
+		case *parser.ScalarSubquery:
+			ref, correlated, err := d.scalar(n.Query)
+			if err != nil {
+				return nil, err
+			}
+			if aggregating && !inAgg && !correlated {
+				// One value for the whole query: any group's MAX of it is it.
+				return &parser.FuncCall{Name: "MAX", Args: []parser.Expr{ref}}, nil
+			}
+			return ref, nil
+		}
+		return x, nil
+	})
+}
+
+// name gives the next subquery's qualifier.
+func (d *decorr) name() string {
+	d.b.subqueries++
+	return fmt.Sprintf("$subquery%d", d.b.subqueries)
+}
+
+// simple reports whether a subquery is SELECT … FROM … WHERE … alone
+// (what a correlated subquery may be).
+func simple(q *parser.Select) bool {
+	if len(q.GroupBy) > 0 || q.Having != nil || q.Distinct || q.Limit != nil || q.Offset != nil || !q.HasFrom() {
+		return false
+	}
+	for _, it := range q.Items {
+		if hasAggregate(it.Expr) {
+			return false
+		}
+	}
+	return true
+}
+
+// split parts a subquery's WHERE into the correlated conjuncts (naming
+// columns of the enclosing query) and the local ones, after checking that
+// no other clause is correlated; inner is the scope of its FROM.
+func (d *decorr) split(q *parser.Select) (inner *scope, corr, local []parser.Expr, err error) {
+	probe := &fromPlan{star: true}
+	irel, err := d.b.fromRel(probe, q)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	inner = irel.scope
+	for _, c := range conjuncts(q.Where) {
+		s, err := refSide(c, inner, d.rel.scope)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if s&sideLeft != 0 {
+			corr = append(corr, c)
+		} else {
+			local = append(local, c)
+		}
+	}
+	others := slices.Clone(q.GroupBy)
+	others = append(others, q.Having)
+	for _, it := range q.Items {
+		others = append(others, it.Expr)
+	}
+	for _, o := range q.OrderBy {
+		others = append(others, o.Expr)
+	}
+	for _, e := range others {
+		if _, ok := e.(*parser.Star); ok || e == nil {
+			continue
+		}
+		if s, err := refSide(e, inner, d.rel.scope); err == nil && s&sideLeft != 0 {
+			return nil, nil, nil, fmt.Errorf("subquery (%s): %s names a column of the enclosing query; a subquery is correlated through its WHERE only", q, e)
+		}
+	}
+	return inner, corr, local, nil
+}
+
+// semi joins x IN (q) (x nil: EXISTS (q)) as a SEMI join, or with anti as
+// an ANTI join.
+func (d *decorr) semi(x parser.Expr, q *parser.Select, anti bool, pred parser.Expr) error {
+	_, corr, local, err := d.split(q)
+	if err != nil {
+		return err
+	}
+	kind := engine.SemiJoin
+	if anti {
+		kind = engine.AntiJoin
+	}
+	if x != nil && (len(q.Items) != 1 || isStar(q.Items[0].Expr)) {
+		return fmt.Errorf("%s: the subquery of IN must select one column", pred)
+	}
+	if len(corr) == 0 {
+		return d.uncorrelatedSemi(x, q, kind, pred)
+	}
+	if !simple(q) {
+		return fmt.Errorf("%s: a correlated subquery of IN or EXISTS must be SELECT … FROM … WHERE … (no GROUP BY, HAVING, DISTINCT, LIMIT or aggregates)", pred)
+	}
+	if x != nil && anti {
+		return fmt.Errorf("%s: a correlated NOT IN is not supported; write NOT EXISTS (SELECT … WHERE … AND y = x), which differs only for NULLs", pred)
+	}
+	irel, rename, err := d.innerRel(q, local)
+	if err != nil {
+		return err
+	}
+	var on []parser.Expr
+	if x != nil {
+		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: x, Right: rename(q.Items[0].Expr)})
+	}
+	for _, c := range corr {
+		on = append(on, rename(c))
+	}
+	joined, err := d.b.hashJoin(kind, d.rel, irel, andAll(on))
+	if err != nil {
+		return fmt.Errorf("%s: %w", pred, err)
+	}
+	d.rel = &relation{node: joined.node, scope: d.rel.scope, bounded: d.rel.bounded}
+	return nil
+}
+
+func isStar(e parser.Expr) bool {
+	_, ok := e.(*parser.Star)
+	return ok
+}
+
+// uncorrelatedSemi joins an uncorrelated IN or EXISTS: the subquery is
+// planned whole; EXISTS reads one row of it.
+func (d *decorr) uncorrelatedSemi(x parser.Expr, q *parser.Select, kind engine.JoinKind, pred parser.Expr) error {
+	r, err := d.b.subSelect(d.fp, q)
+	if err != nil {
+		return err
+	}
+	if !r.bounded {
+		return fmt.Errorf("%s: the subquery reads an unbounded scan; it must be bounded", pred)
+	}
+	if x == nil {
+		node := &engine.HashJoin{Kind: kind, Left: d.rel.node, Right: &engine.Limit{Input: r.node, Limit: 1}}
+		d.rel = &relation{node: node, scope: d.rel.scope, bounded: d.rel.bounded}
+		return nil
+	}
+	cols := r.node.Columns()
+	if len(cols) != 1 {
+		return fmt.Errorf("%s: the subquery of IN must select one column, it selects %d", pred, len(cols))
+	}
+	qual := d.name()
+	right := &relation{node: r.node, scope: requalify(cols, qual), bounded: true}
+	on := &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(x, d.rel.scope), Right: &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: cols[0].Name}}
+	joined, err := d.b.hashJoin(kind, d.rel, right, on)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pred, err)
+	}
+	if hj, ok := joined.node.(*engine.HashJoin); ok && kind == engine.AntiJoin {
+		hj.NullAware = true
+	}
+	d.rel = &relation{node: joined.node, scope: d.rel.scope, bounded: d.rel.bounded}
+	return nil
+}
+
+// innerRel plans the FROM of a correlated subquery with its local
+// conditions (their own subqueries decorrelated over it) as a relation
+// whose qualifiers differ from the enclosing query's; rename rewrites the
+// subquery's column references to them.
+func (d *decorr) innerRel(q *parser.Select, local []parser.Expr) (*relation, func(parser.Expr) parser.Expr, error) {
+	child := &fromPlan{inputs: d.fp.inputs, lookups: d.fp.lookups, where: plainConjuncts(andAll(local))}
+	child.collectRefs(q)
+	child.refs = append(child.refs, nestedRefs(q)...)
+	irel, err := d.b.fromRel(child, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	irel, rest, err := d.b.decorrelate(child, irel, &parser.Select{Where: andAll(local)})
+	if err != nil {
+		return nil, nil, err
+	}
+	if rest.Where != nil {
+		e, err := d.b.scopeConv(irel.scope).conv(rest.Where)
+		if err != nil {
+			return nil, nil, err
+		}
+		cond, err := condition("WHERE", e)
+		if err != nil {
+			return nil, nil, err
+		}
+		irel = &relation{node: &engine.Filter{Input: irel.node, Cond: cond}, scope: irel.scope, bounded: irel.bounded}
+	}
+	d.fp.inputs, d.fp.lookups = child.inputs, child.lookups
+	if !irel.bounded {
+		return nil, nil, fmt.Errorf("subquery (%s) reads an unbounded scan; it must be bounded", q)
+	}
+	// Qualifiers the enclosing query also has get a new one.
+	outerQuals := map[string]bool{}
+	for _, c := range d.rel.scope.cols {
+		outerQuals[c.qual] = true
+	}
+	orig := irel.scope
+	renamed := &scope{}
+	fresh := ""
+	for _, c := range orig.cols {
+		if c.qual == "" || outerQuals[c.qual] {
+			if fresh == "" {
+				fresh = d.name()
+			}
+			if c.qual == "" {
+				c.qual = fresh
+			} else {
+				c.qual = fresh + "." + c.qual
+			}
+		}
+		renamed.cols = append(renamed.cols, c)
+	}
+	irel = &relation{node: irel.node, scope: renamed, bounded: true}
+	rename := func(e parser.Expr) parser.Expr {
+		out, _ := mapExpr(e, false, func(x parser.Expr, _ bool) (parser.Expr, error) {
+			ref, ok := x.(*parser.ColumnRef)
+			if !ok {
+				return x, nil
+			}
+			idx, err := orig.resolve(ref)
+			if err != nil {
+				return x, nil // a column of the enclosing query
+			}
+			c := renamed.cols[idx]
+			return &parser.ColumnRef{Table: parser.TableName{Name: c.qual}, Name: c.name}, nil
+		})
+		return out
+	}
+	return irel, rename, nil
+}
+
+// scalar joins a scalar subquery and returns the column of its value and
+// whether it is correlated.
+func (d *decorr) scalar(q *parser.Select) (parser.Expr, bool, error) {
+	if len(q.Items) != 1 || isStar(q.Items[0].Expr) {
+		return nil, false, fmt.Errorf("scalar subquery (%s) must select one column", q)
+	}
+	inner, corr, local, err := d.split(q)
+	if err != nil {
+		return nil, false, err
+	}
+	qual := d.name()
+	value := &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: valueCol}
+	if len(corr) == 0 {
+		sub := *q
+		sub.Items = []parser.SelectItem{{Expr: q.Items[0].Expr, Alias: valueCol}}
+		r, err := d.b.subSelect(d.fp, &sub)
+		if err != nil {
+			return nil, false, err
+		}
+		if !r.bounded {
+			return nil, false, fmt.Errorf("scalar subquery (%s) reads an unbounded scan; it must be bounded", q)
+		}
+		node := &engine.SingleRowJoin{Left: d.rel.node, Right: r.node}
+		d.rel = &relation{node: node, scope: concat(d.rel.scope, requalify(r.node.Columns(), qual), true), bounded: d.rel.bounded}
+		return value, false, nil
+	}
+	item := q.Items[0].Expr
+	if !simpleAggregate(q) {
+		return nil, false, fmt.Errorf("correlated scalar subquery (%s): it must aggregate (SELECT MIN/MAX/SUM/AVG/COUNT(…) … FROM … WHERE …, without GROUP BY, HAVING, DISTINCT or LIMIT), so that it gives one row per outer row", q)
+	}
+	grouped := &parser.Select{Table: q.Table, Hints: q.Hints, From: q.From, Where: andAll(local)}
+	var on []parser.Expr
+	for i, c := range corr {
+		in, out, ok := correlation(c, inner, d.rel.scope)
+		if !ok {
+			return nil, false, fmt.Errorf("correlated scalar subquery: %s: it may be correlated only by equalities of one of its columns (or expressions) with one of the enclosing query's", c)
+		}
+		key := fmt.Sprintf("$key%d", i+1)
+		grouped.Items = append(grouped.Items, parser.SelectItem{Expr: in, Alias: key})
+		grouped.GroupBy = append(grouped.GroupBy, in)
+		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(out, d.rel.scope), Right: &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: key}})
+	}
+	grouped.Items = append(grouped.Items, parser.SelectItem{Expr: item, Alias: valueCol})
+	r, err := d.b.subSelect(d.fp, grouped)
+	if err != nil {
+		return nil, false, err
+	}
+	right := &relation{node: r.node, scope: requalify(r.node.Columns(), qual), bounded: r.bounded}
+	joined, err := d.b.hashJoin(engine.LeftJoin, d.rel, right, andAll(on))
+	if err != nil {
+		return nil, false, fmt.Errorf("correlated scalar subquery (%s): %w", q, err)
+	}
+	d.rel = joined
+	if hasCount(item) {
+		// A missing group is the subquery over no rows: COUNT gives 0 there.
+		key := &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: "$key1"}
+		return &parser.Case{Whens: []parser.When{{Cond: &parser.IsNull{Expr: key}, Result: emptyValue(item)}}, Else: value}, true, nil
+	}
+	return value, true, nil
+}
+
+// correlation takes a correlated conjunct inner = outer (either way
+// round) apart.
+func correlation(c parser.Expr, inner, outer *scope) (in, out parser.Expr, ok bool) {
+	cmp, isCmp := c.(*parser.Comparison)
+	if !isCmp || cmp.Op != parser.OpEq {
+		return nil, nil, false
+	}
+	ls, lerr := refSide(cmp.Left, inner, outer)
+	rs, rerr := refSide(cmp.Right, inner, outer)
+	switch {
+	case lerr != nil || rerr != nil:
+		return nil, nil, false
+	case ls == sideRight && rs == sideLeft:
+		return cmp.Left, cmp.Right, true
+	case ls == sideLeft && rs == sideRight:
+		return cmp.Right, cmp.Left, true
+	}
+	return nil, nil, false
+}
+
+// simpleAggregate reports whether a subquery is SELECT <aggregate
+// expression> FROM … WHERE … .
+func simpleAggregate(q *parser.Select) bool {
+	return len(q.GroupBy) == 0 && q.Having == nil && !q.Distinct && q.Limit == nil && q.Offset == nil &&
+		q.HasFrom() && len(q.Items) == 1 && hasAggregate(q.Items[0].Expr)
+}
+
+// qualifyRefs qualifies the column references of e with their qualifiers
+// in s, so that they stay unambiguous next to a subquery's columns.
+func qualifyRefs(e parser.Expr, s *scope) parser.Expr {
+	out, _ := mapExpr(e, false, func(x parser.Expr, _ bool) (parser.Expr, error) {
+		ref, ok := x.(*parser.ColumnRef)
+		if !ok {
+			return x, nil
+		}
+		idx, err := s.resolve(ref)
+		if err != nil || s.cols[idx].qual == "" {
+			return x, nil
+		}
+		return &parser.ColumnRef{Table: parser.TableName{Name: s.cols[idx].qual}, Name: s.cols[idx].name}, nil
+	})
+	return out
+}

@@ -1,0 +1,36 @@
+SELECT id FROM logs WHERE level IN (SELECT score FROM events WHERE region = 'US')
+====
+SELECT id FROM logs WHERE level NOT IN (SELECT score FROM events)
+====
+SELECT l1.id FROM logs l1 WHERE EXISTS (SELECT * FROM logs l2 WHERE l2.id = l1.id AND l2.level <> l1.level)
+====
+SELECT l1.id FROM logs l1 WHERE NOT EXISTS (SELECT * FROM logs l3 WHERE l3.id = l1.id AND l3.level <> l1.level AND l3.level > l3.id)
+====
+SELECT id FROM logs WHERE EXISTS (SELECT 1 FROM events WHERE region = 'EU')
+====
+SELECT level, SUM(id) AS s FROM logs GROUP BY level HAVING SUM(id) > (SELECT SUM(v) * 0.0001 FROM metrics)
+====
+SELECT id, (SELECT MAX(v) FROM metrics) AS m FROM logs WHERE id > (SELECT AVG(v) FROM metrics WHERE ok)
+====
+SELECT id FROM logs WHERE level < (SELECT 0.2 * AVG(score) FROM events WHERE events.id = logs.id)
+====
+SELECT l.id, (SELECT COUNT(*) FROM events e WHERE e.id = l.id) AS n FROM logs l
+====
+SELECT m.id FROM metrics m WHERE m.id IN (SELECT level FROM logs WHERE id IN (SELECT id FROM events WHERE region = 'US') AND level > (SELECT 0.5 * SUM(v) FROM metrics x WHERE x.host = logs.msg AND x.id = logs.level))
+====
+SELECT a.id FROM logs a JOIN events e ON e.id = a.id WHERE a.level = (SELECT MIN(level) FROM logs b WHERE b.id = e.id)
+====
+SELECT id FROM logs WHERE level IN (SELECT score FROM events WHERE events.id = logs.id)
+====
+SELECT id FROM logs WHERE level NOT IN (SELECT score FROM events WHERE events.id = logs.id)
+====
+SELECT id FROM logs WHERE level IN (SELECT score, id FROM events)
+====
+SELECT id FROM logs WHERE level > (SELECT score FROM events WHERE events.id = logs.id)
+====
+SELECT id FROM logs WHERE level IN (SELECT score FROM events) OR id = 1
+====
+SELECT id FROM logs WHERE id = ? AND level IN (SELECT score FROM events WHERE region = ?)
+-- bind: 5, 'US'
+====
+SELECT (SELECT COUNT(*) FROM logs) AS n
