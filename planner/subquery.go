@@ -252,7 +252,7 @@ func (d *decorr) semi(x parser.Expr, q *parser.Select, anti bool, pred parser.Ex
 	}
 	var on []parser.Expr
 	if x != nil {
-		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: x, Right: rename(q.Items[0].Expr)})
+		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(x, d.rel.scope), Right: rename(q.Items[0].Expr)})
 	}
 	for _, c := range corr {
 		on = append(on, rename(c))
