@@ -76,6 +76,7 @@ func TestSubqueriesAgainstSQLite(t *testing.T) {
 		{"scalar in the select list", `SELECT k, (SELECT MAX(b) FROM it) AS m, a - (SELECT SUM(a) FROM it) AS d FROM ot`, false},
 		{"scalar in HAVING", `SELECT k, SUM(a) AS s FROM ot GROUP BY k HAVING SUM(a) > (SELECT MIN(a) FROM it) * 2`, false},
 		{"scalar in HAVING and the select list of an aggregate", `SELECT COUNT(*), (SELECT COUNT(*) FROM it) FROM ot HAVING COUNT(*) > (SELECT COUNT(*) FROM et)`, false},
+		{"correlated scalar in HAVING, on the GROUP BY column", `SELECT k, COUNT(*) FROM ot GROUP BY k HAVING COUNT(*) >= (SELECT COUNT(*) FROM it WHERE it.k = ot.k)`, false},
 		{"correlated scalar in WHERE", `SELECT k, a FROM ot WHERE a >= (SELECT MAX(a) FROM it WHERE it.k = ot.k)`, false},
 		{"correlated scalar on two keys", `SELECT k, a FROM ot WHERE a <= (SELECT SUM(it.a) FROM it WHERE it.k = ot.k AND it.b = ot.b)`, false},
 		{"correlated scalar with a local condition", `SELECT k, a FROM ot WHERE a < (SELECT 2 * SUM(a) FROM it WHERE it.k = ot.k AND it.b > 1)`, false},

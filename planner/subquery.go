@@ -33,9 +33,10 @@ const valueCol = "$value"
 
 // decorr decorrelates the subqueries of one query over its FROM.
 type decorr struct {
-	b   *builder
-	fp  *fromPlan
-	rel *relation
+	b       *builder
+	fp      *fromPlan
+	rel     *relation
+	groupBy []parser.Expr // the query's GROUP BY
 }
 
 // fromRel plans the FROM of a query routed through fromQuery: its FROM
@@ -48,6 +49,49 @@ func (b *builder) fromRel(fp *fromPlan, s *parser.Select) (*relation, error) {
 		return b.planFrom(fp, &parser.TableRef{Table: s.Table, Hints: s.Hints}, true)
 	}
 	return &relation{node: &engine.OneRow{}, scope: &scope{}, bounded: true}, nil
+}
+
+// fromScope is the scope of a query's FROM, its columns' names and types,
+// without planning its reads (a primary-key table's plan depends on its
+// filters).
+func (b *builder) fromScope(q *parser.Select) (*scope, error) {
+	var walk func(f parser.FromItem) (*scope, error)
+	walk = func(f parser.FromItem) (*scope, error) {
+		switch n := f.(type) {
+		case *parser.TableRef:
+			info, _, err := b.readTable(n.Table)
+			if err != nil {
+				return nil, err
+			}
+			s := &scope{}
+			for _, c := range info.Schema().Columns {
+				s.cols = append(s.cols, scopeCol{qual: n.Name(), name: c.Name, typ: c.Type})
+			}
+			return s, nil
+		case *parser.Join:
+			l, err := walk(n.Left)
+			if err != nil {
+				return nil, err
+			}
+			r, err := walk(n.Right)
+			if err != nil {
+				return nil, err
+			}
+			return concat(l, r, n.Kind == parser.JoinLeft), nil
+		}
+		rel, err := b.planFrom(&fromPlan{star: true}, f, false)
+		if err != nil {
+			return nil, err
+		}
+		return rel.scope, nil
+	}
+	switch {
+	case q.From != nil:
+		return walk(q.From)
+	case q.Table.Name != "":
+		return walk(&parser.TableRef{Table: q.Table, Hints: q.Hints})
+	}
+	return &scope{}, nil
 }
 
 // plainConjuncts are the conjuncts of a WHERE without subqueries (those
@@ -74,7 +118,7 @@ func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*r
 			return nil, nil, fmt.Errorf("GROUP BY %s: a subquery is not allowed in GROUP BY", g)
 		}
 	}
-	d := &decorr{b: b, fp: fp, rel: rel}
+	d := &decorr{b: b, fp: fp, rel: rel, groupBy: s.GroupBy}
 	out := *s
 	var keep []parser.Expr
 	for _, c := range conjuncts(s.Where) {
@@ -149,18 +193,42 @@ func (d *decorr) scalars(e parser.Expr, aggregating bool, clause string) (parser
 		case *parser.InSubquery, *parser.Exists:
 			return nil, fmt.Errorf("%s in %s: IN (SELECT …) and EXISTS (SELECT …) are supported as conditions of WHERE joined to the others with AND (not under OR, in the select list or in HAVING); rewrite it as a join or a scalar subquery", n, clause)
 		case *parser.ScalarSubquery:
-			ref, correlated, err := d.scalar(n.Query)
+			ref, outer, err := d.scalar(n.Query)
 			if err != nil {
 				return nil, err
 			}
-			if aggregating && !inAgg && !correlated {
-				// One value for the whole query: any group's MAX of it is it.
+			if aggregating && !inAgg {
+				for _, o := range outer {
+					if !d.grouped(o) {
+						return nil, fmt.Errorf("%s in %s: outside an aggregate, a correlated subquery of an aggregating query may be correlated only on GROUP BY expressions; %s is not one", n, clause, o)
+					}
+				}
+				// One value for the whole query or group: its MAX is it.
 				return &parser.FuncCall{Name: "MAX", Args: []parser.Expr{ref}}, nil
 			}
 			return ref, nil
 		}
 		return x, nil
 	})
+}
+
+// grouped reports whether an expression of the enclosing query is one of
+// its GROUP BY expressions.
+func (d *decorr) grouped(e parser.Expr) bool {
+	id := func(x parser.Expr) string {
+		if ref, ok := x.(*parser.ColumnRef); ok {
+			if i, err := d.rel.scope.resolve(ref); err == nil {
+				return fmt.Sprint("column ", i)
+			}
+		}
+		return x.String()
+	}
+	for _, g := range d.groupBy {
+		if id(g) == id(e) {
+			return true
+		}
+	}
+	return false
 }
 
 // name gives the next subquery's qualifier.
@@ -187,12 +255,9 @@ func simple(q *parser.Select) bool {
 // columns of the enclosing query) and the local ones, after checking that
 // no other clause is correlated; inner is the scope of its FROM.
 func (d *decorr) split(q *parser.Select) (inner *scope, corr, local []parser.Expr, err error) {
-	probe := &fromPlan{star: true}
-	irel, err := d.b.fromRel(probe, q)
-	if err != nil {
+	if inner, err = d.b.fromScope(q); err != nil {
 		return nil, nil, nil, err
 	}
-	inner = irel.scope
 	for _, c := range conjuncts(q.Where) {
 		s, err := refSide(c, inner, d.rel.scope)
 		if err != nil {
@@ -375,14 +440,14 @@ func (d *decorr) innerRel(q *parser.Select, local []parser.Expr) (*relation, fun
 }
 
 // scalar joins a scalar subquery and returns the column of its value and
-// whether it is correlated.
-func (d *decorr) scalar(q *parser.Select) (parser.Expr, bool, error) {
+// the enclosing query's expressions it is correlated on.
+func (d *decorr) scalar(q *parser.Select) (parser.Expr, []parser.Expr, error) {
 	if len(q.Items) != 1 || isStar(q.Items[0].Expr) {
-		return nil, false, fmt.Errorf("scalar subquery (%s) must select one column", q)
+		return nil, nil, fmt.Errorf("scalar subquery (%s) must select one column", q)
 	}
 	inner, corr, local, err := d.split(q)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	qual := d.name()
 	value := &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: valueCol}
@@ -391,26 +456,27 @@ func (d *decorr) scalar(q *parser.Select) (parser.Expr, bool, error) {
 		sub.Items = []parser.SelectItem{{Expr: q.Items[0].Expr, Alias: valueCol}}
 		r, err := d.b.subSelect(d.fp, &sub)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
 		if !r.bounded {
-			return nil, false, fmt.Errorf("scalar subquery (%s) reads an unbounded scan; it must be bounded", q)
+			return nil, nil, fmt.Errorf("scalar subquery (%s) reads an unbounded scan; it must be bounded", q)
 		}
 		node := &engine.SingleRowJoin{Left: d.rel.node, Right: r.node}
 		d.rel = &relation{node: node, scope: concat(d.rel.scope, requalify(r.node.Columns(), qual), true), bounded: d.rel.bounded}
-		return value, false, nil
+		return value, nil, nil
 	}
 	item := q.Items[0].Expr
 	if !simpleAggregate(q) {
-		return nil, false, fmt.Errorf("correlated scalar subquery (%s): it must aggregate (SELECT MIN/MAX/SUM/AVG/COUNT(…) … FROM … WHERE …, without GROUP BY, HAVING, DISTINCT or LIMIT), so that it gives one row per outer row", q)
+		return nil, nil, fmt.Errorf("correlated scalar subquery (%s): it must aggregate (SELECT MIN/MAX/SUM/AVG/COUNT(…) … FROM … WHERE …, without GROUP BY, HAVING, DISTINCT or LIMIT), so that it gives one row per outer row", q)
 	}
 	grouped := &parser.Select{Table: q.Table, Hints: q.Hints, From: q.From, Where: andAll(local)}
-	var on []parser.Expr
+	var on, outers []parser.Expr
 	for i, c := range corr {
 		in, out, ok := correlation(c, inner, d.rel.scope)
 		if !ok {
-			return nil, false, fmt.Errorf("correlated scalar subquery: %s: it may be correlated only by equalities of one of its columns (or expressions) with one of the enclosing query's", c)
+			return nil, nil, fmt.Errorf("correlated scalar subquery: %s: it may be correlated only by equalities of one of its columns (or expressions) with one of the enclosing query's", c)
 		}
+		outers = append(outers, out)
 		key := fmt.Sprintf("$key%d", i+1)
 		grouped.Items = append(grouped.Items, parser.SelectItem{Expr: in, Alias: key})
 		grouped.GroupBy = append(grouped.GroupBy, in)
@@ -419,20 +485,20 @@ func (d *decorr) scalar(q *parser.Select) (parser.Expr, bool, error) {
 	grouped.Items = append(grouped.Items, parser.SelectItem{Expr: item, Alias: valueCol})
 	r, err := d.b.subSelect(d.fp, grouped)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	right := &relation{node: r.node, scope: requalify(r.node.Columns(), qual), bounded: r.bounded}
 	joined, err := d.b.hashJoin(engine.LeftJoin, d.rel, right, andAll(on))
 	if err != nil {
-		return nil, false, fmt.Errorf("correlated scalar subquery (%s): %w", q, err)
+		return nil, nil, fmt.Errorf("correlated scalar subquery (%s): %w", q, err)
 	}
 	d.rel = joined
 	if hasCount(item) {
 		// A missing group is the subquery over no rows: COUNT gives 0 there.
 		key := &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: "$key1"}
-		return &parser.Case{Whens: []parser.When{{Cond: &parser.IsNull{Expr: key}, Result: emptyValue(item)}}, Else: value}, true, nil
+		return &parser.Case{Whens: []parser.When{{Cond: &parser.IsNull{Expr: key}, Result: emptyValue(item)}}, Else: value}, outers, nil
 	}
-	return value, true, nil
+	return value, outers, nil
 }
 
 // correlation takes a correlated conjunct inner = outer (either way

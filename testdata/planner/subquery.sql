@@ -34,3 +34,26 @@ SELECT id FROM logs WHERE id = ? AND level IN (SELECT score FROM events WHERE re
 -- bind: 5, 'US'
 ====
 SELECT (SELECT COUNT(*) FROM logs) AS n
+====
+EXPLAIN SELECT l1.id FROM logs l1 WHERE l1.level NOT IN (SELECT score FROM events WHERE score IS NOT NULL) AND NOT EXISTS (SELECT * FROM logs l3 WHERE l3.id = l1.id AND l3.level <> l1.level)
+====
+SELECT id FROM logs WHERE level IN (SELECT user_id FROM users WHERE user_id IN (1, 2))
+====
+SELECT id FROM logs WHERE EXISTS (SELECT * FROM users u WHERE u.user_id = logs.level AND u.score > logs.id)
+====
+SELECT id FROM logs WHERE EXISTS (SELECT * FROM users u WHERE u.user_id = logs.level AND u.score > logs.id)
+-- server: kvscan
+====
+SELECT level, COUNT(*) FROM logs GROUP BY level HAVING COUNT(*) > (SELECT COUNT(*) FROM events e WHERE e.score = logs.level)
+====
+SELECT id FROM logs WHERE level IN (SELECT level FROM logs GROUP BY level HAVING COUNT(*) > 1)
+====
+SELECT id FROM logs WHERE EXISTS (SELECT level FROM logs l2 WHERE l2.id = logs.id GROUP BY level)
+====
+SELECT id FROM logs WHERE level = (SELECT MAX(score) FROM events WHERE events.id > logs.id)
+====
+DELETE FROM users WHERE user_id IN (SELECT level FROM logs)
+====
+SELECT id FROM logs WHERE level IN (SELECT nosuch FROM events)
+====
+SELECT id FROM logs WHERE level IN (SELECT score FROM events WHERE events.nosuch = logs.id)
