@@ -64,6 +64,8 @@ func TestSubqueriesAgainstSQLite(t *testing.T) {
 		{"IN of an empty subquery", `SELECT k, a FROM ot WHERE a IN (SELECT a FROM et)`, true},
 		{"NOT (x IN …)", `SELECT k FROM ot WHERE NOT (k IN (SELECT k FROM it WHERE k IS NOT NULL))`, false},
 		{"correlated IN", `SELECT k, a FROM ot WHERE a IN (SELECT a FROM it WHERE it.k = ot.k)`, false},
+		{"row IN", `SELECT k, a, b FROM ot WHERE (k, a) IN (SELECT k, a FROM it)`, false},
+		{"row IN, correlated", `SELECT k, a, b FROM ot WHERE (a, b) IN (SELECT a, b FROM it WHERE it.k = ot.k)`, false},
 		{"EXISTS correlated with a residual", `SELECT k, a, b FROM ot WHERE EXISTS (SELECT * FROM it WHERE it.k = ot.k AND it.b <> ot.b)`, false},
 		{"NOT EXISTS correlated with a residual", `SELECT k, a, b FROM ot WHERE NOT EXISTS (SELECT * FROM it WHERE it.k = ot.k AND it.b <> ot.b AND it.a > it.b)`, false},
 		{"NOT EXISTS correlated", `SELECT k, s FROM ot WHERE NOT EXISTS (SELECT 1 FROM it WHERE it.k = ot.k)`, false},

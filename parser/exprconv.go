@@ -329,6 +329,9 @@ func (c *converter) pair(a, b sqlparser.Expr, f func(sqlparser.Expr) (Expr, erro
 }
 
 func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
+	if in, ok, err := c.rowIn(n); ok {
+		return in, err
+	}
 	if _, ok := n.Left.(sqlparser.ValTuple); ok {
 		return nil, c.nodeErr(n.Left, "row value comparisons are not supported")
 	}

@@ -13,11 +13,21 @@ import (
 // Walk does not descend into a subquery (its columns are of its own
 // FROM); SubqueryOf gives the nested query.
 
-// InSubquery is Expr [NOT] IN (Query).
+// InSubquery is Expr [NOT] IN (Query), or with Row (Expr nil) the row
+// value (a, b, …) [NOT] IN (Query).
 type InSubquery struct {
 	Expr  Expr
+	Row   []Expr
 	Query *Select
 	Not   bool
+}
+
+// Left lists the compared values: Expr, or Row's.
+func (n *InSubquery) Left() []Expr {
+	if n.Row != nil {
+		return n.Row
+	}
+	return []Expr{n.Expr}
 }
 
 // Exists is EXISTS (Query); NOT EXISTS is a *Not over it.
@@ -36,7 +46,36 @@ func (*ScalarSubquery) expr() {}
 
 // String renders the predicate.
 func (n *InSubquery) String() string {
-	return paren(n.Expr, precPrimary) + notClause(n.Not) + " IN (" + n.Query.String() + ")"
+	left := ""
+	if n.Row != nil {
+		left = "(" + exprList(n.Row) + ")"
+	} else {
+		left = paren(n.Expr, precPrimary)
+	}
+	return left + notClause(n.Not) + " IN (" + n.Query.String() + ")"
+}
+
+// rowIn converts (a, b, …) [NOT] IN (SELECT …).
+func (c *converter) rowIn(n *sqlparser.ComparisonExpr) (Expr, bool, error) {
+	row, ok := n.Left.(sqlparser.ValTuple)
+	sq, isSub := n.Right.(*sqlparser.Subquery)
+	if !ok || !isSub || n.Operator != sqlparser.InStr && n.Operator != sqlparser.NotInStr {
+		return nil, false, nil
+	}
+	in := &InSubquery{Not: n.Operator == sqlparser.NotInStr}
+	for _, x := range row {
+		v, err := c.expr(x)
+		if err != nil {
+			return nil, true, err
+		}
+		in.Row = append(in.Row, v)
+	}
+	q, err := c.exprSubquery(sq.Select)
+	if err != nil {
+		return nil, true, err
+	}
+	in.Query = q
+	return in, true, nil
 }
 
 // String renders the predicate.

@@ -177,7 +177,7 @@ func (d *decorr) predicate(c parser.Expr) (done bool, err error) {
 	}
 	switch n := c.(type) {
 	case *parser.InSubquery:
-		return true, d.semi(n.Expr, n.Query, not != n.Not, c)
+		return true, d.semi(n.Left(), n.Query, not != n.Not, c)
 	case *parser.Exists:
 		return true, d.semi(nil, n.Query, not, c)
 	}
@@ -290,7 +290,7 @@ func (d *decorr) split(q *parser.Select) (inner *scope, corr, local []parser.Exp
 
 // semi joins x IN (q) (x nil: EXISTS (q)) as a SEMI join, or with anti as
 // an ANTI join.
-func (d *decorr) semi(x parser.Expr, q *parser.Select, anti bool, pred parser.Expr) error {
+func (d *decorr) semi(xs []parser.Expr, q *parser.Select, anti bool, pred parser.Expr) error {
 	_, corr, local, err := d.split(q)
 	if err != nil {
 		return err
@@ -299,25 +299,28 @@ func (d *decorr) semi(x parser.Expr, q *parser.Select, anti bool, pred parser.Ex
 	if anti {
 		kind = engine.AntiJoin
 	}
-	if x != nil && (len(q.Items) != 1 || isStar(q.Items[0].Expr)) {
-		return fmt.Errorf("%s: the subquery of IN must select one column", pred)
+	if xs != nil && (len(q.Items) != len(xs) || slices.ContainsFunc(q.Items, func(it parser.SelectItem) bool { return isStar(it.Expr) })) {
+		return fmt.Errorf("%s: the subquery of IN must select %d column(s), one per compared value", pred, len(xs))
+	}
+	if len(xs) > 1 && anti {
+		return fmt.Errorf("%s: NOT IN with a row of values is not supported; write NOT EXISTS (SELECT … WHERE y1 = x1 AND y2 = x2 …), which differs only for NULLs", pred)
 	}
 	if len(corr) == 0 {
-		return d.uncorrelatedSemi(x, q, kind, pred)
+		return d.uncorrelatedSemi(xs, q, kind, pred)
 	}
 	if !simple(q) {
 		return fmt.Errorf("%s: a correlated subquery of IN or EXISTS must be SELECT … FROM … WHERE … (no GROUP BY, HAVING, DISTINCT, LIMIT or aggregates)", pred)
 	}
-	if x != nil && anti {
+	if xs != nil && anti {
 		return fmt.Errorf("%s: a correlated NOT IN is not supported; write NOT EXISTS (SELECT … WHERE … AND y = x), which differs only for NULLs", pred)
 	}
-	irel, rename, err := d.innerRel(q, local)
+	irel, rename, err := d.innerRel(q, local, xs != nil)
 	if err != nil {
 		return err
 	}
 	var on []parser.Expr
-	if x != nil {
-		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(x, d.rel.scope), Right: rename(q.Items[0].Expr)})
+	for i, x := range xs {
+		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(x, d.rel.scope), Right: rename(q.Items[i].Expr)})
 	}
 	for _, c := range corr {
 		on = append(on, rename(c))
@@ -337,7 +340,12 @@ func isStar(e parser.Expr) bool {
 
 // uncorrelatedSemi joins an uncorrelated IN or EXISTS: the subquery is
 // planned whole; EXISTS reads one row of it.
-func (d *decorr) uncorrelatedSemi(x parser.Expr, q *parser.Select, kind engine.JoinKind, pred parser.Expr) error {
+func (d *decorr) uncorrelatedSemi(xs []parser.Expr, q *parser.Select, kind engine.JoinKind, pred parser.Expr) error {
+	if xs == nil && simple(q) {
+		one := *q // what EXISTS selects is never read
+		one.Items = []parser.SelectItem{{Expr: &parser.Literal{Kind: parser.LitInt, Value: "1"}}}
+		q = &one
+	}
 	r, err := d.b.subSelect(d.fp, q)
 	if err != nil {
 		return err
@@ -345,19 +353,22 @@ func (d *decorr) uncorrelatedSemi(x parser.Expr, q *parser.Select, kind engine.J
 	if !r.bounded {
 		return fmt.Errorf("%s: the subquery reads an unbounded scan; it must be bounded", pred)
 	}
-	if x == nil {
+	if xs == nil {
 		node := &engine.HashJoin{Kind: kind, Left: d.rel.node, Right: &engine.Limit{Input: r.node, Limit: 1}}
 		d.rel = &relation{node: node, scope: d.rel.scope, bounded: d.rel.bounded}
 		return nil
 	}
 	cols := r.node.Columns()
-	if len(cols) != 1 {
-		return fmt.Errorf("%s: the subquery of IN must select one column, it selects %d", pred, len(cols))
+	if len(cols) != len(xs) {
+		return fmt.Errorf("%s: the subquery of IN must select %d column(s), it selects %d", pred, len(xs), len(cols))
 	}
 	qual := d.name()
 	right := &relation{node: r.node, scope: requalify(cols, qual), bounded: true}
-	on := &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(x, d.rel.scope), Right: &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: cols[0].Name}}
-	joined, err := d.b.hashJoin(kind, d.rel, right, on)
+	var on []parser.Expr
+	for i, x := range xs {
+		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(x, d.rel.scope), Right: &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: cols[i].Name}})
+	}
+	joined, err := d.b.hashJoin(kind, d.rel, right, andAll(on))
 	if err != nil {
 		return fmt.Errorf("%s: %w", pred, err)
 	}
@@ -370,11 +381,16 @@ func (d *decorr) uncorrelatedSemi(x parser.Expr, q *parser.Select, kind engine.J
 
 // innerRel plans the FROM of a correlated subquery with its local
 // conditions (their own subqueries decorrelated over it) as a relation
-// whose qualifiers differ from the enclosing query's; rename rewrites the
-// subquery's column references to them.
-func (d *decorr) innerRel(q *parser.Select, local []parser.Expr) (*relation, func(parser.Expr) parser.Expr, error) {
+// whose qualifiers differ from the enclosing query's (reading the columns
+// of the select list only with items); rename rewrites the subquery's
+// column references to them.
+func (d *decorr) innerRel(q *parser.Select, local []parser.Expr, items bool) (*relation, func(parser.Expr) parser.Expr, error) {
 	child := &fromPlan{inputs: d.fp.inputs, lookups: d.fp.lookups, where: plainConjuncts(andAll(local))}
-	child.collectRefs(q)
+	reads := *q
+	if !items {
+		reads.Items = nil // EXISTS reads the columns its conditions name, whatever it selects
+	}
+	child.collectRefs(&reads)
 	child.refs = append(child.refs, nestedRefs(q)...)
 	irel, err := d.b.fromRel(child, q)
 	if err != nil {

@@ -57,3 +57,11 @@ DELETE FROM users WHERE user_id IN (SELECT level FROM logs)
 SELECT id FROM logs WHERE level IN (SELECT nosuch FROM events)
 ====
 SELECT id FROM logs WHERE level IN (SELECT score FROM events WHERE events.nosuch = logs.id)
+====
+SELECT id FROM logs WHERE (id, level) IN (SELECT id, score FROM events WHERE region = 'US')
+====
+SELECT id FROM logs WHERE (id, level) IN (SELECT id, score FROM events WHERE events.region = logs.msg)
+====
+SELECT id FROM logs WHERE (id, level) NOT IN (SELECT id, score FROM events)
+====
+SELECT id FROM logs WHERE (id, level) IN (SELECT id FROM events)
