@@ -60,6 +60,8 @@ type queryBuilder struct {
 	// virtual is the table under a virtual table (info then describes
 	// the virtual table); nil for a plain table.
 	virtual *virtualTable
+	// havingSemis are HAVING's IN and EXISTS subqueries, joined after the aggregate.
+	havingSemis []*havingSemi
 }
 
 func (b *builder) query(s *parser.Select) (Plan, error) {
@@ -407,7 +409,11 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 	}
 	if aggregating {
 		ac := post.agg
-		node = &engine.Aggregate{Input: node, Keys: ac.keys, Names: ac.names, Aggs: ac.aggs}
+		joinHaving, err := qb.havingJoins(post) // before the Aggregate: its keys may add aggregates
+		if err != nil {
+			return nil, err
+		}
+		node = joinHaving(&engine.Aggregate{Input: node, Keys: ac.keys, Names: ac.names, Aggs: ac.aggs})
 		if having != nil {
 			node = &engine.Filter{Input: node, Cond: having}
 		}

@@ -109,13 +109,13 @@ func plainConjuncts(e parser.Expr) []parser.Expr {
 // decorrelate joins the subqueries of s to rel and returns the joined
 // relation and s with the subqueries replaced by the joins' columns (and
 // the IN / EXISTS conditions removed).
-func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*relation, *parser.Select, error) {
+func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*relation, *parser.Select, []*havingSemi, error) {
 	if !hasSubqueries(s) {
-		return rel, s, nil
+		return rel, s, nil, nil
 	}
 	for _, g := range s.GroupBy {
 		if parser.HasSubquery(g) {
-			return nil, nil, fmt.Errorf("GROUP BY %s: a subquery is not allowed in GROUP BY", g)
+			return nil, nil, nil, fmt.Errorf("GROUP BY %s: a subquery is not allowed in GROUP BY", g)
 		}
 	}
 	d := &decorr{b: b, fp: fp, rel: rel, groupBy: s.GroupBy}
@@ -128,14 +128,14 @@ func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*r
 		}
 		done, err := d.predicate(c)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if done {
 			continue
 		}
 		x, err := d.scalars(c, false, "WHERE")
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		keep = append(keep, x)
 	}
@@ -148,24 +148,42 @@ func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*r
 	for i, it := range s.Items {
 		x, err := d.scalars(it.Expr, aggregating, "the select list")
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		out.Items[i].Expr = x
 		if it.Alias == "" && x != it.Expr {
 			out.Items[i].Alias = itemName(it) // the column keeps its name as written
 		}
 	}
-	var err error
-	if out.Having, err = d.scalars(s.Having, true, "HAVING"); err != nil {
-		return nil, nil, err
+	var having []parser.Expr
+	var semis []*havingSemi
+	for _, c := range conjuncts(s.Having) {
+		hs, err := d.havingPredicate(c)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if hs != nil {
+			semis = append(semis, hs)
+			continue
+		}
+		x, err := d.scalars(c, true, "HAVING")
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		having = append(having, x)
 	}
+	out.Having = andAll(having)
+	if len(semis) > 0 && out.Having == nil && len(s.GroupBy) == 0 && !slices.ContainsFunc(s.Items, func(it parser.SelectItem) bool { return hasAggregate(it.Expr) }) {
+		out.Having = &parser.Literal{Kind: parser.LitBool, Value: "true"} // still an aggregating query
+	}
+	var err error
 	out.OrderBy = slices.Clone(s.OrderBy)
 	for i, o := range s.OrderBy {
 		if out.OrderBy[i].Expr, err = d.scalars(o.Expr, aggregating, "ORDER BY"); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return d.rel, &out, nil
+	return d.rel, &out, semis, nil
 }
 
 // predicate joins a WHERE conjunct that is [NOT] IN (SELECT …) or [NOT]
@@ -191,7 +209,7 @@ func (d *decorr) scalars(e parser.Expr, aggregating bool, clause string) (parser
 	return mapExpr(e, false, func(x parser.Expr, inAgg bool) (parser.Expr, error) {
 		switch n := x.(type) {
 		case *parser.InSubquery, *parser.Exists:
-			return nil, fmt.Errorf("%s in %s: IN (SELECT …) and EXISTS (SELECT …) are supported as conditions of WHERE joined to the others with AND (not under OR, in the select list or in HAVING); rewrite it as a join or a scalar subquery", n, clause)
+			return nil, fmt.Errorf("%s in %s: IN (SELECT …) and EXISTS (SELECT …) are supported as conditions of WHERE or HAVING joined to the others with AND (not under OR or in the select list); rewrite it as a join or a scalar subquery", n, clause)
 		case *parser.ScalarSubquery:
 			ref, outer, err := d.scalar(n.Query)
 			if err != nil {
@@ -396,7 +414,7 @@ func (d *decorr) innerRel(q *parser.Select, local []parser.Expr, items bool) (*r
 	if err != nil {
 		return nil, nil, err
 	}
-	irel, rest, err := d.b.decorrelate(child, irel, &parser.Select{Where: andAll(local)})
+	irel, rest, _, err := d.b.decorrelate(child, irel, &parser.Select{Where: andAll(local)})
 	if err != nil {
 		return nil, nil, err
 	}

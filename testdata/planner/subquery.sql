@@ -65,3 +65,9 @@ SELECT id FROM logs WHERE (id, level) IN (SELECT id, score FROM events WHERE eve
 SELECT id FROM logs WHERE (id, level) NOT IN (SELECT id, score FROM events)
 ====
 SELECT id FROM logs WHERE (id, level) IN (SELECT id FROM events)
+====
+SELECT level, COUNT(*) AS n FROM logs GROUP BY level HAVING COUNT(*) IN (SELECT score FROM events) AND level NOT IN (SELECT v FROM metrics)
+====
+SELECT COUNT(*) FROM logs HAVING EXISTS (SELECT * FROM events)
+====
+SELECT level FROM logs GROUP BY level HAVING EXISTS (SELECT * FROM events WHERE events.score = logs.level)
