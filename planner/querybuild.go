@@ -60,8 +60,8 @@ type queryBuilder struct {
 	// virtual is the table under a virtual table (info then describes
 	// the virtual table); nil for a plain table.
 	virtual *virtualTable
-	// havingSemis are HAVING's IN and EXISTS subqueries, joined after the aggregate.
-	havingSemis []*havingSemi
+	// post are the subqueries joined after the aggregate (nil: none).
+	post *postAgg
 }
 
 func (b *builder) query(s *parser.Select) (Plan, error) {
@@ -157,7 +157,7 @@ func (qb *queryBuilder) checkColumns() error {
 			}
 		}
 		if ref, ok := e.(*parser.ColumnRef); ok && err == nil {
-			if _, cerr := qb.colIndex(ref); cerr != nil && (ref.Table.Name != "" || !qb.isAlias(ref.Name)) {
+			if _, cerr := qb.colIndex(ref); cerr != nil && (ref.Table.Name != "" || !qb.isAlias(ref.Name)) && qb.post.columns()[ref.Table.Name] == nil {
 				err = cerr
 			}
 		}
@@ -321,7 +321,7 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 	}
 	post := conv
 	if aggregating {
-		ac := &aggConv{inner: conv, aliases: map[string]parser.Expr{}, resolving: map[string]bool{}}
+		ac := &aggConv{inner: conv, aliases: map[string]parser.Expr{}, resolving: map[string]bool{}, post: qb.post.columns()}
 		for _, it := range s.Items {
 			if it.Alias != "" {
 				ac.aliases[it.Alias] = it.Expr

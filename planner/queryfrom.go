@@ -112,7 +112,7 @@ func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	rel, ds, semis, err := b.decorrelate(fp, rel, s)
+	rel, ds, post, err := b.decorrelate(fp, rel, s)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
 		}
 	}
 	info := rel.scope.info()
-	qb := &queryBuilder{b: b, s: ds, info: info, ph: ph, scope: rel.scope, havingSemis: semis}
+	qb := &queryBuilder{b: b, s: ds, info: info, ph: ph, scope: rel.scope, post: post}
 	if err := qb.checkColumns(); err != nil {
 		return nil, err
 	}

@@ -37,6 +37,7 @@ type decorr struct {
 	fp      *fromPlan
 	rel     *relation
 	groupBy []parser.Expr // the query's GROUP BY
+	post    []*postScalar // uncorrelated scalars read after the aggregate
 }
 
 // fromRel plans the FROM of a query routed through fromQuery: its FROM
@@ -109,7 +110,7 @@ func plainConjuncts(e parser.Expr) []parser.Expr {
 // decorrelate joins the subqueries of s to rel and returns the joined
 // relation and s with the subqueries replaced by the joins' columns (and
 // the IN / EXISTS conditions removed).
-func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*relation, *parser.Select, []*havingSemi, error) {
+func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*relation, *parser.Select, *postAgg, error) {
 	if !hasSubqueries(s) {
 		return rel, s, nil, nil
 	}
@@ -143,6 +144,9 @@ func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*r
 	aggregating := len(s.GroupBy) > 0 || s.Having != nil
 	for _, it := range s.Items {
 		aggregating = aggregating || hasAggregate(it.Expr)
+	}
+	for _, o := range s.OrderBy {
+		aggregating = aggregating || hasAggregate(o.Expr)
 	}
 	out.Items = slices.Clone(s.Items)
 	for i, it := range s.Items {
@@ -183,7 +187,10 @@ func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*r
 			return nil, nil, nil, err
 		}
 	}
-	return d.rel, &out, semis, nil
+	if len(semis) == 0 && len(d.post) == 0 {
+		return d.rel, &out, nil, nil
+	}
+	return d.rel, &out, &postAgg{semis: semis, scalars: d.post}, nil
 }
 
 // predicate joins a WHERE conjunct that is [NOT] IN (SELECT …) or [NOT]
@@ -211,17 +218,17 @@ func (d *decorr) scalars(e parser.Expr, aggregating bool, clause string) (parser
 		case *parser.InSubquery, *parser.Exists:
 			return nil, fmt.Errorf("%s in %s: IN (SELECT …) and EXISTS (SELECT …) are supported as conditions of WHERE or HAVING joined to the others with AND (not under OR or in the select list); rewrite it as a join or a scalar subquery", n, clause)
 		case *parser.ScalarSubquery:
-			ref, outer, err := d.scalar(n.Query)
+			ref, outer, err := d.scalar(n.Query, aggregating && !inAgg)
 			if err != nil {
 				return nil, err
 			}
-			if aggregating && !inAgg {
+			if aggregating && !inAgg && outer != nil {
 				for _, o := range outer {
 					if !d.grouped(o) {
 						return nil, fmt.Errorf("%s in %s: outside an aggregate, a correlated subquery of an aggregating query may be correlated only on GROUP BY expressions; %s is not one", n, clause, o)
 					}
 				}
-				// One value for the whole query or group: its MAX is it.
+				// One value per group: its MAX is it.
 				return &parser.FuncCall{Name: "MAX", Args: []parser.Expr{ref}}, nil
 			}
 			return ref, nil
@@ -474,8 +481,9 @@ func (d *decorr) innerRel(q *parser.Select, local []parser.Expr, items bool) (*r
 }
 
 // scalar joins a scalar subquery and returns the column of its value and
-// the enclosing query's expressions it is correlated on.
-func (d *decorr) scalar(q *parser.Select) (parser.Expr, []parser.Expr, error) {
+// the enclosing query's expressions it is correlated on. With post, an
+// uncorrelated one is joined after the aggregate (d.post).
+func (d *decorr) scalar(q *parser.Select, post bool) (parser.Expr, []parser.Expr, error) {
 	if len(q.Items) != 1 || isStar(q.Items[0].Expr) {
 		return nil, nil, fmt.Errorf("scalar subquery (%s) must select one column", q)
 	}
@@ -494,6 +502,11 @@ func (d *decorr) scalar(q *parser.Select) (parser.Expr, []parser.Expr, error) {
 		}
 		if !r.bounded {
 			return nil, nil, fmt.Errorf("scalar subquery (%s) reads an unbounded scan; it must be bounded", q)
+		}
+		if post {
+			col := &engine.Col{Index: -1, Name: valueCol, T: r.node.Columns()[0].Type.AsNullable()}
+			d.post = append(d.post, &postScalar{qual: qual, node: r.node, col: col})
+			return value, nil, nil
 		}
 		node := &engine.SingleRowJoin{Left: d.rel.node, Right: r.node}
 		d.rel = &relation{node: node, scope: concat(d.rel.scope, requalify(r.node.Columns(), qual), true), bounded: d.rel.bounded}

@@ -10,7 +10,36 @@ import (
 // IN and EXISTS subqueries in HAVING filter the groups: they are planned
 // whole (they must be uncorrelated) and SEMI / ANTI joined to the
 // aggregate's rows, the compared values computed from the group's keys and
-// aggregates.
+// aggregates. An uncorrelated scalar subquery of an aggregating query,
+// outside an aggregate's argument, is joined to the aggregate's rows too (a
+// SingleRowJoin), so that it has its value even over no rows.
+
+// postAgg are the subqueries joined after a query's aggregate.
+type postAgg struct {
+	semis   []*havingSemi
+	scalars []*postScalar
+}
+
+// postScalar is an uncorrelated scalar subquery read after the aggregate:
+// col, shared by every expression that reads it, gets its index once the
+// aggregate's columns are known.
+type postScalar struct {
+	qual string
+	node engine.Node
+	col  *engine.Col
+}
+
+// columns maps the qualifiers of the scalars to their columns.
+func (p *postAgg) columns() map[string]*engine.Col {
+	if p == nil {
+		return nil
+	}
+	out := map[string]*engine.Col{}
+	for _, s := range p.scalars {
+		out[s.qual] = s.col
+	}
+	return out
+}
 
 // havingSemi is one IN or EXISTS of HAVING.
 type havingSemi struct {
@@ -79,12 +108,15 @@ func (d *decorr) havingPredicate(c parser.Expr) (*havingSemi, error) {
 // the aggregate (registering the aggregates they need) and returns what
 // joins the subqueries to the aggregate's rows.
 func (qb *queryBuilder) havingJoins(post *exprConv) (func(engine.Node) engine.Node, error) {
+	if qb.post == nil {
+		return func(n engine.Node) engine.Node { return n }, nil
+	}
 	type join struct {
 		hs     *havingSemi
 		lk, rk []engine.Expr
 	}
 	var joins []join
-	for _, hs := range qb.havingSemis {
+	for _, hs := range qb.post.semis {
 		j := join{hs: hs}
 		cols := hs.right.Columns()
 		for i, x := range hs.left {
@@ -107,9 +139,14 @@ func (qb *queryBuilder) havingJoins(post *exprConv) (func(engine.Node) engine.No
 		}
 		joins = append(joins, j)
 	}
+	ac := post.agg
 	return func(n engine.Node) engine.Node {
 		for _, j := range joins {
 			n = &engine.HashJoin{Kind: j.hs.kind, NullAware: j.hs.nullAware, Left: n, Right: j.hs.right, LeftKeys: j.lk, RightKeys: j.rk}
+		}
+		for i, sc := range qb.post.scalars {
+			sc.col.Index = len(ac.keys) + len(ac.aggs) + i // after the aggregate's columns
+			n = &engine.SingleRowJoin{Left: n, Right: sc.node}
 		}
 		return n
 	}, nil
