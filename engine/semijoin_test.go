@@ -109,6 +109,14 @@ func TestSingleRowJoin(t *testing.T) {
 		r := &Input{Cols: []Column{{"v", types.NewBigInt().AsNotNull()}}, ID: 1}
 		assert.False(t, (&SingleRowJoin{Left: left, Right: r}).Columns()[3].Type.NotNull)
 	})
+	t.Run("the row is held under the budget", func(t *testing.T) {
+		b := &Budget{Limit: 4, Setting: "the DSN key query_memory"}
+		_, err := runMany(t, n, [][][]any{orders[:3], {{int64(1)}}}, 1, nil, b)
+		var me *MemoryError
+		require.True(t, errors.As(err, &me), "%v", err)
+		assert.Contains(t, err.Error(), "scalar subquery")
+		assert.Zero(t, b.Used(), "given back on Close")
+	})
 	t.Run("an empty left side", func(t *testing.T) {
 		rows, err := runMany(t, n, [][][]any{nil, {{int64(1)}}}, 1, nil, nil)
 		require.NoError(t, err)
