@@ -1,0 +1,178 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/flussql/flussql/engine"
+	"github.com/flussql/flussql/parser"
+)
+
+// IN and EXISTS subqueries of WHERE as SEMI and ANTI joins.
+
+// semi joins x IN (q) (x nil: EXISTS (q)) as a SEMI join, or with anti as
+// an ANTI join.
+func (d *decorr) semi(xs []parser.Expr, q *parser.Select, anti bool, pred parser.Expr) error {
+	_, corr, local, err := d.split(q)
+	if err != nil {
+		return err
+	}
+	kind := engine.SemiJoin
+	if anti {
+		kind = engine.AntiJoin
+	}
+	if xs != nil && (len(q.Items) != len(xs) || slices.ContainsFunc(q.Items, func(it parser.SelectItem) bool { return isStar(it.Expr) })) {
+		return fmt.Errorf("%s: the subquery of IN must select %d column(s), one per compared value", pred, len(xs))
+	}
+	if len(xs) > 1 && anti {
+		return fmt.Errorf("%s: NOT IN with a row of values is not supported; write NOT EXISTS (SELECT … WHERE y1 = x1 AND y2 = x2 …), which differs only for NULLs", pred)
+	}
+	if len(corr) == 0 {
+		return d.uncorrelatedSemi(xs, q, kind, pred)
+	}
+	if !simple(q) {
+		return fmt.Errorf("%s: a correlated subquery of IN or EXISTS must be SELECT … FROM … WHERE … (no GROUP BY, HAVING, DISTINCT, LIMIT or aggregates)", pred)
+	}
+	if xs != nil && anti {
+		return fmt.Errorf("%s: a correlated NOT IN is not supported; write NOT EXISTS (SELECT … WHERE … AND y = x), which differs only for NULLs", pred)
+	}
+	irel, rename, err := d.innerRel(q, local, xs != nil)
+	if err != nil {
+		return err
+	}
+	var on []parser.Expr
+	for i, x := range xs {
+		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(x, d.rel.scope), Right: rename(q.Items[i].Expr)})
+	}
+	for _, c := range corr {
+		on = append(on, rename(c))
+	}
+	joined, err := d.b.hashJoin(kind, d.rel, irel, andAll(on))
+	if err != nil {
+		return fmt.Errorf("%s: %w", pred, err)
+	}
+	d.rel = &relation{node: joined.node, scope: d.rel.scope, bounded: d.rel.bounded}
+	return nil
+}
+
+func isStar(e parser.Expr) bool {
+	_, ok := e.(*parser.Star)
+	return ok
+}
+
+// uncorrelatedSemi joins an uncorrelated IN or EXISTS: the subquery is
+// planned whole; EXISTS reads one row of it.
+func (d *decorr) uncorrelatedSemi(xs []parser.Expr, q *parser.Select, kind engine.JoinKind, pred parser.Expr) error {
+	if xs == nil && simple(q) {
+		one := *q // what EXISTS selects is never read
+		one.Items = []parser.SelectItem{{Expr: &parser.Literal{Kind: parser.LitInt, Value: "1"}}}
+		q = &one
+	}
+	r, err := d.b.subSelect(d.fp, q)
+	if err != nil {
+		return err
+	}
+	if !r.bounded {
+		return fmt.Errorf("%s: the subquery reads an unbounded scan; it must be bounded", pred)
+	}
+	if xs == nil {
+		node := &engine.HashJoin{Kind: kind, Left: d.rel.node, Right: &engine.Limit{Input: r.node, Limit: 1}}
+		d.rel = &relation{node: node, scope: d.rel.scope, bounded: d.rel.bounded}
+		return nil
+	}
+	cols := r.node.Columns()
+	if len(cols) != len(xs) {
+		return fmt.Errorf("%s: the subquery of IN must select %d column(s), it selects %d", pred, len(xs), len(cols))
+	}
+	qual := d.name()
+	right := &relation{node: r.node, scope: requalify(cols, qual), bounded: true}
+	var on []parser.Expr
+	for i, x := range xs {
+		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(x, d.rel.scope), Right: &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: cols[i].Name}})
+	}
+	joined, err := d.b.hashJoin(kind, d.rel, right, andAll(on))
+	if err != nil {
+		return fmt.Errorf("%s: %w", pred, err)
+	}
+	if hj, ok := joined.node.(*engine.HashJoin); ok && kind == engine.AntiJoin {
+		hj.NullAware = true
+	}
+	d.rel = &relation{node: joined.node, scope: d.rel.scope, bounded: d.rel.bounded}
+	return nil
+}
+
+// innerRel plans the FROM of a correlated subquery with its local
+// conditions (their own subqueries decorrelated over it) as a relation
+// whose qualifiers differ from the enclosing query's (reading the columns
+// of the select list only with items); rename rewrites the subquery's
+// column references to them.
+func (d *decorr) innerRel(q *parser.Select, local []parser.Expr, items bool) (*relation, func(parser.Expr) parser.Expr, error) {
+	child := &fromPlan{inputs: d.fp.inputs, lookups: d.fp.lookups, where: plainConjuncts(andAll(local))}
+	reads := *q
+	if !items {
+		reads.Items = nil // EXISTS reads the columns its conditions name, whatever it selects
+	}
+	child.collectRefs(&reads)
+	child.refs = append(child.refs, nestedRefs(q)...)
+	irel, err := d.b.fromRel(child, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	irel, rest, _, err := d.b.decorrelate(child, irel, &parser.Select{Where: andAll(local)})
+	if err != nil {
+		return nil, nil, err
+	}
+	if rest.Where != nil {
+		e, err := d.b.scopeConv(irel.scope).conv(rest.Where)
+		if err != nil {
+			return nil, nil, err
+		}
+		cond, err := condition("WHERE", e)
+		if err != nil {
+			return nil, nil, err
+		}
+		irel = &relation{node: &engine.Filter{Input: irel.node, Cond: cond}, scope: irel.scope, bounded: irel.bounded}
+	}
+	d.fp.inputs, d.fp.lookups = child.inputs, child.lookups
+	if !irel.bounded {
+		return nil, nil, fmt.Errorf("subquery (%s) reads an unbounded scan; it must be bounded", q)
+	}
+	// Qualifiers the enclosing query also has get a new one.
+	outerQuals := map[string]bool{}
+	for _, c := range d.rel.scope.cols {
+		outerQuals[c.qual] = true
+	}
+	orig := irel.scope
+	renamed := &scope{}
+	fresh := ""
+	for _, c := range orig.cols {
+		if c.qual == "" || outerQuals[c.qual] {
+			if fresh == "" {
+				fresh = d.name()
+			}
+			if c.qual == "" {
+				c.qual = fresh
+			} else {
+				c.qual = fresh + "." + c.qual
+			}
+		}
+		renamed.cols = append(renamed.cols, c)
+	}
+	irel = &relation{node: irel.node, scope: renamed, bounded: true}
+	rename := func(e parser.Expr) parser.Expr {
+		out, _ := mapExpr(e, false, func(x parser.Expr, _ bool) (parser.Expr, error) {
+			ref, ok := x.(*parser.ColumnRef)
+			if !ok {
+				return x, nil
+			}
+			idx, err := orig.resolve(ref)
+			if err != nil {
+				return x, nil // a column of the enclosing query
+			}
+			c := renamed.cols[idx]
+			return &parser.ColumnRef{Table: parser.TableName{Name: c.qual}, Name: c.name}, nil
+		})
+		return out
+	}
+	return irel, rename, nil
+}
