@@ -115,10 +115,21 @@ func HasSubquery(e Expr) bool {
 // list, WHERE, GROUP BY, HAVING and ORDER BY (nil entries skipped).
 func SelectExprs(s *Select) []Expr {
 	var out []Expr
-	for _, e := range statementExprs(s) {
+	add := func(e Expr) {
 		if e != nil {
 			out = append(out, e)
 		}
+	}
+	for _, it := range s.Items {
+		add(it.Expr)
+	}
+	add(s.Where)
+	for _, g := range s.GroupBy {
+		add(g)
+	}
+	add(s.Having)
+	for _, o := range s.OrderBy {
+		add(o.Expr)
 	}
 	return out
 }

@@ -43,6 +43,9 @@ type decorr struct {
 // fromRel plans the FROM of a query routed through fromQuery: its FROM
 // item, its one table, or one row without columns.
 func (b *builder) fromRel(fp *fromPlan, s *parser.Select) (*relation, error) {
+	if on := subqueryOn(s.From); on != nil {
+		return nil, fmt.Errorf("ON %s: a subquery is not supported in ON; move the condition to WHERE", on)
+	}
 	switch {
 	case s.From != nil:
 		return b.planFrom(fp, s.From, true)
@@ -93,6 +96,21 @@ func (b *builder) fromScope(q *parser.Select) (*scope, error) {
 		return walk(&parser.TableRef{Table: q.Table, Hints: q.Hints})
 	}
 	return &scope{}, nil
+}
+
+// subqueryOn finds a join condition of f with a subquery (nil: none).
+func subqueryOn(f parser.FromItem) parser.Expr {
+	j, ok := f.(*parser.Join)
+	if !ok {
+		return nil
+	}
+	if parser.HasSubquery(j.On) {
+		return j.On
+	}
+	if on := subqueryOn(j.Left); on != nil {
+		return on
+	}
+	return subqueryOn(j.Right)
 }
 
 // plainConjuncts are the conjuncts of a WHERE without subqueries (those

@@ -113,7 +113,6 @@ func (d *decorr) innerRel(q *parser.Select, local []parser.Expr, items bool) (*r
 		reads.Items = nil // EXISTS reads the columns its conditions name, whatever it selects
 	}
 	child.collectRefs(&reads)
-	child.refs = append(child.refs, nestedRefs(q)...)
 	irel, err := d.b.fromRel(child, q)
 	if err != nil {
 		return nil, nil, err

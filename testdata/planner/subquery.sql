@@ -71,3 +71,7 @@ SELECT level, COUNT(*) AS n FROM logs GROUP BY level HAVING COUNT(*) IN (SELECT 
 SELECT COUNT(*) FROM logs HAVING EXISTS (SELECT * FROM events)
 ====
 SELECT level FROM logs GROUP BY level HAVING EXISTS (SELECT * FROM events WHERE events.score = logs.level)
+====
+SELECT a.id FROM logs a JOIN events e ON e.id = a.id AND a.level IN (SELECT v FROM metrics)
+====
+SELECT l1.id FROM logs l1 WHERE EXISTS (SELECT * FROM logs l2 WHERE l2.id = l1.id AND l2.level > (SELECT MIN(score) FROM events WHERE events.id = l2.id))
