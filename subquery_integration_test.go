@@ -84,6 +84,7 @@ func TestSubqueriesAgainstSQLite(t *testing.T) {
 		{"scalar beside an aggregate over no rows", `SELECT COUNT(*), (SELECT MAX(b) FROM it) AS m FROM et`, false},
 		{"scalar in HAVING over no rows", `SELECT COUNT(*) FROM et HAVING COUNT(*) >= (SELECT COUNT(*) FROM et)`, false},
 		{"scalar in the select list and ORDER BY of a grouped query", `SELECT k, COUNT(*) * (SELECT MIN(b) FROM it) AS x FROM ot GROUP BY k ORDER BY (SELECT MAX(b) FROM it) + k`, false},
+		{"correlated scalar without an aggregate, one row per outer row", `SELECT k, b, (SELECT s FROM it WHERE it.k = ot.k AND it.b = ot.b) AS s2 FROM ot`, false},
 		{"correlated scalar in HAVING, on the GROUP BY column", `SELECT k, COUNT(*) FROM ot GROUP BY k HAVING COUNT(*) >= (SELECT COUNT(*) FROM it WHERE it.k = ot.k)`, false},
 		{"correlated scalar in WHERE", `SELECT k, a FROM ot WHERE a >= (SELECT MAX(a) FROM it WHERE it.k = ot.k)`, false},
 		{"correlated scalar on two keys", `SELECT k, a FROM ot WHERE a <= (SELECT SUM(it.a) FROM it WHERE it.k = ot.k AND it.b = ot.b)`, false},
@@ -110,6 +111,11 @@ func TestSubqueriesAgainstSQLite(t *testing.T) {
 
 	t.Run("a scalar subquery of two rows is an error", func(t *testing.T) {
 		_, err := diffRows(db, `SELECT k FROM ot WHERE a = (SELECT a FROM it WHERE k = 1)`)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "a scalar subquery returned more than one row")
+	})
+	t.Run("a correlated scalar subquery of two rows for an outer row is an error", func(t *testing.T) {
+		_, err := diffRows(db, `SELECT k, (SELECT s FROM it WHERE it.k = ot.k) FROM ot`)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "a scalar subquery returned more than one row")
 	})

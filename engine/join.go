@@ -52,6 +52,9 @@ type HashJoin struct {
 	RightKeys   []Expr
 	Residual    Expr
 	NullAware   bool
+	// SingleMatch makes a left row whose key matches more than one right
+	// row fail with ErrScalarSubqueryRows (a correlated scalar subquery).
+	SingleMatch bool
 }
 
 // Looker looks keys up in a primary-key table for a LookupJoin; the driver
@@ -168,6 +171,9 @@ func (n *HashJoin) Describe() string {
 	kind := n.Kind.String()
 	if n.NullAware {
 		kind += " (null-aware)"
+	}
+	if n.SingleMatch {
+		kind += " (at most one match per row)"
 	}
 	on := joinOn(exprStrings(n.LeftKeys), exprStrings(n.RightKeys), n.Residual)
 	if len(n.LeftKeys) == 0 {

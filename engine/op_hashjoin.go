@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -222,7 +223,11 @@ func (h *hashJoinOp) probe(b arrow.RecordBatch) ([]arrow.RecordBatch, error) {
 			if buf, ok = k.key(buf, r); !ok {
 				continue
 			}
-			for _, x := range h.table[string(buf)] {
+			rows := h.table[string(buf)]
+			if h.n.SingleMatch && len(rows) > 1 {
+				return nil, fmt.Errorf("%w; a correlated one gives one row per outer row only with an aggregate or a key equality", ErrScalarSubqueryRows)
+			}
+			for _, x := range rows {
 				li, ri = append(li, int64(r)), append(ri, x)
 			}
 		}

@@ -123,3 +123,26 @@ func TestSingleRowJoin(t *testing.T) {
 		assert.Empty(t, rows)
 	})
 }
+
+func TestHashJoinSingleMatch(t *testing.T) {
+	left, right := &Input{Cols: ordersCols}, &Input{Cols: custCols, ID: 1}
+	lk, rk := []Expr{col(1, "cust", types.NewInt())}, []Expr{col(0, "cid", types.NewInt())}
+	n := &HashJoin{Kind: LeftJoin, SingleMatch: true, Left: left, Right: right, LeftKeys: lk, RightKeys: rk}
+	t.Run("one match or none per row", func(t *testing.T) {
+		rows, err := runMany(t, n, [][][]any{orders, customers[:3]}, 2, nil, nil)
+		require.NoError(t, err)
+		assert.ElementsMatch(t, [][]any{
+			{int64(1), int64(10), int64(100), int64(10), "ann"}, {int64(2), int64(20), int64(200), int64(20), "bob"},
+			{int64(3), nil, int64(300), nil, nil}, {int64(4), int64(10), int64(400), int64(10), "ann"},
+			{int64(5), int64(99), int64(500), nil, nil},
+		}, rows)
+	})
+	t.Run("two matches for a row are an error", func(t *testing.T) {
+		_, err := runMany(t, n, [][][]any{orders, customers}, 2, nil, nil)
+		require.True(t, errors.Is(err, ErrScalarSubqueryRows), "%v", err)
+	})
+	t.Run("two right rows no left row probes are not", func(t *testing.T) {
+		_, err := runMany(t, n, [][][]any{orders[:1], customers}, 2, nil, nil)
+		require.NoError(t, err)
+	})
+}

@@ -8,7 +8,8 @@ import (
 )
 
 // Scalar subqueries as single-row joins (uncorrelated) and grouped LEFT
-// joins (correlated).
+// joins (correlated with an aggregate); a correlated one without an
+// aggregate is a LEFT join that fails when an outer row gets two rows.
 
 // scalar joins a scalar subquery and returns the column of its value and
 // the enclosing query's expressions it is correlated on. With post, an
@@ -43,8 +44,9 @@ func (d *decorr) scalar(q *parser.Select, post bool) (parser.Expr, []parser.Expr
 		return value, nil, nil
 	}
 	item := q.Items[0].Expr
-	if !simpleAggregate(q) {
-		return nil, nil, fmt.Errorf("correlated scalar subquery (%s): it must aggregate (SELECT MIN/MAX/SUM/AVG/COUNT(…) … FROM … WHERE …, without GROUP BY, HAVING, DISTINCT or LIMIT), so that it gives one row per outer row", q)
+	aggregate := simpleAggregate(q)
+	if !aggregate && !simple(q) {
+		return nil, nil, fmt.Errorf("correlated scalar subquery (%s): write SELECT <aggregate> FROM … WHERE … or SELECT <value> FROM … WHERE … (no GROUP BY, HAVING, DISTINCT or LIMIT)", q)
 	}
 	grouped := &parser.Select{Table: q.Table, Hints: q.Hints, From: q.From, Where: andAll(local)}
 	var on, outers []parser.Expr
@@ -56,7 +58,9 @@ func (d *decorr) scalar(q *parser.Select, post bool) (parser.Expr, []parser.Expr
 		outers = append(outers, out)
 		key := fmt.Sprintf("$key%d", i+1)
 		grouped.Items = append(grouped.Items, parser.SelectItem{Expr: in, Alias: key})
-		grouped.GroupBy = append(grouped.GroupBy, in)
+		if aggregate {
+			grouped.GroupBy = append(grouped.GroupBy, in)
+		}
 		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(out, d.rel.scope), Right: &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: key}})
 	}
 	grouped.Items = append(grouped.Items, parser.SelectItem{Expr: item, Alias: valueCol})
@@ -68,6 +72,9 @@ func (d *decorr) scalar(q *parser.Select, post bool) (parser.Expr, []parser.Expr
 	joined, err := d.b.hashJoin(engine.LeftJoin, d.rel, right, andAll(on))
 	if err != nil {
 		return nil, nil, fmt.Errorf("correlated scalar subquery (%s): %w", q, err)
+	}
+	if hj, ok := joined.node.(*engine.HashJoin); ok && !aggregate {
+		hj.SingleMatch = true // without an aggregate, more than one row per outer row is an error
 	}
 	d.rel = joined
 	if hasCount(item) {
