@@ -85,6 +85,7 @@ func TestSubqueriesAgainstSQLite(t *testing.T) {
 		{"scalar in HAVING over no rows", `SELECT COUNT(*) FROM et HAVING COUNT(*) >= (SELECT COUNT(*) FROM et)`, false},
 		{"scalar in the select list and ORDER BY of a grouped query", `SELECT k, COUNT(*) * (SELECT MIN(b) FROM it) AS x FROM ot GROUP BY k ORDER BY (SELECT MAX(b) FROM it) + k`, false},
 		{"correlated scalar without an aggregate, one row per outer row", `SELECT k, b, (SELECT s FROM it WHERE it.k = ot.k AND it.b = ot.b) AS s2 FROM ot`, false},
+		{"SELECT * shows no subquery column", `SELECT * FROM ot WHERE a > (SELECT MIN(a) FROM it WHERE b > 1) AND b <= (SELECT MAX(b) FROM it WHERE it.k = ot.k)`, false},
 		{"correlated scalar in HAVING, on the GROUP BY column", `SELECT k, COUNT(*) FROM ot GROUP BY k HAVING COUNT(*) >= (SELECT COUNT(*) FROM it WHERE it.k = ot.k)`, false},
 		{"correlated scalar in WHERE", `SELECT k, a FROM ot WHERE a >= (SELECT MAX(a) FROM it WHERE it.k = ot.k)`, false},
 		{"correlated scalar on two keys", `SELECT k, a FROM ot WHERE a <= (SELECT SUM(it.a) FROM it WHERE it.k = ot.k AND it.b = ot.b)`, false},

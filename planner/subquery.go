@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/parser"
@@ -26,6 +27,13 @@ import (
 //
 // The subquery's value becomes a column of the FROM's rows, named
 // $subqueryN.value, which the query's clauses then refer to.
+
+// subqueryColumn reports whether a column of a scope is one a subquery's
+// join added (which SELECT * does not show).
+func subqueryColumn(c scopeCol) bool { return strings.HasPrefix(c.qual, subqueryQual) }
+
+// subqueryQual starts the qualifier of a subquery's columns.
+const subqueryQual = "$subquery"
 
 // valueCol names the column of a subquery's value (a name no column
 // reference written in SQL can take unquoted).
@@ -258,7 +266,7 @@ func (d *decorr) scalars(e parser.Expr, aggregating bool, clause string) (parser
 // name gives the next subquery's qualifier.
 func (d *decorr) name() string {
 	d.b.subqueries++
-	return fmt.Sprintf("$subquery%d", d.b.subqueries)
+	return fmt.Sprintf("%s%d", subqueryQual, d.b.subqueries)
 }
 
 // simple reports whether a subquery is SELECT … FROM … WHERE … alone
