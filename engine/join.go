@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/flussql/flussql/fluss/types"
 )
 
 // JoinKind is INNER, LEFT, SEMI or ANTI (RIGHT and FULL joins are not
@@ -20,7 +22,15 @@ const (
 	LeftJoin
 	SemiJoin
 	AntiJoin
+	// MarkJoin passes every left row with one more column, BOOLEAN: whether
+	// it has a match (x IN (…) or EXISTS (…) as a value). With NullAware it
+	// is IN's three-valued answer: NULL instead of FALSE when the right side
+	// is not empty and has a NULL key or the left key is NULL.
+	MarkJoin
 )
+
+// MarkColumn names the column a MarkJoin adds.
+const MarkColumn = "$mark"
 
 func (k JoinKind) String() string {
 	switch k {
@@ -30,6 +40,8 @@ func (k JoinKind) String() string {
 		return "SEMI"
 	case AntiJoin:
 		return "ANTI"
+	case MarkJoin:
+		return "MARK"
 	}
 	return "INNER"
 }
@@ -97,6 +109,9 @@ func joinColumns(kind JoinKind, left, right []Column) []Column {
 	out := append([]Column(nil), left...)
 	if kind == SemiJoin || kind == AntiJoin {
 		return out
+	}
+	if kind == MarkJoin {
+		return append(out, Column{Name: MarkColumn, Type: types.NewBoolean()})
 	}
 	for _, c := range right {
 		if kind == LeftJoin {

@@ -27,7 +27,7 @@ type hashJoinOp struct {
 }
 
 func newHashJoin(ec *evalCtx, budget *Budget, left, right Operator, n *HashJoin) (Operator, error) {
-	if n.Kind == SemiJoin || n.Kind == AntiJoin {
+	if n.Kind == SemiJoin || n.Kind == AntiJoin || n.Kind == MarkJoin {
 		sp, err := newSemiProbe(ec, n)
 		if err != nil {
 			return nil, err

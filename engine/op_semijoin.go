@@ -68,8 +68,11 @@ func (sp *semiProbe) probe(h *hashJoinOp, b arrow.RecordBatch) ([]arrow.RecordBa
 			}
 		}
 	}
-	var keep []int64
 	empty := h.table == nil // no right row at all
+	if sp.n.Kind == MarkJoin {
+		return sp.mark(h, b, matched, leftNull, empty)
+	}
+	var keep []int64
 	for r := range rows {
 		pass := matched[r]
 		if sp.n.Kind == AntiJoin {
@@ -94,6 +97,30 @@ func (sp *semiProbe) probe(h *hashJoinOp, b arrow.RecordBatch) ([]arrow.RecordBa
 		return nil, err
 	}
 	return []arrow.RecordBatch{out}, nil
+}
+
+// mark returns b with the MarkJoin's column.
+func (sp *semiProbe) mark(h *hashJoinOp, b arrow.RecordBatch, matched, leftNull []bool, empty bool) ([]arrow.RecordBatch, error) {
+	schema, err := schemaOf(sp.n.Columns())
+	if err != nil {
+		return nil, err
+	}
+	bb := array.NewBooleanBuilder(h.ec.mem)
+	defer bb.Release()
+	for r := range matched {
+		switch {
+		case matched[r]:
+			bb.Append(true)
+		case sp.n.NullAware && !empty && (sp.rightNull || leftNull[r]):
+			bb.AppendNull()
+		default:
+			bb.Append(false)
+		}
+	}
+	m := bb.NewArray()
+	defer m.Release()
+	cols := append(append([]arrow.Array(nil), b.Columns()...), m)
+	return []arrow.RecordBatch{array.NewRecordBatch(schema, cols, b.NumRows())}, nil
 }
 
 // residual evaluates the residual on the pairs and marks the left rows it

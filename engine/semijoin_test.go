@@ -146,3 +146,33 @@ func TestHashJoinSingleMatch(t *testing.T) {
 		require.NoError(t, err)
 	})
 }
+
+func TestMarkJoin(t *testing.T) {
+	left, right := &Input{Cols: ordersCols}, &Input{Cols: custCols, ID: 1}
+	lk, rk := []Expr{col(1, "cust", types.NewInt())}, []Expr{col(0, "cid", types.NewInt())}
+	noNulls := [][]any{{int64(10), "ann"}, {int64(20), "bob"}}
+	// The mark of orders' rows (cust 10, 20, NULL, 10, 99) in order.
+	cases := []struct {
+		name      string
+		nullAware bool
+		r         [][]any
+		want      []any
+	}{
+		{"EXISTS: TRUE or FALSE", false, customers, []any{true, true, false, true, false}},
+		{"IN without NULLs: a NULL key is NULL", true, noNulls, []any{true, true, nil, true, false}},
+		{"IN with a NULL on the right: no FALSE", true, customers, []any{true, true, nil, true, nil}},
+		{"IN of an empty right side: FALSE, NULL key included", true, nil, []any{false, false, false, false, false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := &HashJoin{Kind: MarkJoin, NullAware: c.nullAware, Left: left, Right: right, LeftKeys: lk, RightKeys: rk}
+			rows, err := runMany(t, n, [][][]any{orders, c.r}, 2, nil, nil)
+			require.NoError(t, err)
+			require.Len(t, rows, len(orders))
+			for i, row := range rows {
+				assert.Equal(t, orders[i], row[:3])
+				assert.Equal(t, c.want[i], row[3], "row %d", i)
+			}
+		})
+	}
+}

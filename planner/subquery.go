@@ -228,9 +228,9 @@ func (d *decorr) predicate(c parser.Expr) (done bool, err error) {
 	}
 	switch n := c.(type) {
 	case *parser.InSubquery:
-		return true, d.semi(n.Left(), n.Query, not != n.Not, c)
+		return true, d.semi(n.Left(), n.Query, not != n.Not, "", c)
 	case *parser.Exists:
-		return true, d.semi(nil, n.Query, not, c)
+		return true, d.semi(nil, n.Query, not, "", c)
 	}
 	return false, nil
 }
@@ -242,7 +242,21 @@ func (d *decorr) scalars(e parser.Expr, aggregating bool, clause string) (parser
 	return mapExpr(e, false, func(x parser.Expr, inAgg bool) (parser.Expr, error) {
 		switch n := x.(type) {
 		case *parser.InSubquery, *parser.Exists:
-			return nil, fmt.Errorf("%s in %s: IN (SELECT …) and EXISTS (SELECT …) are supported as conditions of WHERE or HAVING joined to the others with AND (not under OR or in the select list); rewrite it as a join or a scalar subquery", n, clause)
+			if aggregating && !inAgg {
+				return nil, fmt.Errorf("%s in %s: in an aggregating query, IN (SELECT …) and EXISTS (SELECT …) are supported as conditions of WHERE, of HAVING joined with AND, or inside an aggregate's argument", n, clause)
+			}
+			// A value (under OR or NOT, in the select list): a MARK join's column.
+			mark := d.name()
+			var err error
+			if in, ok := n.(*parser.InSubquery); ok {
+				err = d.semi(in.Left(), in.Query, false, mark, n)
+				if err == nil && in.Not {
+					return &parser.Not{Expr: markRef(mark)}, nil
+				}
+			} else {
+				err = d.semi(nil, n.(*parser.Exists).Query, false, mark, n)
+			}
+			return markRef(mark), err
 		case *parser.ScalarSubquery:
 			ref, outer, err := d.scalar(n.Query, aggregating && !inAgg)
 			if err != nil {
@@ -261,6 +275,11 @@ func (d *decorr) scalars(e parser.Expr, aggregating bool, clause string) (parser
 		}
 		return x, nil
 	})
+}
+
+// markRef is the column of a MARK join.
+func markRef(qual string) parser.Expr {
+	return &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: engine.MarkColumn}
 }
 
 // name gives the next subquery's qualifier.

@@ -102,6 +102,9 @@ func mapExpr(e parser.Expr, inAgg bool, f func(parser.Expr, bool) (parser.Expr, 
 	case *parser.InSubquery:
 		c := *n
 		c.Expr, err = m(n.Expr)
+		if err == nil && n.Row != nil {
+			c.Row = all(n.Row, inAgg)
+		}
 		out = &c
 	case *parser.FuncCall:
 		c := *n

@@ -5,33 +5,42 @@ import (
 	"slices"
 
 	"github.com/flussql/flussql/engine"
+	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
 
 // IN and EXISTS subqueries of WHERE as SEMI and ANTI joins.
 
-// semi joins x IN (q) (x nil: EXISTS (q)) as a SEMI join, or with anti as
+// semi joins x IN (q) (x nil: EXISTS (q)) as a SEMI join, with anti as
+// an ANTI join; with mark (then anti is false) as a MARK join whose column
+// is the predicate's value, qualified mark.
 // an ANTI join.
-func (d *decorr) semi(xs []parser.Expr, q *parser.Select, anti bool, pred parser.Expr) error {
+func (d *decorr) semi(xs []parser.Expr, q *parser.Select, anti bool, mark string, pred parser.Expr) error {
 	_, corr, local, err := d.split(q)
 	if err != nil {
 		return err
 	}
 	kind := engine.SemiJoin
-	if anti {
+	switch {
+	case anti:
 		kind = engine.AntiJoin
+	case mark != "":
+		kind = engine.MarkJoin
 	}
 	if xs != nil && (len(q.Items) != len(xs) || slices.ContainsFunc(q.Items, func(it parser.SelectItem) bool { return isStar(it.Expr) })) {
 		return fmt.Errorf("%s: the subquery of IN must select %d column(s), one per compared value", pred, len(xs))
 	}
-	if len(xs) > 1 && anti {
+	if len(xs) > 1 && kind != engine.SemiJoin {
 		return fmt.Errorf("%s: NOT IN with a row of values is not supported; write NOT EXISTS (SELECT … WHERE y1 = x1 AND y2 = x2 …), which differs only for NULLs", pred)
 	}
 	if len(corr) == 0 {
-		return d.uncorrelatedSemi(xs, q, kind, pred)
+		return d.uncorrelatedSemi(xs, q, kind, mark, pred)
 	}
 	if !simple(q) {
 		return fmt.Errorf("%s: a correlated subquery of IN or EXISTS must be SELECT … FROM … WHERE … (no GROUP BY, HAVING, DISTINCT, LIMIT or aggregates)", pred)
+	}
+	if xs != nil && kind == engine.MarkJoin {
+		return fmt.Errorf("%s: a correlated IN is supported as a condition of WHERE joined with AND only; elsewhere write EXISTS (SELECT … WHERE … AND y = x), which differs only for NULLs", pred)
 	}
 	if xs != nil && anti {
 		return fmt.Errorf("%s: a correlated NOT IN is not supported; write NOT EXISTS (SELECT … WHERE … AND y = x), which differs only for NULLs", pred)
@@ -51,8 +60,18 @@ func (d *decorr) semi(xs []parser.Expr, q *parser.Select, anti bool, pred parser
 	if err != nil {
 		return fmt.Errorf("%s: %w", pred, err)
 	}
-	d.rel = &relation{node: joined.node, scope: d.rel.scope, bounded: d.rel.bounded}
+	d.semiJoined(joined.node, mark)
 	return nil
+}
+
+// semiJoined makes node, a SEMI, ANTI or MARK join over d.rel, the query's
+// relation: the same columns, and a MARK join's.
+func (d *decorr) semiJoined(node engine.Node, mark string) {
+	sc := d.rel.scope
+	if mark != "" {
+		sc = concat(sc, &scope{cols: []scopeCol{{qual: mark, name: engine.MarkColumn, typ: types.NewBoolean()}}}, false)
+	}
+	d.rel = &relation{node: node, scope: sc, bounded: d.rel.bounded}
 }
 
 func isStar(e parser.Expr) bool {
@@ -62,7 +81,7 @@ func isStar(e parser.Expr) bool {
 
 // uncorrelatedSemi joins an uncorrelated IN or EXISTS: the subquery is
 // planned whole; EXISTS reads one row of it.
-func (d *decorr) uncorrelatedSemi(xs []parser.Expr, q *parser.Select, kind engine.JoinKind, pred parser.Expr) error {
+func (d *decorr) uncorrelatedSemi(xs []parser.Expr, q *parser.Select, kind engine.JoinKind, mark string, pred parser.Expr) error {
 	if xs == nil && simple(q) {
 		one := *q // what EXISTS selects is never read
 		one.Items = []parser.SelectItem{{Expr: &parser.Literal{Kind: parser.LitInt, Value: "1"}}}
@@ -76,8 +95,7 @@ func (d *decorr) uncorrelatedSemi(xs []parser.Expr, q *parser.Select, kind engin
 		return fmt.Errorf("%s: the subquery reads an unbounded scan; it must be bounded", pred)
 	}
 	if xs == nil {
-		node := &engine.HashJoin{Kind: kind, Left: d.rel.node, Right: &engine.Limit{Input: r.node, Limit: 1}}
-		d.rel = &relation{node: node, scope: d.rel.scope, bounded: d.rel.bounded}
+		d.semiJoined(&engine.HashJoin{Kind: kind, Left: d.rel.node, Right: &engine.Limit{Input: r.node, Limit: 1}}, mark)
 		return nil
 	}
 	cols := r.node.Columns()
@@ -94,10 +112,10 @@ func (d *decorr) uncorrelatedSemi(xs []parser.Expr, q *parser.Select, kind engin
 	if err != nil {
 		return fmt.Errorf("%s: %w", pred, err)
 	}
-	if hj, ok := joined.node.(*engine.HashJoin); ok && kind == engine.AntiJoin {
-		hj.NullAware = true
+	if hj, ok := joined.node.(*engine.HashJoin); ok && kind != engine.SemiJoin {
+		hj.NullAware = true // NOT IN, or IN's value: NULL where SQL says so
 	}
-	d.rel = &relation{node: joined.node, scope: d.rel.scope, bounded: d.rel.bounded}
+	d.semiJoined(joined.node, mark)
 	return nil
 }
 

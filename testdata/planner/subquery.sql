@@ -75,3 +75,7 @@ SELECT level FROM logs GROUP BY level HAVING EXISTS (SELECT * FROM events WHERE 
 SELECT a.id FROM logs a JOIN events e ON e.id = a.id AND a.level IN (SELECT v FROM metrics)
 ====
 SELECT l1.id FROM logs l1 WHERE EXISTS (SELECT * FROM logs l2 WHERE l2.id = l1.id AND l2.level > (SELECT MIN(score) FROM events WHERE events.id = l2.id))
+====
+SELECT id, level IN (SELECT score FROM events) AS found FROM logs WHERE id = 1 OR NOT EXISTS (SELECT * FROM events WHERE events.id = logs.id AND events.score > logs.level)
+====
+SELECT level, COUNT(*) FROM logs GROUP BY level HAVING COUNT(*) > 1 OR level IN (SELECT score FROM events)
