@@ -101,6 +101,8 @@ func TestSubqueriesAgainstSQLite(t *testing.T) {
 		{"self-correlated EXISTS and NOT EXISTS (TPC-H Q21's shape)", `SELECT l1.k, l1.b FROM it l1 WHERE EXISTS (SELECT * FROM it l2 WHERE l2.k = l1.k AND l2.b <> l1.b) AND NOT EXISTS (SELECT * FROM it l3 WHERE l3.k = l1.k AND l3.b <> l1.b AND l3.a > l3.b * 4)`, false},
 		{"nested (TPC-H Q20's shape)", `SELECT k, s FROM ot WHERE k IN (SELECT k FROM it WHERE a IN (SELECT a FROM ot WHERE b > 0) AND b >= (SELECT MIN(o2.b) FROM ot o2 WHERE o2.k = it.k))`, false},
 		{"in a FROM subquery", `SELECT x.k, x.n FROM (SELECT k, (SELECT COUNT(*) FROM it WHERE it.k = ot.k) AS n FROM ot WHERE a NOT IN (SELECT a FROM et)) x WHERE x.n > 0`, false},
+		{"over a FROM subquery without alias", `SELECT k FROM (SELECT k, a FROM ot) WHERE k IN (SELECT k FROM it) AND a > (SELECT MIN(a) FROM it)`, false},
+		{"correlated to a FROM subquery's alias", `SELECT x.k FROM (SELECT k, b FROM ot) x WHERE EXISTS (SELECT 1 FROM it WHERE it.k = x.k AND it.b <> x.b)`, false},
 		{"no FROM", `SELECT (SELECT COUNT(*) FROM it) AS n`, false},
 	}
 	for _, c := range cases {

@@ -145,7 +145,7 @@ func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*r
 			return nil, nil, nil, fmt.Errorf("GROUP BY %s: a subquery is not allowed in GROUP BY", g)
 		}
 	}
-	d := &decorr{b: b, fp: fp, rel: rel, groupBy: s.GroupBy}
+	d := &decorr{b: b, fp: fp, rel: unnamed(rel), groupBy: s.GroupBy}
 	out := *s
 	var keep []parser.Expr
 	for _, c := range conjuncts(s.Where) {
@@ -217,6 +217,22 @@ func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*r
 		return d.rel, &out, nil, nil
 	}
 	return d.rel, &out, &postAgg{semis: semis, scalars: d.post}, nil
+}
+
+// unnamed gives the columns of rel without a qualifier (of a FROM
+// subquery without alias) the qualifier $from, so that the references of
+// the joins to subqueries can be qualified.
+func unnamed(rel *relation) *relation {
+	if !slices.ContainsFunc(rel.scope.cols, func(c scopeCol) bool { return c.qual == "" }) {
+		return rel
+	}
+	sc := &scope{cols: slices.Clone(rel.scope.cols)}
+	for i := range sc.cols {
+		if sc.cols[i].qual == "" {
+			sc.cols[i].qual = "$from"
+		}
+	}
+	return &relation{node: rel.node, scope: sc, bounded: rel.bounded}
 }
 
 // predicate joins a WHERE conjunct that is [NOT] IN (SELECT …) or [NOT]
