@@ -160,3 +160,53 @@ func takeRows(ec *evalCtx, b arrow.RecordBatch, idx []int64) (arrow.RecordBatch,
 	}
 	return array.NewRecordBatch(b.Schema(), cols, int64(len(idx))), nil
 }
+
+// semi passes the rows of left with a pair (SEMI) or without one (ANTI)
+// whose residual, if any, is TRUE; the joiner's schema is the pairs'.
+func (j *joiner) semi(left, right arrow.RecordBatch, li, ri []int64) ([]arrow.RecordBatch, error) {
+	rows := int(left.NumRows())
+	matched := make([]bool, rows)
+	for from := 0; from < len(li); from += maxJoinChunk {
+		to := min(len(li), from+maxJoinChunk)
+		if j.residual == nil {
+			for _, l := range li[from:to] {
+				matched[l] = true
+			}
+			continue
+		}
+		b, err := j.take(left, right, li[from:to], ri[from:to])
+		if err != nil {
+			return nil, err
+		}
+		mask, err := j.residual.eval(j.ec, b)
+		b.Release()
+		if err != nil {
+			return nil, err
+		}
+		m := mask.(*array.Boolean)
+		for k, l := range li[from:to] {
+			if m.IsValid(k) && m.Value(k) {
+				matched[l] = true
+			}
+		}
+		mask.Release()
+	}
+	var keep []int64
+	for r := range rows {
+		if matched[r] == (j.kind == SemiJoin) {
+			keep = append(keep, int64(r))
+		}
+	}
+	switch len(keep) {
+	case 0:
+		return nil, nil
+	case rows:
+		left.Retain()
+		return []arrow.RecordBatch{left}, nil
+	}
+	out, err := takeRows(j.ec, left, keep)
+	if err != nil {
+		return nil, err
+	}
+	return []arrow.RecordBatch{out}, nil
+}

@@ -176,3 +176,32 @@ func TestMarkJoin(t *testing.T) {
 		})
 	}
 }
+
+func TestLookupSemiAntiJoin(t *testing.T) {
+	left := &Input{Cols: ordersCols}
+	key := []Expr{col(1, "cust", types.NewInt())}
+	pk := [][]any{{int64(10), "ann"}, {int64(20), "bob"}}
+	notAnn := must(NewCompare("<>", col(4, "name", types.NewString()), strConst("ann")))
+	o := func(i int) []any { return orders[i] }
+	cases := []struct {
+		name     string
+		kind     JoinKind
+		residual Expr
+		want     [][]any
+	}{
+		{"semi: found keys, once each", SemiJoin, nil, [][]any{o(0), o(1), o(3)}},
+		{"anti: missing and NULL keys", AntiJoin, nil, [][]any{o(2), o(4)}},
+		{"semi with a residual on the pair", SemiJoin, notAnn, [][]any{o(1)}},
+		{"anti with a residual on the pair", AntiJoin, notAnn, [][]any{o(0), o(2), o(3), o(4)}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lk := &fakeLooker{cols: custCols, rows: pk}
+			n := &LookupJoin{Kind: c.kind, Left: left, Table: "customers", KeyCols: []string{"cid"}, KeyExprs: key, Cols: custCols, Residual: c.residual}
+			assert.Equal(t, ordersCols, n.Columns())
+			rows, err := runMany(t, n, [][][]any{orders}, 2, []Looker{lk}, nil)
+			require.NoError(t, err)
+			assert.ElementsMatch(t, c.want, rows)
+		})
+	}
+}
