@@ -36,9 +36,15 @@ func TestSubqueriesAgainstSQLite(t *testing.T) {
 		"it": {"(1, 5, 2, 'a')", "(1, 5, 1, 'b')", "(2, 3, 2, 'c')", "(3, NULL, 1, 'd')", "(4, 9, 3, 'e')",
 			"(4, 8, 5, 'f')", "(NULL, 7, 0, 'g')", "(7, 12, 1, 'h')", "(7, 12, 1, 'h')"},
 		"et": nil, // empty
+		// a primary-key table: subqueries over its key are lookups (on Fluss 0.9 too).
+		"pt": {"(1, 0, 3, 'p')", "(2, 5, 1, 'q')", "(4, 9, 9, 'r')", "(7, 12, 0, 's')", "(9, NULL, 2, 't')"},
 	}
-	for _, tbl := range []string{"ot", "it", "et"} {
-		_, err := admin.Exec(`CREATE TABLE ` + dbName + `.` + tbl + ` (k INT, a INT, b INT, s STRING) WITH ('bucket.num' = '2')`)
+	for _, tbl := range []string{"ot", "it", "et", "pt"} {
+		pk := ""
+		if tbl == "pt" {
+			pk = ", PRIMARY KEY (k) NOT ENFORCED"
+		}
+		_, err := admin.Exec(`CREATE TABLE ` + dbName + `.` + tbl + ` (k INT, a INT, b INT, s STRING` + pk + `) WITH ('bucket.num' = '2')`)
 		require.NoError(t, err)
 		_, err = ref.Exec(`CREATE TABLE ` + tbl + ` (k INTEGER, a INTEGER, b INTEGER, s TEXT)`)
 		require.NoError(t, err)
@@ -103,6 +109,10 @@ func TestSubqueriesAgainstSQLite(t *testing.T) {
 		{"in a FROM subquery", `SELECT x.k, x.n FROM (SELECT k, (SELECT COUNT(*) FROM it WHERE it.k = ot.k) AS n FROM ot WHERE a NOT IN (SELECT a FROM et)) x WHERE x.n > 0`, false},
 		{"over a FROM subquery without alias", `SELECT k FROM (SELECT k, a FROM ot) WHERE k IN (SELECT k FROM it) AND a > (SELECT MIN(a) FROM it)`, false},
 		{"correlated to a FROM subquery's alias", `SELECT x.k FROM (SELECT k, b FROM ot) x WHERE EXISTS (SELECT 1 FROM it WHERE it.k = x.k AND it.b <> x.b)`, false},
+		{"EXISTS over a primary-key table's key, with a residual", `SELECT k, a FROM ot WHERE EXISTS (SELECT 1 FROM pt WHERE pt.k = ot.k AND pt.b > ot.b)`, false},
+		{"NOT EXISTS over a primary-key table's key", `SELECT k, a FROM ot WHERE NOT EXISTS (SELECT * FROM pt WHERE pt.k = ot.k)`, false},
+		{"IN of a primary-key table's key", `SELECT k, a FROM ot WHERE a IN (SELECT k FROM pt WHERE b < 5)`, false},
+		{"correlated IN of a primary-key table's key", `SELECT k, a FROM ot WHERE k IN (SELECT k FROM pt WHERE pt.a >= ot.a)`, false},
 		{"no FROM", `SELECT (SELECT COUNT(*) FROM it) AS n`, false},
 	}
 	for _, c := range cases {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -34,7 +35,14 @@ func (d *decorr) semi(xs []parser.Expr, q *parser.Select, anti bool, mark string
 		return fmt.Errorf("%s: NOT IN with a row of values is not supported; write NOT EXISTS (SELECT … WHERE y1 = x1 AND y2 = x2 …), which differs only for NULLs", pred)
 	}
 	if len(corr) == 0 {
-		return d.uncorrelatedSemi(xs, q, kind, mark, pred)
+		err := d.uncorrelatedSemi(xs, q, kind, mark, pred)
+		if errors.Is(err, ErrNeedsFullScan) && kind == engine.SemiJoin && xs != nil && simple(q) {
+			// A primary-key table that cannot be read whole: look its key up instead.
+			if done, lerr := d.lookupSemi(xs, q, nil, conjuncts(q.Where), kind, pred); done || lerr != nil {
+				return lerr
+			}
+		}
+		return err
 	}
 	if !simple(q) {
 		return fmt.Errorf("%s: a correlated subquery of IN or EXISTS must be SELECT … FROM … WHERE … (no GROUP BY, HAVING, DISTINCT, LIMIT or aggregates)", pred)
@@ -44,6 +52,11 @@ func (d *decorr) semi(xs []parser.Expr, q *parser.Select, anti bool, mark string
 	}
 	if xs != nil && anti {
 		return fmt.Errorf("%s: a correlated NOT IN is not supported; write NOT EXISTS (SELECT … WHERE … AND y = x), which differs only for NULLs", pred)
+	}
+	if kind != engine.MarkJoin {
+		if done, err := d.lookupSemi(xs, q, corr, local, kind, pred); done || err != nil {
+			return err
+		}
 	}
 	irel, rename, err := d.innerRel(q, local, xs != nil)
 	if err != nil {
@@ -192,4 +205,58 @@ func (d *decorr) innerRel(q *parser.Select, local []parser.Expr, items bool) (*r
 		return out
 	}
 	return irel, rename, nil
+}
+
+// lookupSemi joins a correlated IN or EXISTS over one primary-key table
+// whose key its equalities cover as a SEMI / ANTI lookup join (which
+// streams and needs no scan of the table); done is false when it does not
+// apply.
+func (d *decorr) lookupSemi(xs []parser.Expr, q *parser.Select, corr, local []parser.Expr, kind engine.JoinKind, pred parser.Expr) (bool, error) {
+	ref, ok := q.From.(*parser.TableRef)
+	if q.From == nil && q.Table.Name != "" {
+		ref, ok = &parser.TableRef{Table: q.Table, Hints: q.Hints}, true
+	}
+	if !ok || ref.Hints != nil || ref.AsOf != nil || slices.ContainsFunc(local, parser.HasSubquery) {
+		return false, nil
+	}
+	for _, c := range d.rel.scope.cols {
+		if c.qual == ref.Name() {
+			return false, nil // the same name outside: its columns could not be told apart
+		}
+	}
+	info, vt, err := d.b.readTable(ref.Table)
+	if err != nil || vt != nil || !info.HasPrimaryKey() {
+		return false, nil
+	}
+	inner := &scope{}
+	for _, c := range info.Schema().Columns {
+		inner.cols = append(inner.cols, scopeCol{qual: ref.Name(), name: c.Name, typ: c.Type})
+	}
+	qualify := func(e parser.Expr) parser.Expr { // the subquery's columns, qualified
+		out, _ := mapExpr(e, false, func(x parser.Expr, _ bool) (parser.Expr, error) {
+			if r, ok := x.(*parser.ColumnRef); ok {
+				if i, err := inner.resolve(r); err == nil {
+					return &parser.ColumnRef{Table: parser.TableName{Name: ref.Name()}, Name: inner.cols[i].name}, nil
+				}
+			}
+			return x, nil
+		})
+		return out
+	}
+	var on []parser.Expr
+	for i, x := range xs {
+		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(x, d.rel.scope), Right: qualify(q.Items[i].Expr)})
+	}
+	for _, c := range append(slices.Clone(corr), local...) {
+		on = append(on, qualify(c))
+	}
+	rel, _, err := d.b.lookupJoin(d.fp, kind, d.rel, &parser.TableRef{Table: ref.Table, Alias: ref.Alias}, info, andAll(on))
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", pred, err)
+	}
+	if rel == nil {
+		return false, nil // the equalities do not cover the key: a hash join
+	}
+	d.semiJoined(rel.node, "")
+	return true, nil
 }

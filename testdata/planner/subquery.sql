@@ -79,3 +79,7 @@ SELECT l1.id FROM logs l1 WHERE EXISTS (SELECT * FROM logs l2 WHERE l2.id = l1.i
 SELECT id, level IN (SELECT score FROM events) AS found FROM logs WHERE id = 1 OR NOT EXISTS (SELECT * FROM events WHERE events.id = logs.id AND events.score > logs.level)
 ====
 SELECT level, COUNT(*) FROM logs GROUP BY level HAVING COUNT(*) > 1 OR level IN (SELECT score FROM events)
+====
+SELECT id FROM logs WHERE level IN (SELECT user_id FROM users WHERE score > 3)
+====
+SELECT id FROM logs WHERE NOT EXISTS (SELECT * FROM users WHERE users.user_id = logs.level)
