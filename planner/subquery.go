@@ -13,20 +13,24 @@ import (
 // FROM, so that each runs once, never once per outer row:
 //
 //   - x [NOT] IN (SELECT y …) and [NOT] EXISTS (SELECT …), conditions of
-//     WHERE joined with AND, become a SEMI (ANTI) hash join: on x = y and on
-//     the subquery's equalities with the outer query's columns; its other
-//     correlated conditions are the join's residual. NOT IN is a
-//     null-aware ANTI join (uncorrelated only). An uncorrelated EXISTS
-//     reads one row of the subquery.
+//     WHERE joined with AND, become a SEMI (ANTI) join: on x = y and on the
+//     subquery's equalities with the outer query's columns, its other
+//     correlated conditions the join's residual; a lookup join over a
+//     primary-key table's key, else a hash join. NOT IN is a null-aware
+//     ANTI join (uncorrelated only). An uncorrelated EXISTS reads one row
+//     of the subquery. In HAVING they join the aggregate's rows
+//     (subqueryhaving.go); anywhere else they are values, the column of a
+//     MARK join.
 //   - an uncorrelated scalar subquery is computed once and attached to
-//     every row by a SingleRowJoin (in an aggregating query outside an
-//     aggregate it is read as MAX of that column, one value per group);
+//     every row by a SingleRowJoin (in an aggregating query, outside an
+//     aggregate's argument, to the aggregate's rows);
 //   - a correlated scalar subquery with an aggregate is grouped by its
-//     correlation columns and LEFT joined on them; a missing group is the
-//     aggregate over no rows (COUNT 0, the others NULL).
+//     correlation columns and LEFT joined on them (a missing group is the
+//     aggregate over no rows: COUNT 0, the others NULL); without one it is
+//     LEFT joined, at most one row per outer row.
 //
-// The subquery's value becomes a column of the FROM's rows, named
-// $subqueryN.value, which the query's clauses then refer to.
+// The subquery's value becomes a column of the FROM's rows, qualified
+// $subqueryN ($value, $mark), which the query's clauses then refer to.
 
 // subqueryColumn reports whether a column of a scope is one a subquery's
 // join added (which SELECT * does not show).
@@ -251,9 +255,9 @@ func (d *decorr) predicate(c parser.Expr) (done bool, err error) {
 	return false, nil
 }
 
-// scalars replaces the scalar subqueries of e by the columns of their
-// joins; an IN or EXISTS left in e (under OR or NOT, in the select list) is
-// refused.
+// scalars replaces the subqueries of e by the columns of their joins: a
+// scalar's value, an IN's or EXISTS' mark (under OR or NOT, in the select
+// list).
 func (d *decorr) scalars(e parser.Expr, aggregating bool, clause string) (parser.Expr, error) {
 	return mapExpr(e, false, func(x parser.Expr, inAgg bool) (parser.Expr, error) {
 		switch n := x.(type) {
