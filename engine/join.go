@@ -6,21 +6,42 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/flussql/flussql/fluss/types"
 )
 
-// JoinKind is INNER or LEFT (RIGHT and FULL joins are not supported: the
-// planner refuses them).
+// JoinKind is INNER, LEFT, SEMI or ANTI (RIGHT and FULL joins are not
+// supported: the planner refuses them). SEMI and ANTI are what IN and
+// EXISTS subqueries become: they pass the left rows that have (have no)
+// match, once each, with the left columns only.
 type JoinKind int
 
 // The join kinds.
 const (
 	InnerJoin JoinKind = iota
 	LeftJoin
+	SemiJoin
+	AntiJoin
+	// MarkJoin passes every left row with one more column, BOOLEAN: whether
+	// it has a match (x IN (…) or EXISTS (…) as a value). With NullAware it
+	// is IN's three-valued answer: NULL instead of FALSE when the right side
+	// is not empty and has a NULL key or the left key is NULL.
+	MarkJoin
 )
 
+// MarkColumn names the column a MarkJoin adds.
+const MarkColumn = "$mark"
+
 func (k JoinKind) String() string {
-	if k == LeftJoin {
+	switch k {
+	case LeftJoin:
 		return "LEFT"
+	case SemiJoin:
+		return "SEMI"
+	case AntiJoin:
+		return "ANTI"
+	case MarkJoin:
+		return "MARK"
 	}
 	return "INNER"
 }
@@ -29,13 +50,23 @@ func (k JoinKind) String() string {
 // the respective side; NULL keys never match) and then Residual (nil: none)
 // on the joined row. It reads Right whole into a hash table held under the
 // budget (the build side), then streams Left (the probe side). Its output
-// columns are Left's, then Right's (nullable for a LEFT join).
+// columns are Left's, then Right's (nullable for a LEFT join); a SEMI or
+// ANTI join outputs Left's alone, and its Residual sees the pair. Without
+// keys every left row is paired with every right row.
+//
+// NullAware makes an ANTI join NOT IN as SQL defines it (one key, no
+// residual): over an empty right side every left row passes; else a right
+// NULL key passes no row, and neither does a left NULL key.
 type HashJoin struct {
 	Kind        JoinKind
 	Left, Right Node
 	LeftKeys    []Expr
 	RightKeys   []Expr
 	Residual    Expr
+	NullAware   bool
+	// SingleMatch makes a left row whose key matches more than one right
+	// row fail with ErrScalarSubqueryRows (a correlated scalar subquery).
+	SingleMatch bool
 }
 
 // Looker looks keys up in a primary-key table for a LookupJoin; the driver
@@ -76,6 +107,12 @@ type Union struct {
 
 func joinColumns(kind JoinKind, left, right []Column) []Column {
 	out := append([]Column(nil), left...)
+	if kind == SemiJoin || kind == AntiJoin {
+		return out
+	}
+	if kind == MarkJoin {
+		return append(out, Column{Name: MarkColumn, Type: types.NewBoolean()})
+	}
 	for _, c := range right {
 		if kind == LeftJoin {
 			c.Type = nullable(c.Type, false)
@@ -146,8 +183,21 @@ func joinOn(l, r []string, residual Expr) string {
 
 // Describe implements Node.
 func (n *HashJoin) Describe() string {
-	return fmt.Sprintf("HashJoin %s ON %s (build side: the second input, in memory)", n.Kind,
-		joinOn(exprStrings(n.LeftKeys), exprStrings(n.RightKeys), n.Residual))
+	kind := n.Kind.String()
+	if n.NullAware {
+		kind += " (null-aware)"
+	}
+	if n.SingleMatch {
+		kind += " (at most one match per row)"
+	}
+	on := joinOn(exprStrings(n.LeftKeys), exprStrings(n.RightKeys), n.Residual)
+	if len(n.LeftKeys) == 0 {
+		on = "TRUE"
+		if n.Residual != nil {
+			on = n.Residual.String()
+		}
+	}
+	return fmt.Sprintf("HashJoin %s ON %s (build side: the second input, in memory)", kind, on)
 }
 
 // Describe implements Node.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -22,9 +23,17 @@ type hashJoinOp struct {
 	table       map[string][]int64
 	held        int64
 	pending     []arrow.RecordBatch
+	semi        *semiProbe // SEMI and ANTI joins
 }
 
 func newHashJoin(ec *evalCtx, budget *Budget, left, right Operator, n *HashJoin) (Operator, error) {
+	if n.Kind == SemiJoin || n.Kind == AntiJoin || n.Kind == MarkJoin {
+		sp, err := newSemiProbe(ec, n)
+		if err != nil {
+			return nil, err
+		}
+		return &hashJoinOp{ec: ec, budget: budget, left: left, right: right, n: n, semi: sp}, nil
+	}
 	j, err := newJoiner(ec, n.Kind, n.Columns(), len(n.Left.Columns()), n.Residual)
 	if err != nil {
 		return nil, err
@@ -129,6 +138,9 @@ func (h *hashJoinOp) readBuild() error {
 	for r := range int(h.build.NumRows()) {
 		var ok bool
 		if buf, ok = k.key(buf, r); !ok {
+			if h.semi != nil {
+				h.semi.rightNull = true
+			}
 			continue
 		}
 		rows, seen := h.table[string(buf)]
@@ -182,7 +194,11 @@ func (h *hashJoinOp) Next() (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, err
 		}
-		h.pending, err = h.probe(b)
+		if h.semi != nil {
+			h.pending, err = h.semi.probe(h, b)
+		} else {
+			h.pending, err = h.probe(b)
+		}
 		b.Release()
 		if err != nil {
 			return nil, err
@@ -207,7 +223,11 @@ func (h *hashJoinOp) probe(b arrow.RecordBatch) ([]arrow.RecordBatch, error) {
 			if buf, ok = k.key(buf, r); !ok {
 				continue
 			}
-			for _, x := range h.table[string(buf)] {
+			rows := h.table[string(buf)]
+			if h.n.SingleMatch && len(rows) > 1 {
+				return nil, fmt.Errorf("%w; a correlated one gives one row per outer row only with an aggregate or a key equality", ErrScalarSubqueryRows)
+			}
+			for _, x := range rows {
 				li, ri = append(li, int64(r)), append(ri, x)
 			}
 		}

@@ -36,6 +36,9 @@ func newJoiner(ec *evalCtx, kind JoinKind, cols []Column, nLeft int, residual Ex
 // join returns the joined batches of left with right for the pairs (li[k],
 // ri[k]), which come in left-row order; right may be nil when li is empty.
 func (j *joiner) join(left, right arrow.RecordBatch, li, ri []int64) ([]arrow.RecordBatch, error) {
+	if j.kind == SemiJoin || j.kind == AntiJoin {
+		return j.semi(left, right, li, ri)
+	}
 	var out []arrow.RecordBatch
 	fail := func(err error) ([]arrow.RecordBatch, error) {
 		for _, b := range out {

@@ -23,7 +23,11 @@ func newLookupJoin(ec *evalCtx, left Operator, n *LookupJoin, lookers []Looker) 
 	if n.ID < 0 || n.ID >= len(lookers) || lookers[n.ID] == nil {
 		return nil, fmt.Errorf("engine: the plan's lookup join %d on %s has no Looker", n.ID, n.Table)
 	}
-	j, err := newJoiner(ec, n.Kind, n.Columns(), len(n.Left.Columns()), n.Residual)
+	cols := n.Columns()
+	if n.Kind == SemiJoin || n.Kind == AntiJoin {
+		cols = joinColumns(InnerJoin, n.Left.Columns(), n.Cols) // the pairs the residual sees
+	}
+	j, err := newJoiner(ec, n.Kind, cols, len(n.Left.Columns()), n.Residual)
 	if err != nil {
 		return nil, err
 	}

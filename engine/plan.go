@@ -404,6 +404,8 @@ func MapExprs(n Node, f func(Expr) (Expr, error)) (Node, error) {
 		return &c, err
 	case *SetOp:
 		return &SetOp{Kind: x.Kind, Left: kids[0], Right: kids[1]}, nil
+	case *SingleRowJoin:
+		return &SingleRowJoin{Left: kids[0], Right: kids[1]}, nil
 	}
 	return n, nil
 }

@@ -148,6 +148,8 @@ func (r *runner) build(n Node) (Operator, error) {
 		op, err = newHashJoin(r.ec, r.budget, kids[0], kids[1], x)
 	case *LookupJoin:
 		op, err = newLookupJoin(r.ec, in, x, r.lookers)
+	case *SingleRowJoin:
+		op, err = newSingleRowJoin(r.ec, r.budget, kids[0], kids[1], x)
 	case *Union:
 		op, err = newUnion(kids, x)
 	case *Window:

@@ -24,6 +24,7 @@ type converter struct {
 	query      bool                // converting a SELECT (where x.y may be a ROW field)
 
 	ctes map[string]*cteQuery // the WITH names in scope (shapeconv.go)
+	outer      []string            // the qualifiers of the queries enclosing a subquery
 }
 
 // tableHints takes a table name of FROM or JOIN apart: the name as written

@@ -162,6 +162,11 @@ func Walk(e Expr, fn func(Expr) bool) {
 		for _, x := range n.List {
 			Walk(x, fn)
 		}
+	case *InSubquery:
+		Walk(n.Expr, fn) // not the subquery: it has its own columns
+		for _, x := range n.Row {
+			Walk(x, fn)
+		}
 	case *Between:
 		Walk(n.Expr, fn)
 		Walk(n.Low, fn)

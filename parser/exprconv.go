@@ -28,6 +28,9 @@ func (c *converter) condition(e sqlparser.Expr) (Expr, error) { return c.expr(e)
 // expr converts an expression of a query: predicates, AND/OR/NOT,
 // arithmetic, function calls, CASE, CAST, columns, literals, placeholders.
 func (c *converter) expr(e sqlparser.Expr) (Expr, error) {
+	if x, ok, err := c.subqueryExpr(e); ok {
+		return x, err
+	}
 	switch n := e.(type) {
 	case *sqlparser.ParenExpr:
 		return c.expr(n.Expr)
@@ -332,6 +335,9 @@ func (c *converter) pair(a, b sqlparser.Expr, f func(sqlparser.Expr) (Expr, erro
 }
 
 func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
+	if in, ok, err := c.rowIn(n); ok {
+		return in, err
+	}
 	if _, ok := n.Left.(sqlparser.ValTuple); ok {
 		return nil, c.nodeUnsupported(n.Left, "row value comparisons are not supported")
 	}
@@ -341,9 +347,16 @@ func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
 	}
 	switch n.Operator {
 	case sqlparser.InStr, sqlparser.NotInStr:
+		if sq, ok := n.Right.(*sqlparser.Subquery); ok {
+			q, err := c.exprSubquery(sq.Select)
+			if err != nil {
+				return nil, err
+			}
+			return &InSubquery{Expr: left, Query: q, Not: n.Operator == sqlparser.NotInStr}, nil
+		}
 		tuple, ok := n.Right.(sqlparser.ValTuple)
 		if !ok {
-			return nil, c.nodeErr(n.Right, "IN takes a list of values")
+			return nil, c.nodeErr(n.Right, "IN takes a list of values or a subquery (SELECT …)")
 		}
 		in := &In{Expr: left, Not: n.Operator == sqlparser.NotInStr}
 		for _, x := range tuple {

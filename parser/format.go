@@ -381,7 +381,7 @@ func precedence(e Expr) int {
 		return precAnd
 	case *Not:
 		return precNot
-	case *Comparison, *In, *Between, *IsNull, *Like:
+	case *Comparison, *In, *Between, *IsNull, *Like, *InSubquery:
 		return precPredicate
 	}
 	return precPrimary

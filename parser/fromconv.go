@@ -171,6 +171,9 @@ func (c *converter) topUnion(n *sqlparser.Union) (Statement, error) {
 // qualifierOK reports whether a column qualifier names a source of the
 // statement.
 func (c *converter) qualifierOK(q TableName) (bool, string) {
+	if c.outerOK(q) {
+		return true, ""
+	}
 	if c.scope == nil {
 		return q.Name == c.table.Name && (q.Database == "" || q.Database == c.table.Database), c.table.String()
 	}

@@ -22,7 +22,13 @@ func (p Params) NumInput() int {
 func Placeholders(s Statement) Params {
 	var p Params
 	seen := map[string]bool{}
-	visit := func(e Expr) bool {
+	var visit func(e Expr) bool
+	visit = func(e Expr) bool {
+		if sq := SubqueryOf(e); sq != nil {
+			for _, x := range statementExprs(sq) {
+				Walk(x, visit)
+			}
+		}
 		if ph, ok := e.(*Placeholder); ok {
 			if ph.Name != "" {
 				if !seen[ph.Name] {

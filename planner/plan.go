@@ -73,6 +73,8 @@ type builder struct {
 	cat  Catalog
 	sess Session
 	topN map[*parser.Select]*topNLimit // see noteTopN
+	// subqueries counts the subqueries joined so far (their columns' qualifiers).
+	subqueries int
 }
 
 func (b *builder) build(stmt parser.Statement) (Plan, error) {

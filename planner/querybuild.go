@@ -15,7 +15,7 @@ import (
 // simpleSelect reports whether the statement has the shape the row plans
 // run by themselves: columns, * or COUNT(*) alone, WHERE and LIMIT.
 func simpleSelect(s *parser.Select) bool {
-	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() || s.From != nil || parser.HasWindow(s.Where) {
+	if s.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.OrderBy) > 0 || s.Offset != nil || !s.HasFrom() || s.From != nil || parser.HasWindow(s.Where) || hasSubqueries(s) {
 		return false
 	}
 	count := false
@@ -60,10 +60,12 @@ type queryBuilder struct {
 	// virtual is the table under a virtual table (info then describes
 	// the virtual table); nil for a plain table.
 	virtual *virtualTable
+	// post are the subqueries joined after the aggregate (nil: none).
+	post *postAgg
 }
 
 func (b *builder) query(s *parser.Select) (Plan, error) {
-	if s.From != nil {
+	if s.From != nil || hasSubqueries(s) {
 		return b.fromQuery(s)
 	}
 	qb := &queryBuilder{b: b, s: s, ph: Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}}
@@ -155,7 +157,7 @@ func (qb *queryBuilder) checkColumns() error {
 			}
 		}
 		if ref, ok := e.(*parser.ColumnRef); ok && err == nil {
-			if _, cerr := qb.colIndex(ref); cerr != nil && (ref.Table.Name != "" || !qb.isAlias(ref.Name)) {
+			if _, cerr := qb.colIndex(ref); cerr != nil && (ref.Table.Name != "" || !qb.isAlias(ref.Name)) && qb.post.columns()[ref.Table.Name] == nil {
 				err = cerr
 			}
 		}
@@ -319,7 +321,7 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 	}
 	post := conv
 	if aggregating {
-		ac := &aggConv{inner: conv, aliases: map[string]parser.Expr{}, resolving: map[string]bool{}}
+		ac := &aggConv{inner: conv, aliases: map[string]parser.Expr{}, resolving: map[string]bool{}, post: qb.post.columns()}
 		for _, it := range s.Items {
 			if it.Alias != "" {
 				ac.aliases[it.Alias] = it.Expr
@@ -411,7 +413,11 @@ func (qb *queryBuilder) tree(leaf engine.Node, conv *exprConv, q *Query) (engine
 	}
 	if aggregating {
 		ac := post.agg
-		node = &engine.Aggregate{Input: node, Keys: ac.keys, Names: ac.names, Aggs: ac.aggs}
+		joinHaving, err := qb.havingJoins(post) // before the Aggregate: its keys may add aggregates
+		if err != nil {
+			return nil, err
+		}
+		node = joinHaving(&engine.Aggregate{Input: node, Keys: ac.keys, Names: ac.names, Aggs: ac.aggs})
 		if having != nil {
 			node = &engine.Filter{Input: node, Cond: having}
 		}

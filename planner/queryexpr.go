@@ -47,6 +47,9 @@ type aggConv struct {
 	// are not columns); resolving marks those being resolved.
 	aliases   map[string]parser.Expr
 	resolving map[string]bool
+	// post are the columns of uncorrelated scalar subqueries joined after the
+	// aggregate, by their qualifier.
+	post map[string]*engine.Col
 }
 
 // aggregateNames are the aggregate functions.
@@ -99,6 +102,9 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 			return a.aggregate(e)
 		}
 		if ref, ok := e.(*parser.ColumnRef); ok {
+			if col, ok := a.post[ref.Table.Name]; ok && ref.Name == valueCol {
+				return col, nil
+			}
 			if x, ok := a.aliases[ref.Name]; ok && !a.resolving[ref.Name] && !c.isColumn(ref.Name) {
 				a.resolving[ref.Name] = true
 				defer delete(a.resolving, ref.Name)

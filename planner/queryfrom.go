@@ -76,6 +76,7 @@ func (fp *fromPlan) collectRefs(s *parser.Select) {
 		}
 	}
 	on(s.From)
+	fp.refs = append(fp.refs, nestedRefs(s)...) // correlated references of subqueries
 }
 
 // columnsOf lists the columns of t the statement may name, in table order
@@ -110,9 +111,13 @@ func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
 	fp := &fromPlan{}
 	fp.collectRefs(s)
 	if s.Where != nil && !hasAggregate(s.Where) {
-		fp.where = conjuncts(s.Where)
+		fp.where = plainConjuncts(s.Where)
 	}
-	rel, err := b.planFrom(fp, s.From, true)
+	rel, err := b.fromRel(fp, s)
+	if err != nil {
+		return nil, err
+	}
+	rel, ds, post, err := b.decorrelate(fp, rel, s)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +135,7 @@ func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
 		}
 	}
 	info := rel.scope.info()
-	qb := &queryBuilder{b: b, s: s, info: info, ph: ph, scope: rel.scope}
+	qb := &queryBuilder{b: b, s: ds, info: info, ph: ph, scope: rel.scope, post: post}
 	if err := qb.checkColumns(); err != nil {
 		return nil, err
 	}

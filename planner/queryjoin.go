@@ -321,7 +321,7 @@ func (b *builder) hashJoin(kind engine.JoinKind, left, right *relation, on parse
 	if err != nil {
 		return nil, err
 	}
-	if len(eqs) == 0 {
+	if len(eqs) == 0 && kind != engine.SemiJoin && kind != engine.AntiJoin { // a subquery's join may pair every row
 		return b.nestedLoopJoin(kind, left, right, on)
 	}
 	lc, rc := b.scopeConv(left.scope), b.scopeConv(right.scope)

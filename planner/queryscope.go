@@ -137,6 +137,9 @@ func (qb *queryBuilder) colIndex(ref *parser.ColumnRef) (int, error) {
 func (qb *queryBuilder) starColumns(st *parser.Star) []int {
 	var out []int
 	for i := range qb.info.Schema().Columns {
+		if qb.scope != nil && subqueryColumn(qb.scope.cols[i]) {
+			continue // a subquery's value, not a column of FROM
+		}
 		if st.Table == "" || qb.scope == nil || qb.scope.cols[i].qual == st.Table {
 			out = append(out, i)
 		}
