@@ -23,8 +23,8 @@ type converter struct {
 	hints      []map[string]string // by the number in a hinted table's stand-in name
 	query      bool                // converting a SELECT (where x.y may be a ROW field)
 
-	ctes map[string]*cteQuery // the WITH names in scope (shapeconv.go)
-	outer      []string            // the qualifiers of the queries enclosing a subquery
+	ctes  map[string]*cteQuery // the WITH names in scope (shapeconv.go)
+	outer []string             // the qualifiers of the queries enclosing a subquery
 }
 
 // tableHints takes a table name of FROM or JOIN apart: the name as written
