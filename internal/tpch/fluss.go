@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/flussql/flussql"
 )
@@ -43,4 +44,92 @@ func (g *Generator) LoadFluss(ctx context.Context, db *sql.DB, database string) 
 		}
 	}
 	return total, nil
+}
+
+// LoadFlussValues loads like LoadFluss but with multi-row INSERT … VALUES statements of
+// rowsPerInsert rows as SQL literals, in transactions of 100,000 rows: the slower way, kept
+// to measure against (the benchmark's TPCH_LOAD=values).
+func (g *Generator) LoadFlussValues(ctx context.Context, db *sql.DB, database string, rowsPerInsert int) (int64, error) {
+	for _, t := range Tables {
+		if _, err := db.ExecContext(ctx, t.FlussDDL(database)); err != nil {
+			return 0, fmt.Errorf("tpch: creating %s: %w", t.Name, err)
+		}
+	}
+	var total int64
+	for _, t := range Tables {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return total, err
+		}
+		var b strings.Builder
+		rows, inTx := 0, 0
+		flush := func() error {
+			if rows == 0 {
+				return nil
+			}
+			_, err := tx.ExecContext(ctx, b.String())
+			b.Reset()
+			total += int64(rows)
+			rows = 0
+			return err
+		}
+		for row := range g.Rows(t.Name) {
+			if rows == 0 {
+				b.WriteString("INSERT INTO " + database + "." + t.Name + " VALUES ")
+			} else {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for i, c := range t.Columns {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				switch c.Kind {
+				case Money:
+					b.WriteString(MoneyString(row[i].I))
+				case Date:
+					b.WriteString("DATE '" + DateString(row[i].I) + "'")
+				case String:
+					b.WriteString("'" + strings.ReplaceAll(row[i].S, "'", "''") + "'")
+				default:
+					fmt.Fprintf(&b, "%d", row[i].I)
+				}
+			}
+			b.WriteByte(')')
+			rows++
+			inTx++
+			if rows == rowsPerInsert {
+				if err := flush(); err != nil {
+					tx.Rollback()
+					return total, fmt.Errorf("tpch: loading %s: %w", t.Name, err)
+				}
+			}
+			if inTx >= 100_000 {
+				if err := tx.Commit(); err != nil {
+					return total, err
+				}
+				if tx, err = db.BeginTx(ctx, nil); err != nil {
+					return total, err
+				}
+				inTx = 0
+			}
+		}
+		if err := flush(); err != nil {
+			tx.Rollback()
+			return total, fmt.Errorf("tpch: loading %s: %w", t.Name, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// MoneyString renders a DECIMAL(15, 2) value (cents) as SQL text, e.g. -0.05.
+func MoneyString(cents int64) string {
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, cents/100, cents%100)
 }

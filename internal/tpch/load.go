@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"iter"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -111,10 +112,10 @@ func (r *arrowReader) Next() bool {
 }
 
 // LoadSQL creates the eight tables in a database/sql database of SQLite's dialect,
-// inserts the rows with multi-row INSERTs in one transaction per table and indexes the
-// keys.
+// inserts the rows with multi-row INSERTs of SQL literals (modernc.org/sqlite binds many
+// parameters slowly) in one transaction per table and indexes the keys.
 func (g *Generator) LoadSQL(ctx context.Context, db *sql.DB) error {
-	const perInsert = 100
+	const perInsert = 500
 	for _, t := range Tables {
 		if _, err := db.ExecContext(ctx, t.SQLiteDDL()); err != nil {
 			return fmt.Errorf("tpch: creating %s: %w", t.Name, err)
@@ -123,51 +124,48 @@ func (g *Generator) LoadSQL(ctx context.Context, db *sql.DB) error {
 		if err != nil {
 			return err
 		}
-		one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(t.Columns)), ", ") + ")"
-		full := "INSERT INTO " + t.Name + " VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", perInsert), ", ")
-		stmt, err := tx.PrepareContext(ctx, full)
-		if err != nil {
-			tx.Rollback()
-			return err
-		}
-		args := make([]any, 0, perInsert*len(t.Columns))
-		flush := func(q *sql.Stmt) error {
-			if len(args) == 0 {
+		var b strings.Builder
+		rows := 0
+		flush := func() error {
+			if rows == 0 {
 				return nil
 			}
-			var err error
-			if q != nil {
-				_, err = q.ExecContext(ctx, args...)
-			} else {
-				rows := len(args) / len(t.Columns)
-				_, err = tx.ExecContext(ctx, "INSERT INTO "+t.Name+" VALUES "+strings.TrimSuffix(strings.Repeat(one+", ", rows), ", "), args...)
-			}
-			args = args[:0]
+			_, err := tx.ExecContext(ctx, b.String())
+			b.Reset()
+			rows = 0
 			return err
 		}
 		for row := range g.Rows(t.Name) {
+			if rows == 0 {
+				b.WriteString("INSERT INTO " + t.Name + " VALUES ")
+			} else {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
 			for i, c := range t.Columns {
+				if i > 0 {
+					b.WriteString(", ")
+				}
 				switch c.Kind {
 				case Money:
-					args = append(args, float64(row[i].I)/100)
+					b.WriteString(MoneyString(row[i].I))
 				case Date:
-					args = append(args, DateString(row[i].I))
+					b.WriteString("'" + DateString(row[i].I) + "'")
 				case String:
-					args = append(args, row[i].S)
+					b.WriteString("'" + strings.ReplaceAll(row[i].S, "'", "''") + "'")
 				default:
-					args = append(args, row[i].I)
+					b.WriteString(strconv.FormatInt(row[i].I, 10))
 				}
 			}
-			if len(args) == cap(args) {
-				if err := flush(stmt); err != nil {
+			b.WriteByte(')')
+			if rows++; rows == perInsert {
+				if err := flush(); err != nil {
 					tx.Rollback()
 					return fmt.Errorf("tpch: loading %s: %w", t.Name, err)
 				}
 			}
 		}
-		err = flush(nil)
-		stmt.Close()
-		if err != nil {
+		if err := flush(); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("tpch: loading %s: %w", t.Name, err)
 		}
