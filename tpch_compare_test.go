@@ -1,6 +1,7 @@
 package flussql_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"math"
@@ -44,8 +45,8 @@ func limit(o tpchOrder, n int) tpchOrder { o.limit = n; return o }
 
 // tpchRows runs q and normalises its values for comparison: numbers (DECIMAL text
 // included) float64, dates YYYY-MM-DD, text string, NULL nil.
-func tpchRows(db *sql.DB, q string) ([][]any, error) {
-	rows, err := db.Query(q)
+func tpchRows(ctx context.Context, db *sql.DB, q string) ([][]any, error) {
+	rows, err := db.QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}

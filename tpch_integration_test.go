@@ -89,26 +89,29 @@ func TestTPCH(t *testing.T) {
 			require.True(t, strings.HasSuffix(refText, lim), "q%d ends with%s", q, lim)
 			refText = strings.TrimSuffix(refText, lim)
 		}
-		want, err := tpchRows(ref, refText)
+		want, err := tpchRows(ctx, ref, refText)
 		require.NoError(t, err, "SQLite q%d", q)
 		text, err := tpch.ReadQuery("testdata/tpch/queries", q)
 		require.NoError(t, err)
 		fragment, refused := refusedToday[q]
-		checkTPCH(t, db, fmt.Sprintf("q%d", q), text, want, q, fragment, refused)
+		checkTPCH(ctx, t, db, fmt.Sprintf("q%d", q), text, want, q, fragment, refused)
 		// The same query hand-written with JOIN … ON and without the constructs flussql
 		// lacks, where that is possible without subqueries: it runs today.
 		if text, err := tpch.ReadQuery("testdata/tpch/joinon", q); err == nil {
-			checkTPCH(t, db, fmt.Sprintf("q%d (JOIN … ON)", q), text, want, q, "", false)
+			checkTPCH(ctx, t, db, fmt.Sprintf("q%d (JOIN … ON)", q), text, want, q, "", false)
 		}
 	}
 }
 
 // checkTPCH runs one query on flussql and checks it fails with the expected fragment
 // (refused) or returns SQLite's answer want (without the query's LIMIT).
-func checkTPCH(t *testing.T, db *sql.DB, name, text string, want [][]any, q int, fragment string, refused bool) {
+func checkTPCH(ctx context.Context, t *testing.T, db *sql.DB, name, text string, want [][]any, q int, fragment string, refused bool) {
 	t.Helper()
+	// A query gets 2 minutes (the scale 0.01 ones take well under a second today).
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
 	start := time.Now()
-	got, err := tpchRows(db, text)
+	got, err := tpchRows(ctx, db, text)
 	took := time.Since(start).Round(time.Millisecond)
 	switch {
 	case err != nil && refused:

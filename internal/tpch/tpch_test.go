@@ -109,3 +109,13 @@ func TestQueriesOnSQLite(t *testing.T) {
 		assert.Positive(t, k, "q%d returns rows", n)
 	}
 }
+
+func TestTablesOf(t *testing.T) {
+	q, err := ReadQuery("../../testdata/tpch/queries", 14)
+	require.NoError(t, err)
+	assert.Equal(t, map[string][]string{
+		"part":     {"p_partkey", "p_type"},
+		"lineitem": {"l_partkey", "l_extendedprice", "l_discount", "l_shipdate"},
+	}, TablesOf(q))
+	assert.NotContains(t, q, "--", "comments are dropped")
+}
