@@ -35,8 +35,9 @@ func DateString(days int64) string {
 }
 
 // DefaultSeed is the seed the tests and the benchmark use: with it every query with the
-// specification's validation parameters returns rows at scale 0.01.
-const DefaultSeed = 2
+// specification's validation parameters returns rows at scale 0.01 (with most seeds Q18,
+// Q19 or Q20 has none there), and Q8's market share is not 0 in both years.
+const DefaultSeed = 11
 
 // Generator produces the tables of one scale factor and seed. The same scale factor and
 // seed always give the same rows.
