@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"iter"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -141,23 +140,7 @@ func (g *Generator) LoadSQL(ctx context.Context, db *sql.DB) error {
 			} else {
 				b.WriteString(", ")
 			}
-			b.WriteByte('(')
-			for i, c := range t.Columns {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				switch c.Kind {
-				case Money:
-					b.WriteString(MoneyString(row[i].I))
-				case Date:
-					b.WriteString("'" + DateString(row[i].I) + "'")
-				case String:
-					b.WriteString("'" + strings.ReplaceAll(row[i].S, "'", "''") + "'")
-				default:
-					b.WriteString(strconv.FormatInt(row[i].I, 10))
-				}
-			}
-			b.WriteByte(')')
+			writeLiterals(&b, t, row, "")
 			if rows++; rows == perInsert {
 				if err := flush(); err != nil {
 					tx.Rollback()

@@ -36,6 +36,9 @@ type Table struct {
 	Columns []Column
 	// Buckets is the bucket count the table gets in Fluss (by its size at scale 1).
 	Buckets int
+	// Key is the primary key of a dimension table (none for orders and lineitem), for the
+	// KeyedDimensions layout.
+	Key []string
 }
 
 func cols(spec string) []Column {
@@ -50,15 +53,15 @@ func cols(spec string) []Column {
 
 // Tables are the eight tables in the order they are generated and loaded.
 var Tables = []Table{
-	{"region", cols("r_regionkey:i r_name:s r_comment:s"), 1},
-	{"nation", cols("n_nationkey:i n_name:s n_regionkey:i n_comment:s"), 1},
-	{"supplier", cols("s_suppkey:i s_name:s s_address:s s_nationkey:i s_phone:s s_acctbal:m s_comment:s"), 2},
-	{"customer", cols("c_custkey:i c_name:s c_address:s c_nationkey:i c_phone:s c_acctbal:m c_mktsegment:s c_comment:s"), 2},
-	{"part", cols("p_partkey:i p_name:s p_mfgr:s p_brand:s p_type:s p_size:i p_container:s p_retailprice:m p_comment:s"), 2},
-	{"partsupp", cols("ps_partkey:i ps_suppkey:i ps_availqty:i ps_supplycost:m ps_comment:s"), 4},
-	{"orders", cols("o_orderkey:l o_custkey:i o_orderstatus:s o_totalprice:m o_orderdate:d o_orderpriority:s o_clerk:s o_shippriority:i o_comment:s"), 4},
+	{"region", cols("r_regionkey:i r_name:s r_comment:s"), 1, []string{"r_regionkey"}},
+	{"nation", cols("n_nationkey:i n_name:s n_regionkey:i n_comment:s"), 1, []string{"n_nationkey"}},
+	{"supplier", cols("s_suppkey:i s_name:s s_address:s s_nationkey:i s_phone:s s_acctbal:m s_comment:s"), 2, []string{"s_suppkey"}},
+	{"customer", cols("c_custkey:i c_name:s c_address:s c_nationkey:i c_phone:s c_acctbal:m c_mktsegment:s c_comment:s"), 2, []string{"c_custkey"}},
+	{"part", cols("p_partkey:i p_name:s p_mfgr:s p_brand:s p_type:s p_size:i p_container:s p_retailprice:m p_comment:s"), 2, []string{"p_partkey"}},
+	{"partsupp", cols("ps_partkey:i ps_suppkey:i ps_availqty:i ps_supplycost:m ps_comment:s"), 4, []string{"ps_partkey", "ps_suppkey"}},
+	{"orders", cols("o_orderkey:l o_custkey:i o_orderstatus:s o_totalprice:m o_orderdate:d o_orderpriority:s o_clerk:s o_shippriority:i o_comment:s"), 4, nil},
 	{"lineitem", cols("l_orderkey:l l_partkey:i l_suppkey:i l_linenumber:i l_quantity:m l_extendedprice:m l_discount:m l_tax:m " +
-		"l_returnflag:s l_linestatus:s l_shipdate:d l_commitdate:d l_receiptdate:d l_shipinstruct:s l_shipmode:s l_comment:s"), 8},
+		"l_returnflag:s l_linestatus:s l_shipdate:d l_commitdate:d l_receiptdate:d l_shipinstruct:s l_shipmode:s l_comment:s"), 8, nil},
 }
 
 // TableByName returns the table of that name.
@@ -71,8 +74,9 @@ func TableByName(name string) (Table, bool) {
 	return Table{}, false
 }
 
-// FlussDDL is the CREATE TABLE statement of t as a Fluss log table in database db.
-func (t Table) FlussDDL(db string) string {
+// FlussDDL is the CREATE TABLE statement of t in database db: a log table, or with
+// keyed a primary-key table of t.Key.
+func (t Table) FlussDDL(db string, keyed bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s.%s (", db, t.Name)
 	for i, c := range t.Columns {
@@ -80,6 +84,9 @@ func (t Table) FlussDDL(db string) string {
 			b.WriteString(", ")
 		}
 		b.WriteString(c.Name + " " + [...]string{"INT", "BIGINT", "DECIMAL(15, 2)", "DATE", "STRING"}[c.Kind])
+	}
+	if keyed {
+		fmt.Fprintf(&b, ", PRIMARY KEY (%s) NOT ENFORCED", strings.Join(t.Key, ", "))
 	}
 	fmt.Fprintf(&b, ") WITH ('bucket.num' = '%d')", t.Buckets)
 	return b.String()

@@ -11,7 +11,9 @@
 // the DSN's query_memory) "failed: <error>".
 //
 // TPCH_LOAD=values loads with multi-row INSERT … VALUES in transactions instead of
-// ArrowConn.AppendArrowReader (to compare the two); TPCH_KEEP=1 keeps the database.
+// ArrowConn.AppendArrowReader (to compare the two); TPCH_LOAD=keyed makes the dimension
+// tables primary-key tables (Fluss 1.0: their full scans need SCAN_KV); TPCH_KEEP=1 keeps
+// the database.
 // Run it from the repository root (it reads testdata/tpch).
 package main
 
@@ -89,13 +91,14 @@ func run() error {
 	gen := tpch.NewGenerator(sf, tpch.DefaultSeed)
 	start := time.Now()
 	var n int64
-	how := "ArrowConn.AppendArrowReader"
-	if os.Getenv("TPCH_LOAD") == "values" {
-		how = "INSERT … VALUES (1,000 rows each) in transactions"
-		n, err = gen.LoadFlussValues(ctx, db, dbName, 1000)
-	} else {
-		n, err = gen.LoadFluss(ctx, db, dbName)
+	how, layout := "log tables, ArrowConn.AppendArrowReader", tpch.LogTables
+	switch os.Getenv("TPCH_LOAD") {
+	case "values":
+		how, layout = "log tables, INSERT … VALUES of 1,000 rows in transactions", tpch.LogValues
+	case "keyed":
+		how, layout = "primary-key dimension tables by INSERT … VALUES, the others by AppendArrowReader", tpch.KeyedDimensions
 	}
+	n, err = gen.LoadFluss(ctx, db, dbName, layout)
 	if err != nil {
 		return err
 	}
