@@ -52,7 +52,8 @@ var refusedToday = map[int]string{
 // (testdata/tpch/sqlite: the same queries in SQLite's dialect); see compareTPCH.
 //
 // It runs twice: over log tables only, and (on Fluss 1.0, which scans primary-key tables)
-// with the dimension tables as primary-key tables, whose joins are lookup joins.
+// with the dimension tables as primary-key tables (KV scans, and lookup joins where the
+// planner picks them).
 func TestTPCH(t *testing.T) {
 	realcluster.Addr(t) // skips without a cluster
 	sf := 0.01
