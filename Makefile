@@ -32,7 +32,7 @@ INTEGRATION_FLAGS = $(if $(filter 1,$(FLINK)),-flink)
 # The OpenTelemetry adapter: a module of its own so that the driver does not depend on it.
 OTEL_DIR      = flussotel
 
-.PHONY: all build vet test unit bench-compare bench-scale bench-build integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
+.PHONY: all build vet test unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
 
 all: build
 
@@ -162,12 +162,22 @@ bench-scale:
 		-server-option max.bucket.num=16384 -server-option kv.rocksdb.writebuffer.size=4mb \
 		-- $(GO) run ./testdata/bench/scale $(SCALE_FLAGS)
 
+## tpch: the TPC-H benchmark (testdata/bench/tpch) on one local cluster: the eight tables at
+## scale TPCH_SF (1 ≈ 8.7 million rows) loaded once, each of the 22 queries TPCH_RUNS times
+## through flussql, the same columns read with QueryArrow, and SQLite (in memory) beside it.
+## TestTPCH (in make test) checks the answers at scale 0.01.
+TPCH_SF   ?= 1
+TPCH_RUNS ?= 3
+tpch:
+	TPCH_SF=$(TPCH_SF) TPCH_RUNS=$(TPCH_RUNS) $(CLUSTER) run -- $(GO) run ./testdata/bench/tpch
+
 ## bench-build: what CI checks of the comparison harness without a cluster: the benchmarks
 ## compile, the scripts parse (the Java side compiles with the Java interop tests' program).
 bench-build:
 	$(GO) test -count=1 -run '^$$' -bench '^$$' . ./fluss/ > /dev/null
 	$(GO) vet ./testdata/bench/rw && $(GO) build -o /dev/null ./testdata/bench/rw
 	$(GO) vet ./testdata/bench/scale && $(GO) build -o /dev/null ./testdata/bench/scale
+	$(GO) vet ./testdata/bench/tpch && $(GO) build -o /dev/null ./testdata/bench/tpch
 	for f in testdata/bench/*.sh; do bash -n $$f || exit 1; done
 	python3 -c 'import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]' testdata/bench/*.py
 

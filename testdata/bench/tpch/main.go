@@ -1,0 +1,275 @@
+// Command tpch is the TPC-H benchmark of flussql (make tpch): it generates the eight tables
+// (internal/tpch) at scale TPCH_SF (default 1, ≈ 8.7 million rows), loads them once into a
+// fresh database of the cluster FLUSS_BOOTSTRAP_SERVERS names and into an in-memory SQLite
+// (with indexes on the keys), and runs each of the 22 queries (testdata/tpch/queries, as the
+// specification writes them) TPCH_RUNS times (default 3), then the JOIN … ON spellings of
+// testdata/tpch/joinon. Per query it prints the median time of flussql (database/sql, every
+// row read), the median time ArrowConn.QueryArrow takes to read just the columns the query
+// names from the tables it reads (one SELECT cols FROM t per table, summed: the cost of
+// getting the data out of Fluss), their ratio, and SQLite's median time; then the totals.
+// A query flussql refuses prints "refused: <error>", one that fails otherwise (e.g. over
+// the DSN's query_memory) "failed: <error>".
+//
+// TPCH_LOAD=values loads with multi-row INSERT … VALUES in transactions instead of
+// ArrowConn.AppendArrowReader (to compare the two); TPCH_LOAD=keyed makes the dimension
+// tables primary-key tables (Fluss 1.0: their full scans need SCAN_KV); TPCH_KEEP=1 keeps
+// the database.
+// Run it from the repository root (it reads testdata/tpch).
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/flussql/flussql"
+	"github.com/flussql/flussql/internal/tpch"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "tpch:", err)
+		os.Exit(1)
+	}
+}
+
+func envFloat(name string, def float64) (float64, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f <= 0 {
+		return 0, fmt.Errorf("%s must be a positive number, got %q", name, v)
+	}
+	return f, nil
+}
+
+func run() error {
+	addr := os.Getenv("FLUSS_BOOTSTRAP_SERVERS")
+	if addr == "" {
+		return errors.New("set FLUSS_BOOTSTRAP_SERVERS (make tpch starts a cluster)")
+	}
+	sf, err := envFloat("TPCH_SF", 1)
+	if err != nil {
+		return err
+	}
+	runsF, err := envFloat("TPCH_RUNS", 3)
+	if err != nil {
+		return err
+	}
+	runs := int(runsF)
+	ctx := context.Background()
+
+	dbName := fmt.Sprintf("tpch_%d", time.Now().Unix())
+	admin, err := sql.Open("fluss", "fluss://"+addr+"/fluss")
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+dbName); err != nil {
+		return err
+	}
+	if os.Getenv("TPCH_KEEP") == "" {
+		defer admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+dbName+" CASCADE")
+	}
+	db, err := sql.Open("fluss", "fluss://"+addr+"/"+dbName)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	gen := tpch.NewGenerator(sf, tpch.DefaultSeed)
+	start := time.Now()
+	var n int64
+	how, layout := "log tables, ArrowConn.AppendArrowReader", tpch.LogTables
+	switch os.Getenv("TPCH_LOAD") {
+	case "values":
+		how, layout = "log tables, INSERT … VALUES of 1,000 rows in transactions", tpch.LogValues
+	case "keyed":
+		how, layout = "primary-key dimension tables by INSERT … VALUES, the others by AppendArrowReader", tpch.KeyedDimensions
+	}
+	n, err = gen.LoadFluss(ctx, db, dbName, layout)
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	fmt.Printf("TPC-H scale %g: %d rows loaded into Fluss (%s) in %.1f s, %.0f rows/s\n", sf, n, how, took.Seconds(), float64(n)/took.Seconds())
+
+	ref, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		return err
+	}
+	defer ref.Close()
+	ref.SetMaxOpenConns(1)
+	if _, err := ref.Exec(`PRAGMA case_sensitive_like = ON`); err != nil {
+		return err
+	}
+	start = time.Now()
+	if err := gen.LoadSQL(ctx, ref); err != nil {
+		return err
+	}
+	fmt.Printf("SQLite (in memory, keys indexed) loaded in %.1f s\n\n", time.Since(start).Seconds())
+
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	b := &bench{db: db, conn: conn, ref: ref, runs: runs}
+	fmt.Printf("%-18s %12s %12s %8s %12s\n", "query", "flussql", "QueryArrow", "ratio", "SQLite")
+	for _, dir := range []string{"queries", "joinon"} {
+		for q := 1; q <= tpch.QueryCount; q++ {
+			name := fmt.Sprintf("q%d", q)
+			if dir == "joinon" {
+				name += " (JOIN … ON)"
+			}
+			text, err := tpch.ReadQuery("testdata/tpch/"+dir, q)
+			if errors.Is(err, os.ErrNotExist) && dir == "joinon" {
+				continue
+			} else if err != nil {
+				return err
+			}
+			refText, err := tpch.ReadQuery("testdata/tpch/sqlite", q)
+			if err != nil {
+				return err
+			}
+			if err := b.query(ctx, name, text, refText); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Printf("\ntotal of the %d queries flussql runs: flussql %s, QueryArrow %s (%.1f×), SQLite %s; SQLite, all 22: %s\n",
+		b.ran, fmtDur(b.total), fmtDur(b.arrowTotal), b.total.Seconds()/b.arrowTotal.Seconds(), fmtDur(b.refRan), fmtDur(b.refAll))
+	return nil
+}
+
+type bench struct {
+	db                *sql.DB
+	conn              *sql.Conn
+	ref               *sql.DB
+	runs              int
+	ran               int
+	total, arrowTotal time.Duration
+	refRan, refAll    time.Duration
+	refDone           map[string]time.Duration
+}
+
+// query times one query on flussql, QueryArrow and SQLite and prints its line.
+func (b *bench) query(ctx context.Context, name, text, refText string) error {
+	if b.refDone == nil {
+		b.refDone = map[string]time.Duration{}
+	}
+	refTime, ok := b.refDone[refText]
+	if !ok {
+		var err error
+		refTime, err = b.median(func() error { return drain(b.ref.QueryContext(ctx, refText)) })
+		if err != nil {
+			return fmt.Errorf("SQLite %s: %w", name, err)
+		}
+		b.refDone[refText] = refTime
+		b.refAll += refTime
+	}
+	flTime, err := b.median(func() error { return drain(b.db.QueryContext(ctx, text)) })
+	if err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		what := "failed"
+		// The parser's refusals do not wrap ErrNotSupported (yet): known by their text.
+		if errors.Is(err, flussql.ErrNotSupported) || strings.Contains(msg, "syntax error") || strings.Contains(msg, "is not supported") {
+			what = "refused"
+		}
+		fmt.Printf("%-18s %s: %s\n", name, what, msg)
+		return nil
+	}
+	arrowTime, err := b.median(func() error { return b.readColumns(ctx, text) })
+	if err != nil {
+		return fmt.Errorf("QueryArrow for %s: %w", name, err)
+	}
+	b.ran++
+	b.total += flTime
+	b.arrowTotal += arrowTime
+	b.refRan += refTime
+	fmt.Printf("%-18s %12s %12s %7.1f× %12s\n", name, fmtDur(flTime), fmtDur(arrowTime), flTime.Seconds()/arrowTime.Seconds(), fmtDur(refTime))
+	return nil
+}
+
+// readColumns reads, with QueryArrow, the columns the query names from each table it reads.
+func (b *bench) readColumns(ctx context.Context, text string) error {
+	for table, cols := range tpch.TablesOf(text) {
+		err := b.conn.Raw(func(dc any) error {
+			r, err := dc.(flussql.ArrowConn).QueryArrow(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+table)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			for {
+				if _, err := r.Next(ctx); err == io.EOF {
+					return nil
+				} else if err != nil {
+					return err
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// median runs f b.runs times and returns the median time; the first error stops it.
+func (b *bench) median(f func() error) (time.Duration, error) {
+	var times []time.Duration
+	for range b.runs {
+		start := time.Now()
+		if err := f(); err != nil {
+			return 0, err
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	return times[len(times)/2], nil
+}
+
+// drain reads every row of a query's result.
+func drain(rows *sql.Rows, err error) error {
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= 10*time.Second:
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	case d >= time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	default:
+		return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+	}
+}

@@ -1,0 +1,22 @@
+-- TPC-H Q3 with JOIN … ON
+select
+	l_orderkey,
+	sum(l_extendedprice * (1 - l_discount)) as revenue,
+	o_orderdate,
+	o_shippriority
+from
+	customer
+	join orders on c_custkey = o_custkey
+	join lineitem on l_orderkey = o_orderkey
+where
+	c_mktsegment = 'BUILDING'
+	and o_orderdate < date '1995-03-15'
+	and l_shipdate > date '1995-03-15'
+group by
+	l_orderkey,
+	o_orderdate,
+	o_shippriority
+order by
+	revenue desc,
+	o_orderdate
+limit 10
