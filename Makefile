@@ -24,6 +24,9 @@ FUZZTIME      ?= 10s
 # still written, only not shrunk (rerun with FUZZMINTIME=60s to shrink it).
 FUZZMINTIME   ?= 0
 CLUSTER       := $(GO) run ./cmd/fluss-local-cluster
+# staticcheck runs in `make vet`; `make staticcheck` installs this version of it.
+STATICCHECK_VERSION ?= v0.8.2
+STATICCHECK   ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 # FLINK=1: `make integration` (and so `make test`) also starts a local Flink with a SQL Gateway
 # beside the plain cluster, and TestFlinkDifferential compares flussql with Flink SQL; off by
 # default (see the README's "Flink beside the driver" for why).
@@ -32,7 +35,7 @@ INTEGRATION_FLAGS = $(if $(filter 1,$(FLINK)),-flink)
 # The OpenTelemetry adapter: a module of its own so that the driver does not depend on it.
 OTEL_DIR      = flussotel
 
-.PHONY: all build vet test unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
+.PHONY: all build vet staticcheck test unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
 
 all: build
 
@@ -43,6 +46,12 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed on:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 	cd $(OTEL_DIR) && $(GO) vet ./...
+	$(STATICCHECK) ./...
+	cd $(OTEL_DIR) && $(STATICCHECK) ./...
+
+## staticcheck: installs the pinned staticcheck that `make vet` runs (into $(GOPATH)/bin).
+staticcheck:
+	GOFLAGS= $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 ## test: vet, then every test (unit and integration) against fresh local clusters — a plain
 ## one and a SASL one — of the pinned release (integration), then NEXT_PKGS against clusters of

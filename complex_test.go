@@ -79,11 +79,12 @@ func TestArrayMapRowScanners(t *testing.T) {
 	type addr struct {
 		City string
 		Zip  *int32
-		note string //nolint:unused // unexported fields are skipped
+		note string // unexported: skipped
 	}
 	var a addr
 	require.NoError(t, Row(&a).Scan([]any{"Oslo", int64(150)}))
 	assert.Equal(t, "Oslo", a.City)
+	assert.Empty(t, a.note, "an unexported field is skipped")
 	require.NotNil(t, a.Zip)
 	assert.Equal(t, int32(150), *a.Zip)
 	err = Row(&a).Scan([]any{"Oslo"})

@@ -17,7 +17,7 @@ import (
 // also on a slice of the batch, and refuses a non-ROW or an unknown field.
 func TestField(t *testing.T) {
 	rowT := types.NewRow(types.Field{Name: "amount", Type: types.NewBigInt()}, types.Field{Name: "Name", Type: types.NewString()})
-	at, err := types.ArrowType(rowT)
+	want, err := types.ArrowType(rowT)
 	require.NoError(t, err)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -36,7 +36,8 @@ func TestField(t *testing.T) {
 	arr, err := array.NewStructArrayWithNulls([]arrow.Array{amounts, names}, []string{"amount", "Name"}, valid, 1, 0)
 	require.NoError(t, err)
 	defer arr.Release()
-	at = arr.DataType()
+	at := arr.DataType()
+	require.True(t, arrow.TypeEqual(want, at), "the struct array has the ROW type's Arrow type: %s, %s", want, at)
 	schema := arrow.NewSchema([]arrow.Field{{Name: "after", Type: at, Nullable: true}}, nil)
 	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, int64(arr.Len()))
 	defer rec.Release()

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/flussql/flussql/fluss/flusserr"
 	"github.com/flussql/flussql/fluss/internal/bucketing"
@@ -15,10 +14,6 @@ import (
 	"github.com/flussql/flussql/fluss/internal/row"
 	"github.com/flussql/flussql/fluss/types"
 )
-
-// kvMaxAttempts bounds how often a KV request (lookup, prefix lookup, limit
-// scan, put) is sent again after stale metadata or a retriable error.
-const kvMaxAttempts = 8
 
 // pkTable is what lookups and KV writes need to know about a primary-key
 // table: its definition, its value decoder and how to route a key.
@@ -210,19 +205,6 @@ func retryable(err error) bool {
 		return false
 	}
 	return fe.Retriable() || fe.InvalidMetadata() || fe.Code == flusserr.NetworkException
-}
-
-// backoffWait sleeps for the n-th retry (50 ms doubling up to 1 s) or until
-// ctx ends.
-func backoffWait(ctx context.Context, n int) error {
-	d := 50 * time.Millisecond << min(n, 5)
-	d = min(d, time.Second)
-	select {
-	case <-time.After(d):
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // valueReader decodes stored values (schema id + row) into rows of the

@@ -38,7 +38,7 @@ func providers() (*tracetest.SpanRecorder, *sdkmetric.ManualReader, []Option) {
 func attrsOf(kvs []attribute.KeyValue) map[string]string {
 	out := map[string]string{}
 	for _, kv := range kvs {
-		out[string(kv.Key)] = kv.Value.Emit()
+		out[string(kv.Key)] = kv.Value.String()
 	}
 	return out
 }

@@ -186,15 +186,3 @@ func (c *converter) qualifierOK(q TableName) (bool, string) {
 	}
 	return false, strings.Join(c.scope, ", ")
 }
-
-// firstTable is the first table of a FROM item, nil when it starts with a
-// subquery.
-func firstTable(f FromItem) *TableRef {
-	switch n := f.(type) {
-	case *TableRef:
-		return n
-	case *Join:
-		return firstTable(n.Left)
-	}
-	return nil
-}

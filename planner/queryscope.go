@@ -94,16 +94,6 @@ func (s *scope) infoNamed(qualifyAll bool) *fluss.TableInfo {
 	return &fluss.TableInfo{Path: fluss.TablePath{Table: "(from)"}, Descriptor: fluss.TableDescriptor{Schema: types.Schema{Columns: cols}}}
 }
 
-// engineCols are the scope's columns as engine columns of the FROM's node.
-func (s *scope) engineCols() []engine.Column {
-	info := s.info()
-	out := make([]engine.Column, len(s.cols))
-	for i, c := range info.Schema().Columns {
-		out[i] = engine.Column{Name: c.Name, Type: c.Type}
-	}
-	return out
-}
-
 // requalify gives every column qualifier q (a subquery's alias).
 func requalify(cols []engine.Column, q string) *scope {
 	s := &scope{}

@@ -81,7 +81,7 @@ func TestArrayMapRoundTrip(t *testing.T) {
 		},
 		[]any{[]byte{0, 1}, []byte{}, nil}, []any{"abc", "", "abcde"},
 		[]any{datum.Date(-1), nil}, []any{datum.Time(0), datum.Time(86399999)}, big,
-		[]any{float32(-0.0), float32(math.Inf(1))}, []any{datum.TimestampNTZ{Millis: math.MinInt64}},
+		[]any{float32(math.Copysign(0, -1)), float32(math.Inf(1))}, []any{datum.TimestampNTZ{Millis: math.MinInt64}},
 	}
 	for _, f := range []row.Format{row.Compacted, row.Indexed} {
 		enc, err := row.NewEncoder(f, ts)

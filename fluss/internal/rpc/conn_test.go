@@ -144,8 +144,7 @@ func TestErrorResponse(t *testing.T) {
 }
 
 func TestSilenceEndsAtDeadline(t *testing.T) {
-	var late chan func()
-	late = make(chan func(), 1)
+	late := make(chan func(), 1)
 	s := newFakeServer(t, func(c *fakeConn, h RequestHeader, _ []byte) {
 		if h.APIKey == protocol.CreateTable { // dropped, answered only later
 			late <- func() { c.ok(h.RequestID, &protocol.CreateTableResponse{}) }
