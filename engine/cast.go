@@ -64,6 +64,9 @@ func (e *Cast) decimalToInt(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, erro
 	scale := pow10(e.X.Type().Scale)
 	lo, hi := sqlkind.IntRange(sqlkind.IntWidth(e.T.Kind))
 	return mapRows(ec, e.T, []arrow.Array{x}, int(b.NumRows()), false, func(v []any) (any, error) {
+		if q, ok := decimalTrunc(v[0].(decimal128.Num), e.X.Type().Scale); ok && q >= lo && q <= hi {
+			return q, nil
+		}
 		q := new(big.Int).Quo(v[0].(decimal128.Num).BigInt(), scale)
 		if !q.IsInt64() || q.Int64() < lo || q.Int64() > hi {
 			return nil, fmt.Errorf("%w: %s overflows %s", ErrArithmetic, e, TypeName(e.T))

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// decimalOp is one DECIMAL operation x op y in fixed point: operands at
+// scales s1 and s2, the result at scale s with at most p digits.
+type decimalOp struct {
+	op        byte
+	s1, s2, s int
+	p         int
+}
+
+// fast computes x op y on 128-bit magnitudes, rounding half away from zero
+// as divHalfUp does; ok is false when the operation needs more than 128
+// bits, divides by zero or overflows the result type: then the big-number
+// path decides (and reports the error).
+func (d *decimalOp) fast(x, y decimal128.Num) (_ decimal128.Num, ok bool) {
+	xn, xm := magOf(x)
+	yn, ym := magOf(y)
+	var neg bool
+	var q u128
+	switch d.op {
+	case '+', '-':
+		if xm, ok = xm.rescale(d.s - d.s1); !ok {
+			return
+		}
+		if ym, ok = ym.rescale(d.s - d.s2); !ok {
+			return
+		}
+		if d.op == '-' {
+			yn = !yn
+		}
+		switch {
+		case xn == yn:
+			if q, ok = xm.add(ym); !ok {
+				return
+			}
+			neg = xn
+		case xm.cmp(ym) >= 0:
+			q, neg = xm.sub(ym), xn
+		default:
+			q, neg = ym.sub(xm), yn
+		}
+	case '*':
+		if q, ok = xm.mul(ym); !ok {
+			return
+		}
+		neg = xn != yn
+		switch k := d.s1 + d.s2 - d.s; {
+		case k > 19:
+			return decimal128.Num{}, false
+		case k > 0:
+			q = q.divHalfUp64(pow10u[k].lo)
+		case k < 0:
+			if q, ok = q.scaleUp(-k); !ok {
+				return
+			}
+		}
+	case '/':
+		if ym.isZero() {
+			return decimal128.Num{}, false
+		}
+		num, den := xm, ym
+		if k := d.s2 + d.s - d.s1; k >= 0 {
+			if num, ok = num.scaleUp(k); !ok {
+				return
+			}
+		} else if den, ok = den.scaleUp(-k); !ok {
+			return
+		}
+		if den.hi != 0 {
+			return decimal128.Num{}, false
+		}
+		q, neg = num.divHalfUp64(den.lo), xn != yn
+	default: // %
+		if ym.isZero() {
+			return decimal128.Num{}, false
+		}
+		if xm, ok = xm.rescale(d.s - d.s1); !ok {
+			return
+		}
+		if ym, ok = ym.rescale(d.s - d.s2); !ok || ym.hi != 0 || ym.lo == 0 {
+			return decimal128.Num{}, false
+		}
+		_, r := xm.divmod64(ym.lo)
+		q, neg = u128{lo: r}, xn
+	}
+	if !q.fits(d.p) {
+		return decimal128.Num{}, false
+	}
+	return numOf(neg, q), true
+}
+
+// decimalFast computes e over two DECIMAL columns in fixed point, falling
+// back to big for a row the fixed point cannot do; handled is false when
+// an input is not a decimal128 column (then the caller takes the row path).
+func (e *Binary) decimalFast(ec *evalCtx, l, r arrow.Array, n int, big func(x, y decimal128.Num) (decimal128.Num, error)) (arrow.Array, bool, error) {
+	la, ok1 := l.(*array.Decimal128)
+	ra, ok2 := r.(*array.Decimal128)
+	if !ok1 || !ok2 {
+		return nil, false, nil
+	}
+	d := decimalOp{op: e.Op[0], s1: asDecimal(e.L.Type()).Scale, s2: asDecimal(e.R.Type()).Scale, s: e.T.Scale, p: e.T.Precision}
+	xs, ys := la.Values(), ra.Values()
+	out := make([]decimal128.Num, n)
+	var valid []byte
+	nulls := 0
+	if la.NullN() > 0 || ra.NullN() > 0 {
+		valid = make([]byte, bitutil.BytesForBits(int64(n)))
+	}
+	for i := range n {
+		if valid != nil {
+			if la.IsNull(i) || ra.IsNull(i) {
+				nulls++
+				continue
+			}
+			bitutil.SetBit(valid, i)
+		}
+		v, ok := d.fast(xs[i], ys[i])
+		if !ok {
+			var err error
+			if v, err = big(xs[i], ys[i]); err != nil {
+				return nil, true, err
+			}
+		}
+		out[i] = v
+	}
+	return decimalArray(e.T, out, valid, nulls), true, nil
+}
+
+// decimalArray makes a DECIMAL array of t over vals itself, NULL where the
+// bit of valid is clear (valid nil: no NULLs).
+func decimalArray(t types.DataType, vals []decimal128.Num, valid []byte, nulls int) arrow.Array {
+	bufs := []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Decimal128Traits.CastToBytes(vals))}
+	if nulls > 0 {
+		bufs[0] = memory.NewBufferBytes(valid)
+	}
+	dt, err := arrowType(t)
+	if err != nil { // DECIMAL always maps to decimal128
+		panic(err)
+	}
+	data := array.NewData(dt, len(vals), bufs, nil, nulls, 0)
+	defer data.Release()
+	return array.NewDecimal128Data(data)
+}
+
+// decimalConst turns an integer constant operand of a DECIMAL operation
+// into the DECIMAL(digits, 0) constant it is computed as (asDecimal), so
+// that it is not cast again for every batch; it renders as before.
+func decimalConst(e Expr) Expr {
+	c, ok := e.(*Const)
+	if !ok || c.Untyped || !isInt(c.T.Kind) {
+		return e
+	}
+	t := asDecimal(c.T)
+	t.NotNull = c.T.NotNull
+	out := &Const{T: t, Text: c.String()}
+	if c.Value != nil {
+		out.Value = decimal128.FromI64(c.Value.(int64))
+	}
+	return out
+}
