@@ -47,6 +47,9 @@ func (e *Cast) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	if from := e.X.Type(); from.Kind == types.Decimal && isInt(e.T.Kind) {
 		return e.decimalToInt(ec, b)
 	}
+	if isString(e.X.Type().Kind) && e.T.Kind == types.Date {
+		return e.stringToDate(ec, b) // Arrow has no cast kernel for it
+	}
 	a, err := evalAs(ec, e.X, e.T, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e, err)
