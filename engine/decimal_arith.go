@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math/bits"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -99,6 +101,51 @@ func (d *decimalOp) fast(x, y decimal128.Num) (_ decimal128.Num, ok bool) {
 	return numOf(neg, q), true
 }
 
+// exact64 computes the whole column at once when the types alone
+// guarantee that no row overflows or rounds: operands of at most 18 digits
+// (int64 unscaled values) and + or - at a result precision of at most 18
+// (each rescaled operand has fewer digits than the result), or * at the
+// full scale s1+s2 (the product of a p1- and a p2-digit number has at most
+// p1+p2 digits, within 128 bits). Rows under NULL compute garbage that is
+// never read. false: the row path decides.
+func (d *decimalOp) exact64(p1, p2 int, xs, ys, out []decimal128.Num) bool {
+	if p1 > 18 || p2 > 18 {
+		return false
+	}
+	switch {
+	case (d.op == '+' || d.op == '-') && d.p <= 18 && d.s >= d.s1 && d.s >= d.s2:
+		f1, f2 := int64(pow10u[d.s-d.s1].lo), int64(pow10u[d.s-d.s2].lo)
+		if d.op == '-' {
+			f2 = -f2
+		}
+		for i := range out {
+			out[i] = decimal128.FromI64(int64(xs[i].LowBits())*f1 + int64(ys[i].LowBits())*f2)
+		}
+		return true
+	case d.op == '*' && d.s == d.s1+d.s2 && d.p <= 18:
+		for i := range out {
+			out[i] = decimal128.FromI64(int64(xs[i].LowBits()) * int64(ys[i].LowBits()))
+		}
+		return true
+	case d.op == '*' && d.s == d.s1+d.s2:
+		for i := range out {
+			x, y := int64(xs[i].LowBits()), int64(ys[i].LowBits())
+			neg := (x < 0) != (y < 0)
+			hi, lo := bits.Mul64(absU64(x), absU64(y))
+			out[i] = numOf(neg, u128{hi, lo})
+		}
+		return true
+	}
+	return false
+}
+
+func absU64(x int64) uint64 {
+	if x < 0 {
+		return uint64(-x)
+	}
+	return uint64(x)
+}
+
 // decimalFast computes e over two DECIMAL columns in fixed point, falling
 // back to big for a row the fixed point cannot do; handled is false when
 // an input is not a decimal128 column (then the caller takes the row path).
@@ -115,14 +162,21 @@ func (e *Binary) decimalFast(ec *evalCtx, l, r arrow.Array, n int, big func(x, y
 	nulls := 0
 	if la.NullN() > 0 || ra.NullN() > 0 {
 		valid = make([]byte, bitutil.BytesForBits(int64(n)))
-	}
-	for i := range n {
-		if valid != nil {
+		for i := range n {
 			if la.IsNull(i) || ra.IsNull(i) {
 				nulls++
-				continue
+			} else {
+				bitutil.SetBit(valid, i)
 			}
-			bitutil.SetBit(valid, i)
+		}
+	}
+	p1, p2 := asDecimal(e.L.Type()).Precision, asDecimal(e.R.Type()).Precision
+	if d.exact64(p1, p2, xs[:n], ys[:n], out) {
+		return decimalArray(e.T, out, valid, nulls), true, nil
+	}
+	for i := range n {
+		if valid != nil && !bitutil.BitIsSet(valid, i) {
+			continue
 		}
 		v, ok := d.fast(xs[i], ys[i])
 		if !ok {

@@ -167,3 +167,34 @@ func TestDecimalArithmeticEdges(t *testing.T) {
 		})
 	}
 }
+
+// TestDecimalWholeColumnMatchesBig compares the check-free column kernels
+// (exact64) with the big-number path on random columns of random types of
+// at most 18 digits.
+func TestDecimalWholeColumnMatchesBig(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 4))
+	used := 0
+	for range 3000 {
+		p1, p2 := 1+rng.IntN(18), 1+rng.IntN(18)
+		lt, rt := types.NewDecimal(p1, rng.IntN(p1+1)), types.NewDecimal(p2, rng.IntN(p2+1))
+		op := string("+-*"[rng.IntN(3)])
+		e := must(NewBinary(op, col(0, "x", lt), col(1, "y", rt))).(*Binary)
+		d := decimalOp{op: op[0], s1: lt.Scale, s2: rt.Scale, s: e.T.Scale, p: e.T.Precision}
+		xs, ys := make([]decimal128.Num, 64), make([]decimal128.Num, 64)
+		for i := range xs {
+			xs[i], ys[i] = randomUnscaled(rng, p1), randomUnscaled(rng, p2)
+		}
+		out := make([]decimal128.Num, len(xs))
+		if !d.exact64(p1, p2, xs, ys, out) {
+			continue
+		}
+		used++
+		for i := range xs {
+			want, err := e.bigDecimal(xs[i], ys[i])
+			require.NoError(t, err, "%s %s %s", TypeName(lt), op, TypeName(rt))
+			require.Equal(t, want, out[i], "%s %s %s = %s: %s %s %s", TypeName(lt), op, TypeName(rt), TypeName(e.T),
+				xs[i].ToString(int32(lt.Scale)), op, ys[i].ToString(int32(rt.Scale)))
+		}
+	}
+	assert.Greater(t, used, 1500, "most such operations take the column kernel")
+}
