@@ -66,3 +66,40 @@ func BenchmarkDecimalAvgQuotient(b *testing.B) {
 func BenchmarkDecimalMax(b *testing.B) {
 	benchDecimalAgg(b, func(price, _ Expr) *Agg { return must(NewAgg("MAX", price, false)) })
 }
+
+// BenchmarkDecimalFilter is WHERE discount BETWEEN 0.05 AND 0.07 AND price < 24 (Q6's
+// DECIMAL conjuncts), then COUNT(*).
+func BenchmarkDecimalFilter(b *testing.B) {
+	cols := []Column{{"price", types.NewDecimal(15, 2)}, {"discount", types.NewDecimal(15, 2)}}
+	rows := make([][]any, 60000)
+	for i := range rows {
+		rows[i] = []any{decimal128.FromI64(int64(90000 + i*7919%10000000)), decimal128.FromI64(int64(i % 11))}
+	}
+	mem := memory.NewGoAllocator()
+	batch := batchOf(b, mem, cols, rows)
+	defer batch.Release()
+	in := &benchInput{}
+	for range 10 {
+		in.batches = append(in.batches, batch)
+	}
+	price, discount := col(0, "price", cols[0].Type), col(1, "discount", cols[1].Type)
+	lit := func(v int64, p, s int) *Const {
+		return &Const{Value: decimal128.FromI64(v), T: types.NewDecimal(p, s).AsNotNull()}
+	}
+	cond := must(NewLogic(true, must(NewLogic(true, must(NewCompare(">=", discount, lit(5, 3, 2))), must(NewCompare("<=", discount, lit(7, 3, 2))))),
+		must(NewCompare("<", price, lit(24, 2, 0)))))
+	n := &Aggregate{Input: &Filter{Input: &Input{Cols: cols}, Cond: cond}, Aggs: []*Agg{must(NewAgg("COUNT", nil, false))}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		in.i = 0
+		op, err := Build(context.Background(), n, in, Options{Mem: mem})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(600000*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
