@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flussql/flussql/fluss/types"
 )
 
 // Constant folding. A constant expression (no column, no placeholder, no
@@ -100,4 +102,35 @@ func foldTree(n Node) Node {
 		return n
 	}
 	return out
+}
+
+// constAs returns a typed constant operand converted once to t, the type
+// an operation brings it to for every batch (castArray, as evalAs does);
+// it renders as before. Anything else, or a conversion that fails (which
+// then fails row by row as before), is returned as it is.
+func constAs(e Expr, t types.DataType) Expr {
+	c, ok := e.(*Const)
+	if !ok || c.Untyped || c.Value == nil || c.T.Kind == t.Kind && c.T.Precision == t.Precision && c.T.Scale == t.Scale && c.T.Length == t.Length {
+		return e
+	}
+	ec := &evalCtx{ctx: context.Background(), mem: memory.DefaultAllocator}
+	a, err := repeat(ec.mem, c.T, c.Value, 1)
+	if err != nil {
+		return e
+	}
+	defer a.Release()
+	out, err := castArray(ec, a, t)
+	if err != nil {
+		return e
+	}
+	defer out.Release()
+	if out.IsNull(0) {
+		return e
+	}
+	get, err := getter(out)
+	if err != nil {
+		return e
+	}
+	t.NotNull = c.T.NotNull
+	return &Const{Value: get(0), T: t, Text: c.String()}
 }

@@ -55,3 +55,19 @@ func TestCastStringToDate(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "'1970-13-01' is not a DATE")
 }
+
+// TestConstantsTakeTheComparedType: a constant compared with a column is
+// converted once to the type both are compared as, and renders as written.
+func TestConstantsTakeTheComparedType(t *testing.T) {
+	price := col(0, "price", types.NewDecimal(15, 2))
+	c := must(NewCompare("<", price, &Const{Value: num(24), T: types.NewDecimal(2, 0).AsNotNull()})).(*Compare)
+	assert.Equal(t, "price < 24", c.String())
+	assert.Equal(t, &Const{Value: num(2400), T: types.NewDecimal(15, 2).AsNotNull(), Text: "24"}, c.R)
+	in := must(NewIn(price, []Expr{dec("0.5", 2, 1), NewNull()}, false)).(*In)
+	assert.Equal(t, num(50), in.List[0].(*Const).Value)
+	assert.Equal(t, "price IN (0.5, NULL)", in.String())
+	// A constant that does not fit the compared type is left to fail as before.
+	tiny := col(0, "ti", types.NewTinyInt())
+	big := must(NewCompare("=", tiny, &Const{Value: int64(300), T: types.NewInt().AsNotNull()})).(*Compare)
+	assert.Equal(t, types.Int, big.R.Type().Kind, "INT is the compared type here: nothing to convert")
+}
