@@ -83,13 +83,12 @@ func (f *folder) cond(e parser.Expr) parser.Expr {
 			return &parser.Between{Expr: ops[0], Low: ops[1], High: ops[2], Not: n.Not}
 		}
 	case *parser.In:
-		ops := f.operands(append([]parser.Expr{n.Expr}, n.List...)...)
-		changed := false
+		es := append([]parser.Expr{n.Expr}, n.List...)
+		ops := f.operands(es...)
 		for i, o := range ops {
-			changed = changed || o != append([]parser.Expr{n.Expr}, n.List...)[i]
-		}
-		if changed {
-			return &parser.In{Expr: ops[0], List: ops[1:], Not: n.Not}
+			if o != es[i] {
+				return &parser.In{Expr: ops[0], List: ops[1:], Not: n.Not}
+			}
 		}
 	}
 	return e
