@@ -253,6 +253,9 @@ func (e *Neg) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	}
 	defer x.Release()
 	if e.Type().Kind == types.Decimal {
+		if out, ok := negateDecimals(e.Type(), x); ok {
+			return out, nil
+		}
 		return mapRows(ec, e.Type(), []arrow.Array{x}, int(b.NumRows()), false, func(v []any) (any, error) {
 			return v[0].(decimal128.Num).Negate(), nil
 		})

@@ -222,3 +222,27 @@ func decimalConst(e Expr) Expr {
 	}
 	return out
 }
+
+// negateDecimals is -x over a DECIMAL column (a DECIMAL value has at most
+// 38 digits, so its negation never overflows); ok is false for another
+// kind of array.
+func negateDecimals(t types.DataType, x arrow.Array) (arrow.Array, bool) {
+	a, ok := x.(*array.Decimal128)
+	if !ok {
+		return nil, false
+	}
+	out := make([]decimal128.Num, a.Len())
+	for i, v := range a.Values() {
+		out[i] = v.Negate()
+	}
+	var valid []byte
+	if a.NullN() > 0 {
+		valid = make([]byte, bitutil.BytesForBits(int64(a.Len())))
+		for i := range out {
+			if a.IsValid(i) {
+				bitutil.SetBit(valid, i)
+			}
+		}
+	}
+	return decimalArray(t, out, valid, a.NullN()), true
+}

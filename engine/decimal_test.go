@@ -198,3 +198,21 @@ func TestDecimalWholeColumnMatchesBig(t *testing.T) {
 	}
 	assert.Greater(t, used, 1500, "most such operations take the column kernel")
 }
+
+func TestDecimalNegate(t *testing.T) {
+	lt := types.NewDecimal(38, 2)
+	cols := []Column{{"x", lt}}
+	max38 := "999999999999999999999999999999999999.99"
+	in := [][]any{{parseDec(t, "1.25", 2)}, {nil}, {parseDec(t, "-"+max38, 2)}, {parseDec(t, "0", 2)}}
+	out, err := run(t, &Project{Input: &Input{Cols: cols}, Exprs: []Expr{must(NewNeg(col(0, "x", lt)))}, Names: []string{"n"}}, in, 3, nil)
+	require.NoError(t, err)
+	var got []any
+	for _, r := range out {
+		if r[0] == nil {
+			got = append(got, nil)
+			continue
+		}
+		got = append(got, r[0].(decimal128.Num).ToString(2))
+	}
+	assert.Equal(t, []any{"-1.25", nil, max38, "0.00"}, got)
+}
