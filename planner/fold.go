@@ -134,6 +134,9 @@ func (f *folder) fold(e parser.Expr, es []parser.Expr, i int) *parser.Literal {
 		return nil
 	}
 	t := x.Type()
+	if numericOrBool(t) && !f.comparedWithFamily(es, i, t) {
+		return nil // an error either way: keep the one the expression gets
+	}
 	if !numericOrBool(t) && !f.comparedWithKind(es, i, t) {
 		// A string or temporal literal is read in the type of what it is
 		// compared with (in the session's zone for TIMESTAMP_LTZ), which the
@@ -156,6 +159,29 @@ func (f *folder) fold(e parser.Expr, es []parser.Expr, i int) *parser.Literal {
 func numericOrBool(t types.DataType) bool {
 	return sqlkind.Is(t.Kind, sqlkind.Integer) || sqlkind.Is(t.Kind, sqlkind.Decimal) ||
 		sqlkind.Is(t.Kind, sqlkind.Float) || sqlkind.Is(t.Kind, sqlkind.Boolean)
+}
+
+// comparedWithFamily reports whether no operand of es but i is a column of
+// the table outside t's family (numbers, or BOOLEAN).
+func (f *folder) comparedWithFamily(es []parser.Expr, i int, t types.DataType) bool {
+	if f.info == nil {
+		return true
+	}
+	for j, e := range es {
+		ref, ok := e.(*parser.ColumnRef)
+		if j == i || !ok {
+			continue
+		}
+		idx, err := column(f.info, ref.Name)
+		if err != nil {
+			continue
+		}
+		k := f.info.Schema().Columns[idx].Type.Kind
+		if !numericOrBool(types.DataType{Kind: k}) || sqlkind.Is(k, sqlkind.Boolean) != sqlkind.Is(t.Kind, sqlkind.Boolean) {
+			return false
+		}
+	}
+	return true
 }
 
 // comparedWithKind reports whether the operands of es but i are columns
