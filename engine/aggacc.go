@@ -27,7 +27,7 @@ type accumulator interface {
 }
 
 // newAccumulator picks a typed accumulator for COUNT, and for SUM, AVG, MIN
-// and MAX of integers and floats; others (DECIMAL, strings, DISTINCT) keep
+// and MAX of integers, floats and DECIMALs; others (strings, DISTINCT) keep
 // one aggState per group.
 func newAccumulator(a *Agg, grow func(int64) error) accumulator {
 	switch {
@@ -42,6 +42,10 @@ func newAccumulator(a *Agg, grow func(int64) error) accumulator {
 		return &intMinMaxAcc{agg: a, max: a.Func == "MAX"}
 	case isFloat(a.Arg.Type().Kind) && (a.Func == "MIN" || a.Func == "MAX"):
 		return &floatMinMaxAcc{agg: a, max: a.Func == "MAX"}
+	case a.Arg.Type().Kind == types.Decimal && (a.Func == "SUM" || a.Func == "AVG"):
+		return newDecSumAcc(a)
+	case a.Arg.Type().Kind == types.Decimal && (a.Func == "MIN" || a.Func == "MAX"):
+		return &decMinMaxAcc{agg: a, max: a.Func == "MAX"}
 	}
 	return &stateAcc{agg: a, grow: grow}
 }

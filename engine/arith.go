@@ -51,6 +51,9 @@ func NewBinary(op string, l, r Expr) (Expr, error) {
 	if op == "/" || op == "%" {
 		t = t.AsNullable()
 	}
+	if t.Kind == types.Decimal {
+		l, r = decimalConst(l), decimalConst(r)
+	}
 	return &Binary{Op: op, L: l, R: r, T: t}, nil
 }
 
@@ -144,49 +147,57 @@ func arithError(e Expr, err error) error {
 // kernels follow Arrow's result types, not Flink's) and rounds half up to
 // the result scale.
 func (e *Binary) decimal(ec *evalCtx, l, r arrow.Array, n int) (arrow.Array, error) {
+	if out, ok, err := e.decimalFast(ec, l, r, n, e.bigDecimal); ok {
+		return out, err
+	}
+	return mapRows(ec, e.T, []arrow.Array{l, r}, n, false, func(v []any) (any, error) {
+		return e.bigDecimal(v[0].(decimal128.Num), v[1].(decimal128.Num))
+	})
+}
+
+// bigDecimal is x op y for one row, exactly with big integers.
+func (e *Binary) bigDecimal(xn, yn decimal128.Num) (decimal128.Num, error) {
 	s1, s2, s := asDecimal(e.L.Type()).Scale, asDecimal(e.R.Type()).Scale, e.T.Scale
 	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e.T.Precision)), nil)
-	return mapRows(ec, e.T, []arrow.Array{l, r}, n, false, func(v []any) (any, error) {
-		x, y := v[0].(decimal128.Num).BigInt(), v[1].(decimal128.Num).BigInt()
-		var num, den *big.Int // result = num / den, unscaled at scale s
-		switch e.Op {
-		case "+", "-":
-			x, y = rescaleBig(x, s1, s), rescaleBig(y, s2, s)
-			if e.Op == "+" {
-				num = x.Add(x, y)
-			} else {
-				num = x.Sub(x, y)
-			}
-			den = big.NewInt(1)
-		case "*":
-			num, den = x.Mul(x, y), pow10(s1+s2-s)
-			if s1+s2 < s {
-				num, den = rescaleBig(num, s1+s2, s), big.NewInt(1)
-			}
-		case "/":
-			if y.Sign() == 0 {
-				return nil, fmt.Errorf("%w: division by zero in %s", ErrArithmetic, e)
-			}
-			// x/10^s1 / (y/10^s2) * 10^s = x * 10^(s2+s-s1) / y
-			num, den = x, y
-			if k := s2 + s - s1; k >= 0 {
-				num.Mul(num, pow10(k))
-			} else {
-				den = new(big.Int).Mul(y, pow10(-k))
-			}
-		default: // %
-			if y.Sign() == 0 {
-				return nil, fmt.Errorf("%w: division by zero in %s", ErrArithmetic, e)
-			}
-			x, y = rescaleBig(x, s1, s), rescaleBig(y, s2, s)
-			num, den = x.Rem(x, y), big.NewInt(1)
+	x, y := xn.BigInt(), yn.BigInt()
+	var num, den *big.Int // result = num / den, unscaled at scale s
+	switch e.Op {
+	case "+", "-":
+		x, y = rescaleBig(x, s1, s), rescaleBig(y, s2, s)
+		if e.Op == "+" {
+			num = x.Add(x, y)
+		} else {
+			num = x.Sub(x, y)
 		}
-		q := divHalfUp(num, den)
-		if new(big.Int).Abs(q).Cmp(limit) >= 0 {
-			return nil, fmt.Errorf("%w: %s overflows %s", ErrArithmetic, e, TypeName(e.T))
+		den = big.NewInt(1)
+	case "*":
+		num, den = x.Mul(x, y), pow10(s1+s2-s)
+		if s1+s2 < s {
+			num, den = rescaleBig(num, s1+s2, s), big.NewInt(1)
 		}
-		return decimal128.FromBigInt(q), nil
-	})
+	case "/":
+		if y.Sign() == 0 {
+			return decimal128.Num{}, fmt.Errorf("%w: division by zero in %s", ErrArithmetic, e)
+		}
+		// x/10^s1 / (y/10^s2) * 10^s = x * 10^(s2+s-s1) / y
+		num, den = x, y
+		if k := s2 + s - s1; k >= 0 {
+			num.Mul(num, pow10(k))
+		} else {
+			den = new(big.Int).Mul(y, pow10(-k))
+		}
+	default: // %
+		if y.Sign() == 0 {
+			return decimal128.Num{}, fmt.Errorf("%w: division by zero in %s", ErrArithmetic, e)
+		}
+		x, y = rescaleBig(x, s1, s), rescaleBig(y, s2, s)
+		num, den = x.Rem(x, y), big.NewInt(1)
+	}
+	q := divHalfUp(num, den)
+	if new(big.Int).Abs(q).Cmp(limit) >= 0 {
+		return decimal128.Num{}, fmt.Errorf("%w: %s overflows %s", ErrArithmetic, e, TypeName(e.T))
+	}
+	return decimal128.FromBigInt(q), nil
 }
 
 func pow10(k int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil) }
@@ -242,6 +253,9 @@ func (e *Neg) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	}
 	defer x.Release()
 	if e.Type().Kind == types.Decimal {
+		if out, ok := negateDecimals(e.Type(), x); ok {
+			return out, nil
+		}
 		return mapRows(ec, e.Type(), []arrow.Array{x}, int(b.NumRows()), false, func(v []any) (any, error) {
 			return v[0].(decimal128.Num).Negate(), nil
 		})

@@ -47,6 +47,9 @@ func (e *Cast) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	if from := e.X.Type(); from.Kind == types.Decimal && isInt(e.T.Kind) {
 		return e.decimalToInt(ec, b)
 	}
+	if isString(e.X.Type().Kind) && e.T.Kind == types.Date {
+		return e.stringToDate(ec, b) // Arrow has no cast kernel for it
+	}
 	a, err := evalAs(ec, e.X, e.T, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e, err)
@@ -64,6 +67,9 @@ func (e *Cast) decimalToInt(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, erro
 	scale := pow10(e.X.Type().Scale)
 	lo, hi := sqlkind.IntRange(sqlkind.IntWidth(e.T.Kind))
 	return mapRows(ec, e.T, []arrow.Array{x}, int(b.NumRows()), false, func(v []any) (any, error) {
+		if q, ok := decimalTrunc(v[0].(decimal128.Num), e.X.Type().Scale); ok && q >= lo && q <= hi {
+			return q, nil
+		}
 		q := new(big.Int).Quo(v[0].(decimal128.Num).BigInt(), scale)
 		if !q.IsInt64() || q.Int64() < lo || q.Int64() > hi {
 			return nil, fmt.Errorf("%w: %s overflows %s", ErrArithmetic, e, TypeName(e.T))

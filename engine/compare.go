@@ -32,7 +32,7 @@ func NewCompare(op string, l, r Expr) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Compare{Op: op, L: l, R: r, T: t}, nil
+	return &Compare{Op: op, L: constAs(l, t), R: constAs(r, t), T: t}, nil
 }
 
 // Type implements Expr.
@@ -102,7 +102,7 @@ func NewIn(x Expr, list []Expr, not bool) (Expr, error) {
 	}
 	out := &In{X: retype(x, t), Not: not, T: t}
 	for _, v := range list {
-		out.List = append(out.List, retype(v, t))
+		out.List = append(out.List, constAs(retype(v, t), t))
 	}
 	return out, nil
 }

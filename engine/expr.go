@@ -242,6 +242,12 @@ func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 		arr.Retain()
 		return arr, nil
 	}
+	if out, ok, err := castDecimalFast(arr, at, t); ok {
+		if err != nil {
+			return nil, fmt.Errorf("cannot cast to %s: %w", TypeName(t), err)
+		}
+		return out, nil
+	}
 	if dt, ok := at.(*arrow.Decimal128Type); ok && arrow.IsInteger(arr.DataType().ID()) && dt.Precision < maxDecimalDigits {
 		// Arrow casts an integer only to a DECIMAL wide enough for every value of its type
 		// (INT to DECIMAL(10, 2) needs 12 digits); Flink casts each value and fails only on

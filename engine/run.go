@@ -47,6 +47,7 @@ func Build(ctx context.Context, n Node, input Operator, opts Options) (Operator,
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
+	n = foldTree(n)
 	r := &runner{ec: &evalCtx{ctx: ctx, mem: opts.Mem, now: opts.Now, consts: map[*Const]arrow.Array{}}, budget: opts.Budget,
 		inputs: append([]Operator{input}, opts.Inputs...), lookers: opts.Lookers}
 	op, err := r.build(n)

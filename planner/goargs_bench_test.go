@@ -24,6 +24,7 @@ func BenchmarkConvertArg(b *testing.B) {
 		{"string/DATE", types.NewDate(), "2024-05-06"},
 		{"time/TIMESTAMP", types.NewTimestamp(3), ts},
 		{"decimal/DECIMAL", types.NewDecimal(10, 2), datum.NewDecimal(12345, 2)},
+		{"string/DECIMAL", types.NewDecimal(15, 2), "104949.5"},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

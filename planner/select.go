@@ -119,6 +119,7 @@ type selItem struct {
 // LimitScan, Scan) when it has only columns, * or COUNT(*), a WHERE the row
 // filter can evaluate and LIMIT; else as a Query the engine finishes.
 func (b *builder) selectStmt(s *parser.Select) (Plan, error) {
+	s = b.foldSelect(s)
 	if _, v := splitVirtual(s.Table.Name); v != NotVirtual || !simpleSelect(s) {
 		return b.query(s)
 	}

@@ -108,5 +108,12 @@ func testCatalog() *memCatalog {
 		col("ok", types.NewBoolean()), col("x", types.NewDouble()),
 	}, nil, nil, nil, 2)
 	c.tables[fluss.TablePath{Database: "fluss", Table: "metrics"}].Descriptor.Properties[fluss.PropStatisticsColumns] = "id,host,v,ok"
+	// lineitem: TPC-H's, with statistics on the columns Q6 filters (constant folding, fold.go).
+	add("lineitem", []types.Column{
+		col("l_orderkey", nn(types.NewBigInt())), col("l_quantity", types.NewDecimal(15, 2)),
+		col("l_extendedprice", types.NewDecimal(15, 2)), col("l_discount", types.NewDecimal(15, 2)),
+		col("l_shipdate", types.NewDate()), col("l_shipmode", types.NewString()),
+	}, nil, nil, nil, 2)
+	c.tables[fluss.TablePath{Database: "fluss", Table: "lineitem"}].Descriptor.Properties[fluss.PropStatisticsColumns] = "l_quantity,l_discount,l_shipdate,l_shipmode"
 	return c
 }

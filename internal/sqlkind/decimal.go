@@ -88,6 +88,9 @@ func decimalFloat(col string, t types.DataType, f float64, bits int) (any, error
 }
 
 func decimalNumber(col string, t types.DataType, text string) (any, error) {
+	if d, ok := fastDecimal(t, text); ok {
+		return d, nil
+	}
 	r, ok := ParseRat(text)
 	if !ok {
 		return nil, ErrNoFit
