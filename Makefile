@@ -27,10 +27,10 @@ CLUSTER       := $(GO) run ./cmd/fluss-local-cluster
 # staticcheck runs in `make vet`; `make staticcheck` installs this version of it.
 STATICCHECK_VERSION ?= v0.8.2
 STATICCHECK   ?= $(shell $(GO) env GOPATH)/bin/staticcheck
-# FLINK=1: `make integration` (and so `make test`) also starts a local Flink with a SQL Gateway
-# beside the plain cluster, and TestFlinkDifferential compares flussql with Flink SQL; off by
-# default (see the README's "Flink beside the driver" for why).
-FLINK         ?=
+# FLINK=1 (the default): `make integration` (and so `make test`) also starts a local Flink with a
+# SQL Gateway beside the plain cluster, and TestFlinkDifferential compares flussql with Flink SQL
+# (about a minute more); FLINK=0 leaves Flink out.
+FLINK         ?= 1
 INTEGRATION_FLAGS = $(if $(filter 1,$(FLINK)),-flink)
 # The OpenTelemetry adapter: a module of its own so that the driver does not depend on it.
 OTEL_DIR      = flussotel
