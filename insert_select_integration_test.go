@@ -272,6 +272,10 @@ func TestNotSupportedErrors(t *testing.T) {
 		{`DELETE FROM ` + a + ` WHERE id = 1 ORDER BY id`, "ORDER BY in DELETE"},
 		{`CREATE TABLE ` + dbName + `.c (id INT, t TIMESTAMP WITH TIME ZONE)`, "TIMESTAMP WITH TIME ZONE"},
 		{`SELECT * FROM ` + a + ` USE INDEX (i)`, "an index hint"},
+		{`SELECT * FROM ` + a + ` WHERE id NOT IN (SELECT id FROM ` + b + ` WHERE w = v)`, "a correlated NOT IN"},
+		{`SELECT * FROM ` + a + ` x JOIN ` + b + ` y ON x.id = y.id AND x.id IN (SELECT id FROM ` + b + `)`, "a subquery is not supported in ON"},
+		{`SELECT COUNT(DISTINCT id) OVER () FROM ` + a, "DISTINCT is not supported in a window function"},
+		{`SELECT SUM(id) OVER (ORDER BY id RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) FROM ` + a, "a RANGE frame of n PRECEDING"},
 	} {
 		t.Run(tc.names, func(t *testing.T) {
 			_, err := db.Exec(tc.sql)

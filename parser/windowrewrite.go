@@ -188,8 +188,8 @@ func (l *lexed) frame(j, end int) (*Frame, error) {
 				b.Kind = Following
 			}
 			if f.Range {
-				return b, newError(l.src, t.start, t.text(l.src), "",
-					"a RANGE frame takes UNBOUNDED PRECEDING, CURRENT ROW or UNBOUNDED FOLLOWING; write ROWS BETWEEN "+t.val+" "+strings.ToUpper(l.toks[i+1].val)+" AND … for a frame of rows")
+				return b, unsupportedError(l.src, t.start, t.text(l.src),
+					"a RANGE frame of n PRECEDING or FOLLOWING is not supported; a RANGE frame takes UNBOUNDED PRECEDING, CURRENT ROW or UNBOUNDED FOLLOWING; write ROWS BETWEEN "+t.val+" "+strings.ToUpper(l.toks[i+1].val)+" AND … for a frame of rows")
 			}
 		default:
 			return b, newError(l.src, t.start, t.text(l.src), "a frame bound",

@@ -32,7 +32,7 @@ func setOperation(op parser.SetKind, ins []*relation) (engine.Node, error) {
 	case parser.ExceptAll:
 		kind = engine.ExceptAll
 	default:
-		return nil, fmt.Errorf("planner: set operation %s is not supported", op)
+		return nil, notSupported("planner: set operation %s is not supported", op)
 	}
 	node := u.Ins[0]
 	for _, in := range u.Ins[1:] {

@@ -230,7 +230,7 @@ func windowFunc(w *parser.WindowCall, conv *exprConv) (*engine.WindowFunc, error
 		return nil, fmt.Errorf("%s is not a window function; OVER takes %s", w.Func, strings.Join(engine.WindowFunctions, ", "))
 	}
 	if f.Distinct {
-		return nil, fmt.Errorf("%s: DISTINCT is not supported in a window function", w)
+		return nil, notSupported("%s: DISTINCT is not supported in a window function", w)
 	}
 	args := make([]engine.Expr, len(f.Args))
 	for i, a := range f.Args {

@@ -56,7 +56,7 @@ type decorr struct {
 // item, its one table, or one row without columns.
 func (b *builder) fromRel(fp *fromPlan, s *parser.Select) (*relation, error) {
 	if on := subqueryOn(s.From); on != nil {
-		return nil, fmt.Errorf("ON %s: a subquery is not supported in ON; move the condition to WHERE", on)
+		return nil, notSupported("ON %s: a subquery is not supported in ON; move the condition to WHERE", on)
 	}
 	switch {
 	case s.From != nil:
@@ -263,7 +263,7 @@ func (d *decorr) scalars(e parser.Expr, aggregating bool, clause string) (parser
 		switch n := x.(type) {
 		case *parser.InSubquery, *parser.Exists:
 			if aggregating && !inAgg {
-				return nil, fmt.Errorf("%s in %s: in an aggregating query, IN (SELECT …) and EXISTS (SELECT …) are supported as conditions of WHERE, of HAVING joined with AND, or inside an aggregate's argument", n, clause)
+				return nil, notSupported("%s in %s: in an aggregating query, IN (SELECT …) and EXISTS (SELECT …) are supported as conditions of WHERE, of HAVING joined with AND, or inside an aggregate's argument", n, clause)
 			}
 			// A value (under OR or NOT, in the select list): a MARK join's column.
 			mark := d.name()
@@ -285,7 +285,7 @@ func (d *decorr) scalars(e parser.Expr, aggregating bool, clause string) (parser
 			if aggregating && !inAgg && outer != nil {
 				for _, o := range outer {
 					if !d.grouped(o) {
-						return nil, fmt.Errorf("%s in %s: outside an aggregate, a correlated subquery of an aggregating query may be correlated only on GROUP BY expressions; %s is not one", n, clause, o)
+						return nil, notSupported("%s in %s: outside an aggregate, a correlated subquery of an aggregating query may be correlated only on GROUP BY expressions; %s is not one", n, clause, o)
 					}
 				}
 				// One value per group: its MAX is it.
@@ -353,7 +353,7 @@ func (d *decorr) split(q *parser.Select) (inner *scope, corr, local []parser.Exp
 			continue
 		}
 		if s, err := refSide(e, inner, d.rel.scope); err == nil && s&sideLeft != 0 {
-			return nil, nil, nil, fmt.Errorf("subquery (%s): %s names a column of the enclosing query; a subquery is correlated through its WHERE only", q, e)
+			return nil, nil, nil, notSupported("subquery (%s): %s names a column of the enclosing query; a subquery is correlated through its WHERE only", q, e)
 		}
 	}
 	return inner, corr, local, nil

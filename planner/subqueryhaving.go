@@ -74,10 +74,10 @@ func (d *decorr) havingPredicate(c parser.Expr) (*havingSemi, error) {
 		return nil, err
 	}
 	if len(corr) > 0 {
-		return nil, fmt.Errorf("HAVING %s: a correlated IN or EXISTS is not supported in HAVING; move it to WHERE, or make it uncorrelated", c)
+		return nil, notSupported("HAVING %s: a correlated IN or EXISTS is not supported in HAVING; move it to WHERE, or make it uncorrelated", c)
 	}
 	if len(xs) > 1 && anti {
-		return nil, fmt.Errorf("HAVING %s: NOT IN with a row of values is not supported", c)
+		return nil, notSupported("HAVING %s: NOT IN with a row of values is not supported", c)
 	}
 	if xs == nil && simple(q) {
 		one := *q

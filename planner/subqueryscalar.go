@@ -46,14 +46,14 @@ func (d *decorr) scalar(q *parser.Select, post bool) (parser.Expr, []parser.Expr
 	item := q.Items[0].Expr
 	aggregate := simpleAggregate(q)
 	if !aggregate && !simple(q) {
-		return nil, nil, fmt.Errorf("correlated scalar subquery (%s): write SELECT <aggregate> FROM … WHERE … or SELECT <value> FROM … WHERE … (no GROUP BY, HAVING, DISTINCT or LIMIT)", q)
+		return nil, nil, notSupported("this correlated scalar subquery is not supported (%s): write SELECT <aggregate> FROM … WHERE … or SELECT <value> FROM … WHERE … (no GROUP BY, HAVING, DISTINCT or LIMIT)", q)
 	}
 	grouped := &parser.Select{Table: q.Table, Hints: q.Hints, From: q.From, Where: andAll(local)}
 	var on, outers []parser.Expr
 	for i, c := range corr {
 		in, out, ok := correlation(c, inner, d.rel.scope)
 		if !ok {
-			return nil, nil, fmt.Errorf("correlated scalar subquery: %s: it may be correlated only by equalities of one of its columns (or expressions) with one of the enclosing query's", c)
+			return nil, nil, notSupported("correlated scalar subquery: %s: it may be correlated only by equalities of one of its columns (or expressions) with one of the enclosing query's", c)
 		}
 		outers = append(outers, out)
 		key := fmt.Sprintf("$key%d", i+1)

@@ -32,7 +32,7 @@ func (d *decorr) semi(xs []parser.Expr, q *parser.Select, anti bool, mark string
 		return fmt.Errorf("%s: the subquery of IN must select %d column(s), one per compared value", pred, len(xs))
 	}
 	if len(xs) > 1 && kind != engine.SemiJoin {
-		return fmt.Errorf("%s: NOT IN with a row of values is not supported; write NOT EXISTS (SELECT … WHERE y1 = x1 AND y2 = x2 …), which differs only for NULLs", pred)
+		return notSupported("%s: NOT IN with a row of values is not supported; write NOT EXISTS (SELECT … WHERE y1 = x1 AND y2 = x2 …), which differs only for NULLs", pred)
 	}
 	if len(corr) == 0 {
 		err := d.uncorrelatedSemi(xs, q, kind, mark, pred)
@@ -45,13 +45,13 @@ func (d *decorr) semi(xs []parser.Expr, q *parser.Select, anti bool, mark string
 		return err
 	}
 	if !simple(q) {
-		return fmt.Errorf("%s: a correlated subquery of IN or EXISTS must be SELECT … FROM … WHERE … (no GROUP BY, HAVING, DISTINCT, LIMIT or aggregates)", pred)
+		return notSupported("%s: a correlated subquery of IN or EXISTS must be SELECT … FROM … WHERE … (no GROUP BY, HAVING, DISTINCT, LIMIT or aggregates)", pred)
 	}
 	if xs != nil && kind == engine.MarkJoin {
-		return fmt.Errorf("%s: a correlated IN is supported as a condition of WHERE joined with AND only; elsewhere write EXISTS (SELECT … WHERE … AND y = x), which differs only for NULLs", pred)
+		return notSupported("%s: a correlated IN is supported as a condition of WHERE joined with AND only; elsewhere write EXISTS (SELECT … WHERE … AND y = x), which differs only for NULLs", pred)
 	}
 	if xs != nil && anti {
-		return fmt.Errorf("%s: a correlated NOT IN is not supported; write NOT EXISTS (SELECT … WHERE … AND y = x), which differs only for NULLs", pred)
+		return notSupported("%s: a correlated NOT IN is not supported; write NOT EXISTS (SELECT … WHERE … AND y = x), which differs only for NULLs", pred)
 	}
 	if kind != engine.MarkJoin {
 		if done, err := d.lookupSemi(xs, q, corr, local, kind, pred); done || err != nil {
