@@ -27,15 +27,15 @@ CLUSTER       := $(GO) run ./cmd/fluss-local-cluster
 # staticcheck runs in `make vet`; `make staticcheck` installs this version of it.
 STATICCHECK_VERSION ?= v0.8.2
 STATICCHECK   ?= $(shell $(GO) env GOPATH)/bin/staticcheck
-# FLINK=1 (the default): `make integration` (and so `make test`) also starts a local Flink with a
-# SQL Gateway beside the plain cluster, and TestFlinkDifferential compares flussql with Flink SQL
-# (about a minute more); FLINK=0 leaves Flink out.
-FLINK         ?= 1
+# FLINK=1: `make integration` also starts a local Flink with a SQL Gateway beside the plain
+# cluster (the Flink tests then run among the others). `make test` runs them on their own
+# instead (flink-differential), so that Flink's JVMs do not compete with the other packages.
+FLINK         ?=
 INTEGRATION_FLAGS = $(if $(filter 1,$(FLINK)),-flink)
 # The OpenTelemetry adapter: a module of its own so that the driver does not depend on it.
 OTEL_DIR      = flussotel
 
-.PHONY: all build vet staticcheck test unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
+.PHONY: all build vet staticcheck test flink-differential unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
 
 all: build
 
@@ -62,6 +62,7 @@ staticcheck:
 test: vet bench-build
 	$(MAKE) integration
 	$(MAKE) integration-next
+	$(MAKE) flink-differential
 	$(MAKE) reliability-short
 	$(MAKE) fuzz
 
@@ -80,6 +81,12 @@ SUITE_PKGS ?= $(PKGS)
 suite:
 	$(GO) test -count=1 -timeout 20m $(SUITE_PKGS)
 	cd $(OTEL_DIR) && $(GO) test -count=1 -timeout 5m ./...
+
+## flink-differential: a fresh cluster of the pinned release with a local Flink (JobManager,
+## TaskManager, SQL Gateway) beside it, and only the tests that need Flink: flussql against
+## Flink SQL (TestFlinkDifferential) and the gateway client (internal/flinkgw); about 1.5 minutes.
+flink-differential:
+	$(CLUSTER) run -flink -- $(GO) test -count=1 -timeout 10m -run 'Flink|Gateway' . ./internal/flinkgw/
 
 ## reliability-short: the short profile of the fault tests (make reliability: the long one).
 reliability-short:
