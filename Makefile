@@ -76,10 +76,15 @@ integration-next:
 	FLUSS_VERSION=$(FLUSS_VERSION_NEXT) $(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(MAKE) --no-print-directory suite SUITE_PKGS="$(NEXT_PKGS)"
 
 ## suite: what integration and integration-next run inside their clusters: SUITE_PKGS, then
-## the OpenTelemetry module (OTEL_DIR, its own go.mod).
+## the OpenTelemetry module (OTEL_DIR, its own go.mod). One package at a time (SUITE_P): the
+## packages share the cluster's one coordinator and tablet server and the machine's two cores,
+## and run side by side the root package's queries and the fluss package's failover tests
+## (3-second deadlines on clusters of their own) starved each other — a table created by one
+## waited over 30 s for its bucket leaders while the others created and dropped theirs.
 SUITE_PKGS ?= $(PKGS)
+SUITE_P    ?= 1
 suite:
-	$(GO) test -count=1 -timeout 20m $(SUITE_PKGS)
+	$(GO) test -count=1 -p $(SUITE_P) -timeout 20m $(SUITE_PKGS)
 	cd $(OTEL_DIR) && $(GO) test -count=1 -timeout 5m ./...
 
 ## flink-differential: a fresh cluster of the pinned release with a local Flink (JobManager,
