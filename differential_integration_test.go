@@ -86,15 +86,7 @@ func TestDifferentialSQLite(t *testing.T) {
 	require.NoError(t, err)
 
 	rows := 30 + rng.IntN(30)
-	var vals []string
-	for k := range rows {
-		a := nullOr(rng, 0.15, strconv.Itoa(rng.IntN(41)-20))
-		b := nullOr(rng, 0.25, strconv.Itoa(rng.IntN(11)-5))
-		s := nullOr(rng, 0.2, "'"+diffStrings[rng.IntN(len(diffStrings))]+"'")
-		d := nullOr(rng, 0.2, strconv.FormatFloat(float64(rng.IntN(81)-40)/4, 'f', -1, 64))
-		m := nullOr(rng, 0.2, strconv.FormatFloat(float64(rng.IntN(161)-80)/4, 'f', 2, 64))
-		vals = append(vals, fmt.Sprintf("(%d, %s, %s, %s, %s, %s)", k, a, b, s, d, m))
-	}
+	vals := diffTableRows(rng, rows)
 	for _, tbl := range []string{table, pkTable} {
 		_, err = db.Exec(`INSERT INTO ` + tbl + ` VALUES ` + strings.Join(vals, ", "))
 		require.NoError(t, err)
@@ -148,6 +140,21 @@ func TestDifferentialSQLite(t *testing.T) {
 	}
 	t.Logf("ran %d queries (%d with rows): %v", n, nonEmpty, kinds)
 	require.Greater(t, nonEmpty, n/2, "most queries return rows")
+}
+
+// diffTableRows makes n random rows (k, a, b, s, d, m) of the differential tests' table, as
+// VALUES tuples both engines read alike: k is the row number, the others are NULL at times.
+func diffTableRows(rng *rand.Rand, n int) []string {
+	vals := make([]string, 0, n)
+	for k := range n {
+		a := nullOr(rng, 0.15, strconv.Itoa(rng.IntN(41)-20))
+		b := nullOr(rng, 0.25, strconv.Itoa(rng.IntN(11)-5))
+		s := nullOr(rng, 0.2, "'"+diffStrings[rng.IntN(len(diffStrings))]+"'")
+		d := nullOr(rng, 0.2, strconv.FormatFloat(float64(rng.IntN(81)-40)/4, 'f', -1, 64))
+		m := nullOr(rng, 0.2, strconv.FormatFloat(float64(rng.IntN(161)-80)/4, 'f', 2, 64))
+		vals = append(vals, fmt.Sprintf("(%d, %s, %s, %s, %s, %s)", k, a, b, s, d, m))
+	}
+	return vals
 }
 
 var diffStrings = []string{"ab", "Ab", "abc", "b_c", "x%y", "", " pad ", "zz", "B"}

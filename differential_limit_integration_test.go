@@ -43,15 +43,7 @@ func TestDifferentialLimit(t *testing.T) {
 		PRIMARY KEY (k) NOT ENFORCED) WITH ('bucket.num' = '2')`)
 	require.NoError(t, err)
 	rows := 200
-	var vals []string
-	for k := range rows {
-		a := nullOr(rng, 0.15, strconv.Itoa(rng.IntN(41)-20))
-		b := nullOr(rng, 0.25, strconv.Itoa(rng.IntN(11)-5))
-		s := nullOr(rng, 0.2, "'"+diffStrings[rng.IntN(len(diffStrings))]+"'")
-		d := nullOr(rng, 0.2, strconv.FormatFloat(float64(rng.IntN(81)-40)/4, 'f', -1, 64))
-		m := nullOr(rng, 0.2, strconv.FormatFloat(float64(rng.IntN(161)-80)/4, 'f', 2, 64))
-		vals = append(vals, fmt.Sprintf("(%d, %s, %s, %s, %s, %s)", k, a, b, s, d, m))
-	}
+	vals := diffTableRows(rng, rows)
 	for short, full := range tables {
 		_, err = db.Exec(`INSERT INTO ` + full + ` VALUES ` + strings.Join(vals, ", "))
 		require.NoError(t, err)

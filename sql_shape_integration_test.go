@@ -121,7 +121,7 @@ func TestSQLShapes(t *testing.T) {
 			if sq == "" {
 				sq = strings.ReplaceAll(c.q, "$.", "")
 			}
-			want := sqliteStrings(t, ref, sq)
+			want := queryValues(t, ref, sq)
 			require.NotEmpty(t, want, "the case should have rows")
 			if !c.ordered {
 				got, want = sortStrings(got), sortStrings(want)

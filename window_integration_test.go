@@ -98,7 +98,7 @@ func TestWindowFunctionsSQLite(t *testing.T) {
 	}
 	for name, q := range queries {
 		t.Run(name, func(t *testing.T) {
-			want := sqliteStrings(t, ref, q)
+			want := queryValues(t, ref, q)
 			require.NotEmpty(t, want)
 			fq := strings.NewReplacer("FROM t", "FROM "+dbName+".t", "JOIN t", "JOIN "+dbName+".t").Replace(q)
 			got := queryStrings(t, db, fq)
@@ -153,39 +153,6 @@ func TestWindowFunctionsSQLite(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "query_memory")
 	})
-}
-
-// sqliteStrings runs q on SQLite and renders the values as queryStrings does.
-func sqliteStrings(t *testing.T, db *sql.DB, q string) [][]string {
-	t.Helper()
-	rows, err := db.Query(q)
-	require.NoError(t, err, q)
-	defer rows.Close()
-	cols, err := rows.Columns()
-	require.NoError(t, err)
-	var out [][]string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		require.NoError(t, rows.Scan(ptrs...))
-		row := make([]string, len(cols))
-		for i, v := range vals {
-			switch x := v.(type) {
-			case nil:
-				row[i] = "NULL"
-			case []byte:
-				row[i] = string(x)
-			default:
-				row[i] = fmt.Sprint(x)
-			}
-		}
-		out = append(out, row)
-	}
-	require.NoError(t, rows.Err())
-	return out
 }
 
 // sameText compares two rendered values, numbers within 1e-9 relative.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -95,37 +94,8 @@ const hashJoinState = "hash join (build side)"
 // readBuild reads the right side and indexes it.
 func (h *hashJoinOp) readBuild() error {
 	h.built = true
-	var batches []arrow.RecordBatch
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
-	for {
-		b, err := h.right.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		batches = append(batches, b)
-		sz := batchBytes(b)
-		h.held += sz
-		if err := h.budget.Grow(sz, hashJoinState); err != nil {
-			return err
-		}
-	}
-	h.right.Close()
-	schema, err := schemaOf(h.n.Right.Columns())
-	if err != nil {
-		return err
-	}
-	if len(batches) == 0 {
-		return nil
-	}
-	h.build, err = concatBatches(h.ec.mem, schema, batches)
-	if err != nil {
+	var err error
+	if h.build, err = holdAll(h.ec, h.budget, h.right, h.n.Right.Columns(), hashJoinState, &h.held); err != nil || h.build == nil {
 		return err
 	}
 	k, err := newKeyEncoder(h.ec, h.n.RightKeys, h.build)

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -65,39 +64,8 @@ func newNestedLoop(ec *evalCtx, budget *Budget, left, right Operator, n *NestedL
 
 func (o *nestedLoopOp) readRight() error {
 	o.built = true
-	var batches []arrow.RecordBatch
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
-	for {
-		if err := o.ec.ctx.Err(); err != nil {
-			return err
-		}
-		b, err := o.right.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		batches = append(batches, b)
-		sz := batchBytes(b)
-		o.held += sz
-		if err := o.budget.Grow(sz, nestedLoopState); err != nil {
-			return err
-		}
-	}
-	o.right.Close()
-	if len(batches) == 0 {
-		return nil
-	}
-	schema, err := schemaOf(o.n.Right.Columns())
-	if err != nil {
-		return err
-	}
-	o.build, err = concatBatches(o.ec.mem, schema, batches)
+	var err error
+	o.build, err = holdAll(o.ec, o.budget, o.right, o.n.Right.Columns(), nestedLoopState, &o.held)
 	return err
 }
 

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -112,18 +111,8 @@ func (s *setOpOp) grow(key []byte) error {
 
 func (s *setOpOp) countRight() error {
 	s.counted = true
-	for {
-		if err := s.ec.ctx.Err(); err != nil {
-			return err
-		}
-		b, err := s.right.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		err = rowKeys(b, func(key []byte, _ int) error {
+	return forEachBatch(s.ec, s.right, func(b arrow.RecordBatch) error {
+		return rowKeys(b, func(key []byte, _ int) error {
 			n, seen := s.counts[string(key)]
 			if !seen {
 				if err := s.grow(key); err != nil {
@@ -133,13 +122,7 @@ func (s *setOpOp) countRight() error {
 			s.counts[string(key)] = n + 1
 			return nil
 		})
-		b.Release()
-		if err != nil {
-			return err
-		}
-	}
-	s.right.Close()
-	return nil
+	})
 }
 
 func (s *setOpOp) Next() (arrow.RecordBatch, error) {

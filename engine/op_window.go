@@ -135,21 +135,9 @@ func (w *windowOp) Next() (arrow.RecordBatch, error) {
 // load reads the input, sorts it and computes the functions.
 func (w *windowOp) load() error {
 	w.done = true
-	for {
-		b, err := w.in.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		err = w.consume(b)
-		b.Release()
-		if err != nil {
-			return err
-		}
+	if err := forEachBatch(w.ec, w.in, w.consume); err != nil {
+		return err
 	}
-	w.in.Close()
 	keys := append(append([]SortKey(nil), w.lay.partKeys...), w.lay.ordKeys...)
 	slices.SortStableFunc(w.rows, func(a, b []any) int { return compareRows(keys, a, b) })
 	for start := 0; start < len(w.rows); {

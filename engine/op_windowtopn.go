@@ -48,21 +48,9 @@ func (t *windowTopNOp) Next() (arrow.RecordBatch, error) {
 
 func (t *windowTopNOp) load() error {
 	t.done = true
-	for {
-		b, err := t.in.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		err = t.consume(b)
-		b.Release()
-		if err != nil {
-			return err
-		}
+	if err := forEachBatch(t.ec, t.in, t.consume); err != nil {
+		return err
 	}
-	t.in.Close()
 	for _, p := range t.order {
 		if err := t.ec.ctx.Err(); err != nil {
 			return err
