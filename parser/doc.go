@@ -20,6 +20,11 @@
 //	INSERT INTO t [(cols)] VALUES (…), …;  UPSERT INTO t [(cols)] VALUES …
 //	DELETE FROM t WHERE …;  UPDATE t SET col = value, … WHERE …
 //	SELECT * | col [AS alias], … | COUNT(*) FROM t [/*+ OPTIONS('k' = 'v') */] [WHERE …] [LIMIT n]
+//	[WITH name [(cols)] AS (query), …] SELECT [DISTINCT] exprs, fn(…) OVER (…) FROM a, b [AS x (cols)]
+//	    [[LEFT] JOIN c ON …] [WHERE … [NOT] IN (SELECT …) … [NOT] EXISTS (SELECT …) … (SELECT …)]
+//	    [GROUP BY …] [HAVING …] [WINDOW w AS (…)] [ORDER BY …] [LIMIT n] [OFFSET m]
+//	query UNION [ALL] | INTERSECT [ALL] | EXCEPT [ALL] query;  (VALUES (…), …) AS t (cols) in FROM
+//	INSERT INTO t [(cols)] SELECT …;  UPSERT INTO t [(cols)] SELECT …
 //	CREATE ACL (resource => 'db.t', principal => 'User:alice', operation => 'READ' [, permission => 'ALLOW'] [, host => '*'])
 //	DROP ACL (resource => …, principal => …, operation => …, permission => …, host => …);  SHOW ACLS [FOR 'db.t']
 //	EXPLAIN <statement>
