@@ -14,26 +14,10 @@ import (
 	"github.com/golang-migrate/migrate/v4/database"
 )
 
-// The lock.
-//
-// Fluss has no transactions, no conditional writes and no locks. What it has is the
-// first_row merge engine: a primary-key table that keeps the first row written under a key
-// and ignores every later write and delete of that key. The write that reaches the bucket's
-// leader first wins, and a point lookup afterwards tells every writer which one that was:
-// an insert-if-absent, i.e. a compare-and-set on a fresh key.
-//
-// The lock table is therefore a log of epochs 0, 1, 2, …, one row each: "locked" by an
-// owner until an expiry time, or "released". The lock's state is the row of the highest
-// epoch. Every change — taking the lock, renewing it, releasing it, breaking an expired
-// one — is a claim of the next epoch, which exactly one writer wins; a writer that loses
-// reads the table again. Epochs are dense (a claim of e+1 follows a read of e), so the
-// latest is found with point lookups, galloping from the last one seen.
-//
-// A holder renews its lock every LockTTL/3; a lock whose expiry has passed (its holder died
-// or stalled for LockTTL) is broken by the next process that wants it. Expiry compares the
-// holder's clock (which wrote the time) with the reader's, so clocks must agree to within
-// LockTTL/3. A holder that stalls longer than LockTTL and then continues is not stopped:
-// Fluss cannot fence its later statements. That is why the lock is advisory.
+// The lock (see the package doc): a first_row table of epochs; the latest epoch's row is the
+// lock's state, and every change claims the next epoch, which exactly one writer wins.
+// Epochs are dense (a claim of e+1 follows a read of e), so the latest is found with point
+// lookups, galloping from the last one seen (Fluss 0.9 cannot scan a primary-key table).
 
 const (
 	stateLocked   = "locked"

@@ -131,4 +131,3 @@ func assertVersion(t *testing.T, m *migrate.Migrate, want uint, wantDirty bool) 
 	assert.Equal(t, want, v, "version")
 	assert.Equal(t, wantDirty, dirty, "dirty")
 }
-

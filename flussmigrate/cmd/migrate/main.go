@@ -136,7 +136,7 @@ func optionalInt(rest []string) (int, error) {
 	case 1:
 		n, err := strconv.Atoi(rest[0])
 		if err != nil || n < 0 {
-			return 0, fmt.Errorf("N must be a positive number, not %q", rest[0])
+			return 0, fmt.Errorf("the count must be a positive number, not %q", rest[0])
 		}
 		return n, nil
 	}
