@@ -1,6 +1,7 @@
 package flussmigrate_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/golang-migrate/migrate/v4"
@@ -130,4 +131,24 @@ func assertVersion(t *testing.T, m *migrate.Migrate, want uint, wantDirty bool) 
 	require.NoError(t, err)
 	assert.Equal(t, want, v, "version")
 	assert.Equal(t, wantDirty, dirty, "dirty")
+}
+
+// TestRunUseLastsOneFile: a USE in a migration file applies to the statements after it in
+// that file only; the next file starts in the driver's database again.
+func TestRunUseLastsOneFile(t *testing.T) {
+	db, name, _ := testDatabase(t)
+	other := name + "_other"
+	_, err := db.Exec("CREATE DATABASE " + other)
+	require.NoError(t, err)
+	defer db.Exec("DROP DATABASE IF EXISTS " + other + " CASCADE")
+	d, err := flussmigrate.WithInstance(db, nil)
+	require.NoError(t, err)
+	defer d.Close()
+
+	require.NoError(t, d.Run(strings.NewReader("USE "+other+"; CREATE TABLE there (id INT) WITH ('bucket.num' = '1')")))
+	require.NoError(t, d.Run(strings.NewReader("CREATE TABLE here (id INT) WITH ('bucket.num' = '1');")))
+	assert.Equal(t, []string{"here", "schema_migrations", "schema_migrations_lock"}, tables(t, db))
+	var n int
+	require.NoError(t, db.QueryRow("SELECT COUNT(*) FROM "+other+".there").Scan(&n))
+	assert.Equal(t, 0, n)
 }

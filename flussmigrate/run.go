@@ -12,10 +12,11 @@ import (
 
 // Run executes a migration file: its statements, cut at each ';' outside strings, quoted
 // identifiers and comments (parser.Split, as the shell cuts a script), one after another on
-// the driver's connection (a USE lasts until the end of the file). The first statement that
-// fails stops it; the error is a database.Error naming that statement, its number and its
-// line. Fluss has no transactions for DDL: the statements before it stay applied, which is
-// what migrate's dirty flag then means.
+// the driver's connection, which starts each file in the driver's database (a USE lasts to
+// the end of the file). The first statement that fails stops it; the error is a
+// database.Error naming that statement, its number and its line. Fluss has no transactions
+// for DDL: the statements before it stay applied, which is what migrate's dirty flag then
+// means.
 func (f *Fluss) Run(migration io.Reader) error {
 	text, err := io.ReadAll(migration)
 	if err != nil {
@@ -23,6 +24,10 @@ func (f *Fluss) Run(migration io.Reader) error {
 	}
 	pieces := parser.Split(string(text))
 	ctx := context.Background()
+	// Each file starts in the driver's database, whatever the previous one USEd.
+	if _, err := f.conn.ExecContext(ctx, "USE "+quoteIdent(f.cfg.DatabaseName)); err != nil {
+		return fmt.Errorf("flussmigrate: USE %s: %w", f.cfg.DatabaseName, err)
+	}
 	for i, p := range pieces {
 		if _, err := f.conn.ExecContext(ctx, p.Text); err != nil {
 			applied := "none of the statements before it"
