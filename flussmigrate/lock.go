@@ -180,16 +180,17 @@ func (f *Fluss) claim(ctx context.Context, epoch int64, row lockRow) (bool, erro
 }
 
 func (f *Fluss) claimRow(ctx context.Context, epoch int64, row lockRow) (bool, lockRow, error) {
-	_, err := f.db.ExecContext(ctx, "INSERT INTO "+f.lockTable+" (epoch, state, owner, expires_ms) VALUES (?, ?, ?, ?)",
+	_, writeErr := f.db.ExecContext(ctx, "INSERT INTO "+f.lockTable+" (epoch, state, owner, expires_ms) VALUES (?, ?, ?, ?)",
 		epoch, row.state, row.owner, row.expiresMs)
-	if err != nil {
-		return false, lockRow{}, err
-	}
+	// After a failed write the lookup still tells whether the row was written (an
+	// acknowledgement lost on the way back) and kept: then the claim is won all the same.
 	got, ok, err := f.epochRow(ctx, epoch)
-	if err != nil {
+	switch {
+	case writeErr != nil && (err != nil || !ok || got.owner != row.owner || got.state != row.state):
+		return false, lockRow{}, writeErr
+	case err != nil:
 		return false, lockRow{}, err
-	}
-	if !ok {
+	case !ok:
 		return false, lockRow{}, fmt.Errorf("epoch %d is missing right after it was written", epoch)
 	}
 	if epoch > f.hint.Load() {
