@@ -48,10 +48,11 @@
 // they hold the same epoch.
 //
 // Lock returns at once when the lock is free; when another process holds it, Lock polls
-// for LockTimeout (x-lock-timeout, default 10s, shorter than migrate's own LockTimeout of
-// 15 s, so that a Lock never succeeds after migrate stopped waiting for it) and then fails
-// with an error matching database.ErrLocked that names the holder (host, pid) and its
-// expiry. The holder renews the lock every LockTTL/3 (x-lock-ttl, default 1m); a lock not
+// for LockTimeout (x-lock-timeout, default 10s) and then fails with an error matching
+// database.ErrLocked that names the holder (host, pid) and its expiry. Keep migrate's own
+// Migrate.LockTimeout (default 15 s) above it: when migrate stops waiting first, a Lock that
+// succeeds afterwards holds the lock, unused, until Migrate.Close (the command in
+// cmd/migrate sets it to x-lock-timeout + 5s). The holder renews the lock every LockTTL/3 (x-lock-ttl, default 1m); a lock not
 // renewed for LockTTL (its process died) is broken by the next Lock. Expiry compares the
 // holder's clock with the reader's: clocks must agree to within LockTTL/3. Unlock reports
 // when the lock had expired and another process took it meanwhile. The lock table keeps its

@@ -53,8 +53,9 @@ type Config struct {
 	// LockTable holds the advisory lock (default MigrationsTable + "_lock").
 	LockTable string
 	// LockTimeout is how long Lock waits for a lock another process holds before it
-	// returns database.ErrLocked (default 10s, below migrate's own 15 s so that Lock
-	// answers before migrate gives up on it).
+	// returns database.ErrLocked (default 10s). Keep migrate's Migrate.LockTimeout (default
+	// 15 s) above it: when migrate stops waiting first, a Lock that succeeds afterwards
+	// holds the lock, unused, until the driver is closed (Migrate.Close).
 	LockTimeout time.Duration
 	// LockTTL is how long a lock lives without being renewed; the holder renews it every
 	// LockTTL/3, so only a holder that died (or stalled for LockTTL) loses it (default 1m).

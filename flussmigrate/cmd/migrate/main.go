@@ -20,7 +20,7 @@ import (
 	"github.com/golang-migrate/migrate/v4"
 	_ "github.com/golang-migrate/migrate/v4/source/file" // file:// migrations
 
-	_ "github.com/flussql/flussql/flussmigrate" // fluss:// databases
+	"github.com/flussql/flussql/flussmigrate"
 )
 
 const usage = `usage: migrate -path DIR | -source URL  -database fluss://host:port/db[?…]  COMMAND
@@ -34,7 +34,7 @@ commands:
   drop -f         drop every table of the database
 
 The database URL takes flussql's DSN keys and x-migrations-table, x-lock-table,
-x-lock-timeout and x-lock-ttl.
+x-lock-timeout (how long to wait for another process's lock, default 10s) and x-lock-ttl.
 `
 
 func main() {
@@ -52,7 +52,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	path := fs.String("path", "", "folder of the migration files (NNN_name.up.sql / .down.sql)")
 	source := fs.String("source", "", "migrate source URL instead of -path, e.g. file://migrations")
 	dbURL := fs.String("database", "", "fluss://host:port/database[?key=value&…]")
-	lockTimeout := fs.Duration("lock-timeout", 15*time.Second, "how long migrate waits for the lock")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -64,12 +63,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return errors.New("-path (or -source), -database and a command are needed")
 	}
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
-	m, err := migrate.New(*source, *dbURL)
+	driver, err := (&flussmigrate.Fluss{}).Open(*dbURL)
 	if err != nil {
 		return err
 	}
+	m, err := migrate.NewWithDatabaseInstance(*source, flussmigrate.Scheme, driver)
+	if err != nil {
+		driver.Close()
+		return err
+	}
 	defer m.Close()
-	m.LockTimeout = *lockTimeout
+	// migrate waits for the driver's Lock a little longer than the driver waits itself
+	// (x-lock-timeout), so that the driver's answer, naming the holder, is the one printed.
+	m.LockTimeout = driver.(*flussmigrate.Fluss).Config().LockTimeout + 5*time.Second
 	m.Log = logger{stderr}
 
 	switch cmd {

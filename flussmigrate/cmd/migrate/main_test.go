@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	_ "github.com/flussql/flussql"
+	"github.com/flussql/flussql/flussmigrate"
 	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 )
 
@@ -65,6 +66,33 @@ func TestCommands(t *testing.T) {
 		require.NoError(t, err, strings.Join(s.args, " "))
 		assert.Equal(t, s.out, out, strings.Join(s.args, " "))
 	}
+}
+
+// TestCommandWhileLocked: while another driver holds the lock, up waits x-lock-timeout and
+// fails naming the holder, without running anything.
+func TestCommandWhileLocked(t *testing.T) {
+	addr := realcluster.Addr(t)
+	name := fmt.Sprintf("mig_cli_lock_%d", time.Now().UnixNano()%1e9)
+	admin, err := sql.Open("fluss", "fluss://"+addr+"/fluss")
+	require.NoError(t, err)
+	defer admin.Close()
+	_, err = admin.Exec("CREATE DATABASE " + name)
+	require.NoError(t, err)
+	defer admin.Exec("DROP DATABASE IF EXISTS " + name + " CASCADE")
+
+	url := "fluss://" + addr + "/" + name
+	holder, err := (&flussmigrate.Fluss{}).Open(url)
+	require.NoError(t, err)
+	defer holder.Close()
+	require.NoError(t, holder.Lock())
+
+	var out, errOut bytes.Buffer
+	err = run([]string{"-path", "../../testdata/migrations", "-database", url + "?x-lock-timeout=1s", "up"}, &out, &errOut)
+	assert.ErrorContains(t, err, "can't acquire lock: schema_migrations_lock is held by")
+	v, _, err := holder.Version()
+	require.NoError(t, err)
+	assert.Equal(t, -1, v, "nothing ran")
+	require.NoError(t, holder.Unlock())
 }
 
 // TestUsage: without the flags or a command it prints the usage and fails.
