@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	_ "github.com/flussql/flussql"
-	"github.com/flussql/flussql/flussmigrate"
 	"github.com/flussql/flussql/fluss/flusstest/realcluster"
+	"github.com/flussql/flussql/flussmigrate"
 )
 
 // TestCommands runs the command as a user would, against a database of its own on the real
