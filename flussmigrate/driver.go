@@ -107,11 +107,11 @@ func (f *Fluss) Open(url string) (database.Driver, error) {
 	}
 	dsnCfg, err := flussql.ParseDSN(stripCustomKeys(u).String())
 	if err != nil {
-		return nil, fmt.Errorf("flussmigrate: %w", err)
+		return nil, err // flussql's errors say "flussql:" and name the bad part
 	}
 	connector, err := flussql.NewConnector(dsnCfg)
 	if err != nil {
-		return nil, fmt.Errorf("flussmigrate: %w", err)
+		return nil, err
 	}
 	db := sql.OpenDB(connector)
 	cfg.DatabaseName = dsnCfg.Database
