@@ -34,6 +34,8 @@ FLINK         ?=
 INTEGRATION_FLAGS = $(if $(filter 1,$(FLINK)),-flink)
 # The OpenTelemetry adapter: a module of its own so that the driver does not depend on it.
 OTEL_DIR      = flussotel
+# The golang-migrate driver: a module of its own so that the driver does not depend on migrate.
+MIGRATE_DIR   = flussmigrate
 
 .PHONY: all build vet staticcheck test flink-differential unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
 
@@ -46,8 +48,10 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed on:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 	cd $(OTEL_DIR) && $(GO) vet ./...
+	cd $(MIGRATE_DIR) && $(GO) vet ./...
 	$(STATICCHECK) ./...
 	cd $(OTEL_DIR) && $(STATICCHECK) ./...
+	cd $(MIGRATE_DIR) && $(STATICCHECK) ./...
 
 ## staticcheck: installs the pinned staticcheck that `make vet` runs (into $(GOPATH)/bin).
 staticcheck:
@@ -86,6 +90,7 @@ SUITE_P    ?= 1
 suite:
 	$(GO) test -count=1 -p $(SUITE_P) -timeout 20m $(SUITE_PKGS)
 	cd $(OTEL_DIR) && $(GO) test -count=1 -timeout 5m ./...
+	cd $(MIGRATE_DIR) && $(GO) test -count=1 -p 1 -timeout 5m ./...
 
 ## flink-differential: a fresh cluster of the pinned release with a local Flink (JobManager,
 ## TaskManager, SQL Gateway) beside it, and only the tests that need Flink: flussql against
@@ -106,6 +111,7 @@ fetch:
 unit:
 	env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
 	cd $(OTEL_DIR) && env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
+	cd $(MIGRATE_DIR) && env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
 
 ## fuzz: every FuzzXxx target for FUZZTIME each (go test runs one fuzz target at a time).
 ## A failure that writes a crashing input under testdata/fuzz fails at once; a failure of the
@@ -209,3 +215,4 @@ demo:
 tidy:
 	$(GO) mod tidy
 	cd $(OTEL_DIR) && $(GO) mod tidy
+	cd $(MIGRATE_DIR) && $(GO) mod tidy
