@@ -28,12 +28,9 @@ var _ gorm.Migrator = Migrator{}
 
 // withModel parses value (a model, or a table name as a string) into a statement and runs fc.
 func (m Migrator) withModel(value any, fc func(*gorm.Statement) error) error {
-	stmt := &gorm.Statement{DB: m.DB}
-	if m.DB.Statement.Table != "" {
-		stmt.Table = m.DB.Statement.Table
-	}
+	stmt := &gorm.Statement{DB: m.DB, Table: m.DB.Statement.Table, TableExpr: m.DB.Statement.TableExpr}
 	if table, ok := value.(string); ok {
-		stmt.Table = table
+		stmt.Table, stmt.TableExpr = table, nil
 	} else if err := stmt.ParseWithSpecialTableName(value, stmt.Table); err != nil {
 		return err
 	}
@@ -50,8 +47,16 @@ func (m Migrator) withSchema(value any, fc func(*gorm.Statement) error) error {
 	})
 }
 
-// tableName is the statement's table as flussql reads it: db.table or table.
+// tableName is the statement's table as flussql reads it: db.table or table. GORM keeps the
+// database of db.Table("db.t") and of a TableName "db.t" only in the quoted TableExpr.
 func tableName(stmt *gorm.Statement) parser.TableName {
+	if stmt.TableExpr != nil {
+		if st, err := parser.Parse("DESCRIBE " + stmt.TableExpr.SQL); err == nil {
+			if d, ok := st.(*parser.Describe); ok {
+				return d.Table
+			}
+		}
+	}
 	if db, t, ok := strings.Cut(stmt.Table, "."); ok {
 		return parser.TableName{Database: db, Name: t}
 	}
@@ -137,7 +142,7 @@ func (m Migrator) AutoMigrate(values ...any) error {
 }
 
 // createTableStatement is the CREATE TABLE of a model.
-func (m Migrator) createTableStatement(stmt *gorm.Statement) (*parser.CreateTable, error) {
+func (m Migrator) createTableStatement(stmt *gorm.Statement, model any) (*parser.CreateTable, error) {
 	if err := refuseSchemaObjects(m.DB, stmt.Schema); err != nil {
 		return nil, err
 	}
@@ -156,7 +161,7 @@ func (m Migrator) createTableStatement(stmt *gorm.Statement) (*parser.CreateTabl
 	for _, f := range stmt.Schema.PrimaryFields {
 		ct.PrimaryKey = append(ct.PrimaryKey, f.DBName)
 	}
-	o, err := m.Dialector.tableOptions(stmt.Schema, stmt.Model)
+	o, err := m.Dialector.tableOptions(stmt.Schema, model)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +190,7 @@ func (m Migrator) column(f *schema.Field) (types.Column, error) {
 func (m Migrator) CreateTable(values ...any) error {
 	for _, value := range values {
 		if err := m.withSchema(value, func(stmt *gorm.Statement) error {
-			ct, err := m.createTableStatement(stmt)
+			ct, err := m.createTableStatement(stmt, value)
 			if err != nil {
 				return err
 			}
