@@ -37,7 +37,7 @@ OTEL_DIR      = flussotel
 # The GORM dialector and migrator: a module of its own for the same reason.
 GORM_DIR      = flussgorm
 
-.PHONY: all build vet staticcheck test flink-differential unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
+.PHONY: all build vet staticcheck test flink-differential unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
 
 all: build
 
@@ -211,6 +211,12 @@ bench-build:
 ## demo: the shell runs the seed's flow (testdata/demo/partitioned-tables.sql) on a local cluster.
 demo:
 	$(CLUSTER) run -- $(GO) run ./cmd/flussql --echo -f testdata/demo/partitioned-tables.sql
+
+## consumer-graph: what an application that imports the driver gains (a fresh module in a temp
+## folder, the module proxy of the environment): no GORM, OpenTelemetry or shell packages compiled,
+## none in its module graph or go.sum (internal/consumergraph; it runs in make unit and test too).
+consumer-graph:
+	$(GO) test -count=1 -v -run TestConsumerGainsNothingItDoesNotUse ./internal/consumergraph/
 
 tidy:
 	$(GO) mod tidy
