@@ -2,6 +2,7 @@ package flussgorm
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -286,8 +287,14 @@ func (m Migrator) GetTypeAliases(string) []string { return nil }
 // refuseSchemaObjects fails for what a model asks of the table that Fluss does not have:
 // indexes, unique and check constraints, foreign keys.
 func refuseSchemaObjects(db *gorm.DB, s *schema.Schema) error {
-	if idx := s.ParseIndexes(); len(idx) > 0 {
-		return notSupported(s.Name, fmt.Sprintf("index %s: Fluss has no secondary indexes (a primary-key table is looked up by its key, and by a bucket-key prefix); remove the index tag", idx[0].Name))
+	for _, idx := range s.ParseIndexes() {
+		hint := "remove the index tag"
+		for _, f := range idx.Fields {
+			if f.Field.FieldType == reflect.TypeFor[gorm.DeletedAt]() {
+				hint = "gorm.Model's DeletedAt has one: declare ID, CreatedAt and UpdatedAt in the model instead of embedding gorm.Model"
+			}
+		}
+		return notSupported(s.Name, fmt.Sprintf("index %s: Fluss has no secondary indexes (a primary-key table is looked up by its key, and by a bucket-key prefix); %s", idx.Name, hint))
 	}
 	for _, f := range s.Fields {
 		if f.Unique && !f.PrimaryKey {

@@ -158,12 +158,17 @@ func TestCreateTableRefusals(t *testing.T) {
 		ID   int64 `gorm:"primaryKey;autoIncrement:false" fluss:"bucket.num=4"`
 		Name string
 	}
+	type withGormModel struct {
+		gorm.Model
+		Name string
+	}
 	for _, c := range []struct {
 		model        any
 		want         string
 		notSupported bool
 	}{
-		{&withIndex{}, "Fluss has no secondary indexes", true},
+		{&withIndex{}, "index idx_with_indices_name: Fluss has no secondary indexes (a primary-key table is looked up by its key, and by a bucket-key prefix); remove the index tag", true},
+		{&withGormModel{}, "declare ID, CreatedAt and UpdatedAt in the model instead of embedding gorm.Model", true},
 		{&withUnique{}, "Fluss has no unique constraints", true},
 		{&withDefault{}, "default:new — Fluss columns have no DEFAULT", true},
 		{&withCheck{}, "Fluss has no check constraints", true},
