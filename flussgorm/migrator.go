@@ -287,8 +287,8 @@ func (m Migrator) GetTypeAliases(string) []string { return nil }
 // refuseSchemaObjects fails for what a model asks of the table that Fluss does not have:
 // indexes, unique and check constraints, foreign keys.
 func refuseSchemaObjects(db *gorm.DB, s *schema.Schema) error {
-	for _, idx := range s.ParseIndexes() {
-		hint := "remove the index tag"
+	if idxs := s.ParseIndexes(); len(idxs) > 0 {
+		idx, hint := idxs[0], "remove the index tag"
 		for _, f := range idx.Fields {
 			if f.Field.FieldType == reflect.TypeFor[gorm.DeletedAt]() {
 				hint = "gorm.Model's DeletedAt has one: declare ID, CreatedAt and UpdatedAt in the model instead of embedding gorm.Model"
