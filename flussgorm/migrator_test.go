@@ -68,7 +68,7 @@ type everyType struct {
 	At      time.Time
 	AtMilli time.Time `gorm:"precision:3"`
 	Price   string    `gorm:"type:DECIMAL(10,2)"`
-	Day     string    `gorm:"type:date"`
+	Day     time.Time `gorm:"type:date"`
 	Skip    string    `gorm:"-"`
 }
 
