@@ -2,6 +2,7 @@ package flussgorm_test
 
 import (
 	"database/sql"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,6 +121,9 @@ func TestAutoMigrate(t *testing.T) {
 	tt, err := m.TableType(&account{})
 	require.NoError(t, err)
 	assert.Equal(t, "PRIMARY KEY TABLE", tt.Type())
+	assert.Equal(t, "accounts", tt.Name())
+	assert.True(t, strings.HasPrefix(tt.Schema(), "gorm_testautomigrate_"), tt.Schema()) // openTestDB's database
+	assert.Equal(t, tt.Schema(), m.CurrentDatabase())
 	tt, err = m.TableType(&visit{})
 	require.NoError(t, err)
 	assert.Equal(t, "LOG TABLE", tt.Type())
