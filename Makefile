@@ -36,8 +36,10 @@ INTEGRATION_FLAGS = $(if $(filter 1,$(FLINK)),-flink)
 OTEL_DIR      = flussotel
 # The golang-migrate driver: a module of its own so that the driver does not depend on migrate.
 MIGRATE_DIR   = flussmigrate
+# The GORM dialector and migrator: a module of its own for the same reason.
+GORM_DIR      = flussgorm
 
-.PHONY: all build vet staticcheck test flink-differential unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
+.PHONY: all build vet staticcheck test flink-differential unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
 
 all: build
 
@@ -49,9 +51,11 @@ vet:
 	$(GO) vet ./...
 	cd $(OTEL_DIR) && $(GO) vet ./...
 	cd $(MIGRATE_DIR) && $(GO) vet ./...
+	cd $(GORM_DIR) && $(GO) vet ./...
 	$(STATICCHECK) ./...
 	cd $(OTEL_DIR) && $(STATICCHECK) ./...
 	cd $(MIGRATE_DIR) && $(STATICCHECK) ./...
+	cd $(GORM_DIR) && $(STATICCHECK) ./...
 
 ## staticcheck: installs the pinned staticcheck that `make vet` runs (into $(GOPATH)/bin).
 staticcheck:
@@ -80,7 +84,7 @@ integration-next:
 	FLUSS_VERSION=$(FLUSS_VERSION_NEXT) $(CLUSTER) run -sasl $(SASL_USER):$(SASL_PASSWORD) -- $(MAKE) --no-print-directory suite SUITE_PKGS="$(NEXT_PKGS)"
 
 ## suite: what integration and integration-next run inside their clusters: SUITE_PKGS, then
-## the OpenTelemetry module (OTEL_DIR, its own go.mod). One package at a time (SUITE_P): the
+## the OpenTelemetry module (OTEL_DIR, its own go.mod) and the GORM module (GORM_DIR, its own go.mod). One package at a time (SUITE_P): the
 ## packages share the cluster's one coordinator and tablet server and the machine's two cores,
 ## and run side by side the root package's queries and the fluss package's failover tests
 ## (3-second deadlines on clusters of their own) starved each other — a table created by one
@@ -91,6 +95,7 @@ suite:
 	$(GO) test -count=1 -p $(SUITE_P) -timeout 20m $(SUITE_PKGS)
 	cd $(OTEL_DIR) && $(GO) test -count=1 -timeout 5m ./...
 	cd $(MIGRATE_DIR) && $(GO) test -count=1 -p 1 -timeout 5m ./...
+	cd $(GORM_DIR) && $(GO) test -count=1 -timeout 5m ./...
 
 ## flink-differential: a fresh cluster of the pinned release with a local Flink (JobManager,
 ## TaskManager, SQL Gateway) beside it, and only the tests that need Flink: flussql against
@@ -112,6 +117,7 @@ unit:
 	env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
 	cd $(OTEL_DIR) && env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
 	cd $(MIGRATE_DIR) && env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
+	cd $(GORM_DIR) && env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
 
 ## fuzz: every FuzzXxx target for FUZZTIME each (go test runs one fuzz target at a time).
 ## A failure that writes a crashing input under testdata/fuzz fails at once; a failure of the
@@ -212,7 +218,14 @@ bench-build:
 demo:
 	$(CLUSTER) run -- $(GO) run ./cmd/flussql --echo -f testdata/demo/partitioned-tables.sql
 
+## consumer-graph: what an application that imports the driver gains (a fresh module in a temp
+## folder, the module proxy of the environment): no GORM, OpenTelemetry or shell packages compiled,
+## none in its module graph or go.sum (internal/consumergraph; it runs in make unit and test too).
+consumer-graph:
+	$(GO) test -count=1 -v -run TestConsumerGainsNothingItDoesNotUse ./internal/consumergraph/
+
 tidy:
 	$(GO) mod tidy
 	cd $(OTEL_DIR) && $(GO) mod tidy
 	cd $(MIGRATE_DIR) && $(GO) mod tidy
+	cd $(GORM_DIR) && $(GO) mod tidy

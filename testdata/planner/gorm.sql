@@ -1,5 +1,5 @@
 -- The statements GORM sends for Create, First, Find, Where, Order, Limit, Count, Update, Save
--- and Delete, as its callbacks write them with the dialector of gorm_test.go (backticks, ?, LIMIT ?).
+-- and Delete, as its callbacks write them with the flussgorm dialector (backticks, ?, LIMIT ?).
 SELECT VERSION()
 ====
 INSERT INTO `users` (`user_id`,`name`,`email`,`score`) VALUES (?,?,?,?),(?,?,?,?)

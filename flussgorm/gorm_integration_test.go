@@ -1,7 +1,6 @@
-package flussql_test
+package flussgorm_test
 
 import (
-	"database/sql"
 	"errors"
 	"testing"
 
@@ -10,7 +9,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 
-	"github.com/flussql/flussql/fluss/flusstest/realcluster"
+	"github.com/flussql/flussql/flussgorm"
 	"github.com/flussql/flussql/planner"
 )
 
@@ -36,15 +35,12 @@ func (w testLogWriter) Printf(format string, args ...any) { w.t.Logf(format, arg
 // Delete — with the SQL GORM generates, checked by the values, counts and RowsAffected a user
 // would check.
 func TestGORMPrimaryKeyTable(t *testing.T) {
-	_, dbName := openTestDB(t)
-	sqlDB, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+dbName)
-	require.NoError(t, err)
-	t.Cleanup(func() { sqlDB.Close() })
-	_, err = sqlDB.Exec(`CREATE TABLE users (id BIGINT NOT NULL, name STRING, age INT,
+	sqlDB, _ := openTestDB(t)
+	_, err := sqlDB.Exec(`CREATE TABLE users (id BIGINT NOT NULL, name STRING, age INT,
 		PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '1')`)
 	require.NoError(t, err)
 
-	db, err := gorm.Open(gormDialector{DB: sqlDB}, &gorm.Config{
+	db, err := gorm.Open(flussgorm.New(flussgorm.Config{DB: sqlDB}), &gorm.Config{
 		SkipDefaultTransaction: true,
 		// Every statement GORM sends is in the test's log (go test -v).
 		Logger: logger.New(testLogWriter{t}, logger.Config{LogLevel: logger.Info, IgnoreRecordNotFoundError: true}),
@@ -188,14 +184,11 @@ func TestGORMPrimaryKeyTable(t *testing.T) {
 // the key: Fluss's partial updates need those nullable, so Update of one column is refused
 // with the fix in the error, while Save (which sets every column) and Create work.
 func TestGORMNotNullColumns(t *testing.T) {
-	_, dbName := openTestDB(t)
-	sqlDB, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+dbName)
-	require.NoError(t, err)
-	t.Cleanup(func() { sqlDB.Close() })
-	_, err = sqlDB.Exec(`CREATE TABLE users (id BIGINT NOT NULL, name STRING NOT NULL, age INT,
+	sqlDB, _ := openTestDB(t)
+	_, err := sqlDB.Exec(`CREATE TABLE users (id BIGINT NOT NULL, name STRING NOT NULL, age INT,
 		PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '1')`)
 	require.NoError(t, err)
-	db, err := gorm.Open(gormDialector{DB: sqlDB}, &gorm.Config{
+	db, err := gorm.Open(flussgorm.New(flussgorm.Config{DB: sqlDB}), &gorm.Config{
 		SkipDefaultTransaction: true,
 		Logger:                 logger.New(testLogWriter{t}, logger.Config{LogLevel: logger.Info, IgnoreRecordNotFoundError: true}),
 	})
@@ -223,14 +216,11 @@ func TestGORMNotNullColumns(t *testing.T) {
 // client-side write batches: nothing is sent before Commit, a rolled-back batch is never sent,
 // and rows affected inside a batch count the rows buffered, not the keys that existed.
 func TestGORMTransactions(t *testing.T) {
-	_, dbName := openTestDB(t)
-	sqlDB, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+dbName)
-	require.NoError(t, err)
-	t.Cleanup(func() { sqlDB.Close() })
-	_, err = sqlDB.Exec(`CREATE TABLE users (id BIGINT NOT NULL, name STRING, age INT,
+	sqlDB, _ := openTestDB(t)
+	_, err := sqlDB.Exec(`CREATE TABLE users (id BIGINT NOT NULL, name STRING, age INT,
 		PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '1')`)
 	require.NoError(t, err)
-	db, err := gorm.Open(gormDialector{DB: sqlDB}, &gorm.Config{
+	db, err := gorm.Open(flussgorm.New(flussgorm.Config{DB: sqlDB}), &gorm.Config{
 		Logger: logger.New(testLogWriter{t}, logger.Config{LogLevel: logger.Info, IgnoreRecordNotFoundError: true}),
 	})
 	require.NoError(t, err)
