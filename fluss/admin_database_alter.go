@@ -111,6 +111,13 @@ func (a *Admin) ClusterHealth(ctx context.Context) (ClusterHealth, error) {
 // the coordinator does not list it, into unsupportedByServer's error naming
 // the release the coordinator speaks; other errors pass unchanged.
 func (c *Client) since10(ctx context.Context, op string, api protocol.APIKey, err error) error {
+	return c.sinceRelease(ctx, op, api, ServerVersion{1, 0}, err)
+}
+
+// sinceRelease turns the error of a coordinator API that Fluss release since added, when the
+// coordinator does not list it, into unsupportedByServer's error naming the release the
+// coordinator speaks; other errors pass unchanged.
+func (c *Client) sinceRelease(ctx context.Context, op string, api protocol.APIKey, since ServerVersion, err error) error {
 	var ue *rpc.UnsupportedAPIError
 	if err == nil || !errors.As(err, &ue) || ue.Listed {
 		return err
@@ -119,5 +126,5 @@ func (c *Client) since10(ctx context.Context, op string, api protocol.APIKey, er
 	if verr != nil {
 		return err
 	}
-	return unsupportedByServer(op, api, ServerVersion{1, 0}, CoordinatorServer, ue.Addr, v, "")
+	return unsupportedByServer(op, api, since, CoordinatorServer, ue.Addr, v, "")
 }
