@@ -120,6 +120,9 @@ func (p *ddlParser) call() (Statement, error) {
 // callArg parses [name =>] ('string' | NULL).
 func (p *ddlParser) callArg() (CallArg, error) {
 	var a CallArg
+	if p.peekAt(1).typ == '=' && p.peekAt(2).typ != '>' {
+		return a, p.errAt(p.peekAt(1), "a named argument is written name => 'value'")
+	}
 	if p.peekAt(1).typ == '=' && p.peekAt(2).typ == '>' {
 		name, _, err := p.ident("an argument name")
 		if err != nil {

@@ -25,7 +25,7 @@ type CallPlan interface {
 
 // procParam is one parameter of a procedure.
 type procParam struct {
-	name     string // lower case, as the parser reports named arguments
+	name     string // Flink's spelling; a named argument matches it in any case
 	optional bool
 	variadic bool // takes the remaining arguments (the last parameter only)
 }
@@ -109,7 +109,7 @@ func bindCall(s *parser.Call, proc procedure) (callArgs, error) {
 		var k int
 		switch {
 		case arg.Name != "":
-			k = slices.IndexFunc(proc.params, func(p procParam) bool { return p.name == arg.Name })
+			k = slices.IndexFunc(proc.params, func(p procParam) bool { return strings.EqualFold(p.name, arg.Name) })
 			if k < 0 {
 				return a, fail("it has no parameter %s; its parameters are %s", arg.Name, paramList(proc.params))
 			}
@@ -193,7 +193,7 @@ func init() {
 		plan: func(a callArgs) (CallPlan, error) {
 			pairs := a.rest["config_pairs"]
 			if len(pairs) == 0 || len(pairs)%2 != 0 {
-				return nil, fmt.Errorf("CALL sys.set_cluster_configs: config_pairs takes keys and values in pairs, got %d strings (e.g. config_pairs => 'key1', 'value1', 'key2', 'value2')", len(pairs))
+				return nil, fmt.Errorf("CALL sys.set_cluster_configs: config_pairs takes keys and values in pairs, got %d value(s) (e.g. config_pairs => 'key1', 'value1', 'key2', 'value2')", len(pairs))
 			}
 			p := &CallAlterClusterConfigs{Procedure: "set_cluster_configs"}
 			for i := 0; i < len(pairs); i += 2 {

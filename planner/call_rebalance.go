@@ -18,10 +18,10 @@ import (
 
 func init() {
 	register("rebalance", procedure{
-		params:  []procParam{{name: "prioritygoals"}},
+		params:  []procParam{{name: "priorityGoals"}},
 		example: "CALL sys.rebalance('REPLICA_DISTRIBUTION,LEADER_DISTRIBUTION')",
 		plan: func(a callArgs) (CallPlan, error) {
-			s, _ := a.str("prioritygoals")
+			s, _ := a.str("priorityGoals")
 			if strings.TrimSpace(s) == "" {
 				return nil, fmt.Errorf("CALL sys.rebalance: priorityGoals cannot be empty: name one goal ('REPLICA_DISTRIBUTION') or several in priority order, split by ',' ('RACK_AWARE,REPLICA_DISTRIBUTION,LEADER_DISTRIBUTION')")
 			}
@@ -36,12 +36,12 @@ func init() {
 			return p, nil
 		},
 	})
-	idParam := []procParam{{name: "rebalanceid", optional: true}}
+	idParam := []procParam{{name: "rebalanceId", optional: true}}
 	register("list_rebalance", procedure{
 		params:  idParam,
 		example: "CALL sys.list_rebalance('rebalance-12345')",
 		plan: func(a callArgs) (CallPlan, error) {
-			id, _ := a.str("rebalanceid")
+			id, _ := a.str("rebalanceId")
 			return &CallListRebalance{ID: id}, nil
 		},
 	})
@@ -49,7 +49,7 @@ func init() {
 		params:  idParam,
 		example: "CALL sys.cancel_rebalance('rebalance-12345')",
 		plan: func(a callArgs) (CallPlan, error) {
-			id, _ := a.str("rebalanceid")
+			id, _ := a.str("rebalanceId")
 			return &CallCancelRebalance{ID: id}, nil
 		},
 	})
