@@ -3,6 +3,8 @@ package fluss
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 
@@ -125,6 +127,11 @@ func (c *Client) sinceRelease(ctx context.Context, op string, api protocol.APIKe
 	v, verr := c.ServerVersion(ctx)
 	if verr != nil {
 		return err
+	}
+	if v.AtLeast(since.Major, since.Minor) {
+		// A build of the release that lacks the API (or a fake): say so, not "older".
+		return &unsupportedError{msg: fmt.Sprintf("fluss: %s: %s: it needs the %s API (Fluss %s+); the %s at %s speaks Fluss %s but does not offer it",
+			op, strings.TrimPrefix(ErrUnsupportedByServer.Error(), "fluss: "), apiName(api), since, CoordinatorServer, ue.Addr, v)}
 	}
 	return unsupportedByServer(op, api, since, CoordinatorServer, ue.Addr, v, "")
 }
