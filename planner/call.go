@@ -162,7 +162,7 @@ func paramList(ps []procParam) string {
 	return strings.Join(names, ", ")
 }
 
-// resultColumns are Flink's columns of a procedure that answers with strings.
+// resultColumn is the one column, result STRING, of a Flink procedure that answers with strings.
 func resultColumn() []ResultColumn {
 	return []ResultColumn{{Name: "result", Type: types.NewString()}}
 }
