@@ -289,3 +289,33 @@ func ExampleErrOutcomeUnknown() {
 	// done
 	// done
 }
+
+// Run a procedure of the Fluss docs' Flink page as written: CALL sys.get_cluster_configs
+// answers with Flink's columns config_key, config_value and config_source (ACL, cluster-config
+// and rebalance procedures work the same way; Exec runs one and drops its rows).
+func Example_callProcedure() {
+	db, err := sql.Open("fluss", "fluss://127.0.0.1:9123/fluss")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("CALL sys.get_cluster_configs(config_keys => 'datalake.format', 'kv.rocksdb.shared-rate-limiter.bytes-per-sec')")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key, source string
+		var value sql.NullString
+		if err := rows.Scan(&key, &value, &source); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(key, value.String, source)
+	}
+	if err := rows.Err(); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := db.Exec("CALL sys.add_acl(resource => 'cluster.fluss.orders', permission => 'ALLOW', principal => 'User:alice', operation => 'READ')"); err != nil {
+		log.Fatal(err) // needs a cluster with the authorizer on
+	}
+}

@@ -3,6 +3,8 @@ package fluss
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 
@@ -111,6 +113,13 @@ func (a *Admin) ClusterHealth(ctx context.Context) (ClusterHealth, error) {
 // the coordinator does not list it, into unsupportedByServer's error naming
 // the release the coordinator speaks; other errors pass unchanged.
 func (c *Client) since10(ctx context.Context, op string, api protocol.APIKey, err error) error {
+	return c.sinceRelease(ctx, op, api, ServerVersion{1, 0}, err)
+}
+
+// sinceRelease turns the error of a coordinator API that Fluss release since added, when the
+// coordinator does not list it, into unsupportedByServer's error naming the release the
+// coordinator speaks; other errors pass unchanged.
+func (c *Client) sinceRelease(ctx context.Context, op string, api protocol.APIKey, since ServerVersion, err error) error {
 	var ue *rpc.UnsupportedAPIError
 	if err == nil || !errors.As(err, &ue) || ue.Listed {
 		return err
@@ -119,5 +128,10 @@ func (c *Client) since10(ctx context.Context, op string, api protocol.APIKey, er
 	if verr != nil {
 		return err
 	}
-	return unsupportedByServer(op, api, ServerVersion{1, 0}, CoordinatorServer, ue.Addr, v, "")
+	if v.AtLeast(since.Major, since.Minor) {
+		// A build of the release that lacks the API (or a fake): say so, not "older".
+		return &unsupportedError{msg: fmt.Sprintf("fluss: %s: %s: it needs the %s API (Fluss %s+); the %s at %s speaks Fluss %s but does not offer it",
+			op, strings.TrimPrefix(ErrUnsupportedByServer.Error(), "fluss: "), apiName(api), since, CoordinatorServer, ue.Addr, v)}
+	}
+	return unsupportedByServer(op, api, since, CoordinatorServer, ue.Addr, v, "")
 }

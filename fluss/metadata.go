@@ -302,7 +302,20 @@ func (c *Client) tableMetadata(ctx context.Context, path TablePath) (*tableMetad
 		c.meta.mu.Unlock()
 		return tm, nil
 	}
-	return nil, &Error{Code: flusserr.TableNotExist, Message: fmt.Sprintf("metadata has no table %s", path)}
+	return nil, c.missingFromMetadata(ctx, path)
+}
+
+// missingFromMetadata explains a table the metadata answer left out. The servers leave out a
+// table that was dropped and also one the user may no longer describe (an ACL revoked while
+// the caller still had the table's info cached), so GET_TABLE_INFO is asked at once: its
+// error says which (ErrTableNotExist, or ErrPermissionDenied naming the table). A table it
+// finds (created a moment ago, not yet in that server's metadata) stays TABLE_NOT_EXIST.
+func (c *Client) missingFromMetadata(ctx context.Context, path TablePath) error {
+	var info protocol.GetTableInfoResponse
+	if err := c.callCoordinator(ctx, protocol.GetTableInfo, &protocol.GetTableInfoRequest{TablePath: pbPath(path)}, &info); err != nil {
+		return err
+	}
+	return &Error{Code: flusserr.TableNotExist, Message: fmt.Sprintf("metadata has no table %s yet (the coordinator knows it: created a moment ago?)", path)}
 }
 
 // invalidateTable forgets the cached metadata of a table and its partitions.

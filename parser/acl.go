@@ -210,7 +210,7 @@ func (p *ddlParser) aclSpec(create bool) (ACLSpec, error) {
 		if err != nil {
 			return s, err
 		}
-		if err := s.set(name, v, create); err != nil {
+		if err := s.Set(name, v, create); err != nil {
 			return s, p.errAt(vt, err.Error())
 		}
 		if !p.punct(',') {
@@ -240,8 +240,10 @@ func (p *ddlParser) aclSpec(create bool) (ACLSpec, error) {
 	return s, nil
 }
 
-// set validates and stores one argument; "ANY" (filters only) leaves the field empty.
-func (s *ACLSpec) set(name, v string, create bool) error {
+// Set validates and stores one argument (resource, principal, operation, permission, host) as
+// CREATE ACL (create) or DROP ACL and SHOW ACLS read it; "ANY" (filters only) leaves the field
+// empty. The CALL sys.*_acl procedures use it too.
+func (s *ACLSpec) Set(name, v string, create bool) error {
 	isAny := strings.EqualFold(v, "any")
 	if isAny && create {
 		return fmt.Errorf("ANY matches every value in DROP ACL and SHOW ACLS; CREATE ACL needs a concrete %s", name)

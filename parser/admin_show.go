@@ -121,11 +121,13 @@ func (p *ddlParser) forTable() (TableName, []PartitionValue, error) {
 }
 
 // ReturnsRows reports whether a statement has a result set (is run with
-// Query rather than Exec): SELECT, SHOW, DESCRIBE and EXPLAIN.
+// Query rather than Exec): SELECT, SHOW, DESCRIBE, EXPLAIN and CALL (whose procedures answer
+// with rows, as in Flink; Exec runs them too and drops the rows).
 func ReturnsRows(st Statement) bool {
 	switch st.(type) {
 	case *Select, *ShowDatabases, *ShowTables, *ShowCreateTable, *Describe, *ShowPartitions, *Explain,
-		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs, *ShowClusterHealth, *ShowCreateDatabase, *ShowACLs:
+		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs, *ShowClusterHealth, *ShowCreateDatabase, *ShowACLs,
+		*Call:
 		return true
 	}
 	return false

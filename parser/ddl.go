@@ -167,6 +167,8 @@ func (p *ddlParser) statement() (Statement, error) {
 		return p.alterTable()
 	case p.l.isWord(t, "show"):
 		return p.show()
+	case p.l.isWord(t, "call"):
+		return p.call()
 	case p.l.isWord(t, "describe"), p.l.isWord(t, "desc"):
 		name, err := p.tableName()
 		if err != nil {

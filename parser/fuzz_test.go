@@ -53,6 +53,11 @@ func FuzzParse(f *testing.F) {
 
 // fuzzSeeds are extra inputs, among them crashers found by earlier runs.
 var fuzzSeeds = []string{
+	// CALL: names that need backticks, "=>" split by a space, NULL, keywords as names.
+	"CALL `a``b`.sys.`x y`(`n` => NULL, 'v')",
+	"CALL sys.x(a = > 'v')",
+	"CALL sys.select(null => 'x', 'y', NULL)",
+	"call SYS.X()",
 	"SELECT * FROM t WHERE a = - - - 1",
 	"CREATE TABLE t (a MAP<INT, ARRAY<ROW<x INT>>>)",
 	"SELECT * FROM t /*+ OPTIONS('a*\\/'='b') */",

@@ -89,7 +89,7 @@ func TestProbeDroppedClausesAreKeptOrRejected(t *testing.T) {
 		{"REPLACE INTO (B11)", "REPLACE INTO u (a) VALUES (1)", "line 1, column 1: REPLACE INTO is not supported; use UPSERT INTO"},
 		{"JOIN … USING (X44)", "SELECT * FROM events e JOIN users u USING (id)", "line 1, column 37: JOIN … USING is not supported; write JOIN … ON a.x = b.x"},
 		{"EXPLAIN of an unsupported statement (X48)", "EXPLAIN TRUNCATE TABLE t",
-			`line 1, column 9: syntax error at "TRUNCATE": expected one of SELECT, INSERT, UPSERT, UPDATE, DELETE, CREATE, DROP, ALTER, SHOW, DESCRIBE, USE, EXPLAIN`},
+			`line 1, column 9: syntax error at "TRUNCATE": expected one of SELECT, INSERT, UPSERT, UPDATE, DELETE, CREATE, DROP, ALTER, SHOW, DESCRIBE, USE, EXPLAIN, CALL`},
 		{"a row IN (X33)", "SELECT * FROM users WHERE (user_id, region) IN ((1,'US'))",
 			"line 1, column 27: row value comparisons are not supported"},
 	}

@@ -156,6 +156,8 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		return planDropACL(s)
 	case *parser.ShowACLs:
 		return planShowACLs(s)
+	case *parser.Call:
+		return b.call(s)
 	case *parser.Explain:
 		inner, err := b.build(s.Statement)
 		if err != nil {

@@ -16,6 +16,8 @@ var sqlKeywords = []string{
 	// ACL statements: CREATE ACL (resource => …, principal => …, operation => …), SHOW ACLS
 	"ACL", "ACLS", "RESOURCE", "PRINCIPAL", "OPERATION", "PERMISSION", "HOST", "ALLOW",
 	"READ", "WRITE", "DESCRIBE", "ANY",
+	// procedures: CALL sys.add_acl(…), sys.get_cluster_configs(…), sys.rebalance(…), …
+	"CALL", "SYS",
 	// expressions
 	"AND", "OR", "IN", "IS", "NULL", "LIKE", "BETWEEN", "CASE", "WHEN", "THEN", "ELSE", "END",
 	"CAST", "TRUE", "FALSE", "INTERVAL",

@@ -80,6 +80,11 @@ func (c *Session) execStatement(ctx context.Context, st parser.Statement, args [
 	if err != nil {
 		return Result{}, err
 	}
+	if cp, ok := p.(planner.CallPlan); ok {
+		// A procedure's rows are a report (Flink answers "success"); Exec runs it and drops them.
+		_, err := c.runCall(ctx, cp)
+		return Result{}, err
+	}
 	if _, ok := p.(planner.QueryPlan); ok {
 		return Result{}, fmt.Errorf("flussql: %s returns rows; run it with Query", parser.StatementKind(st))
 	}

@@ -83,6 +83,9 @@ func (c *Session) readAll(ctx context.Context, p planner.QueryPlan) ([][]any, er
 	case *planner.LimitScan:
 		return c.limitScan(ctx, p)
 	}
+	if cp, ok := p.(planner.CallPlan); ok {
+		return c.runCall(ctx, cp)
+	}
 	if rows, ok, err := c.readAdmin(ctx, p); ok {
 		return rows, err
 	}

@@ -42,6 +42,14 @@ const (
 
 	// DescribeClusterConfigs (0.9+) lists the cluster's configs and their sources.
 	DescribeClusterConfigs APIKey = 1045
+	// AlterClusterConfigs (0.9+) sets, resets, appends to or subtracts from cluster configs.
+	AlterClusterConfigs APIKey = 1046
+	// Rebalance (0.9+) starts moving replicas and leaders toward goals.
+	Rebalance APIKey = 1049
+	// ListRebalanceProgress (0.9+) reports a rebalance's status and per-bucket plan.
+	ListRebalanceProgress APIKey = 1050
+	// CancelRebalance (0.9+) cancels a rebalance that has not finished.
+	CancelRebalance APIKey = 1051
 	// AlterDatabase (1.0+) changes a database's comment and properties.
 	AlterDatabase APIKey = 1060
 	// ScanKv (1.0+) scans the KV store of a primary-key bucket in sessions.
@@ -102,6 +110,10 @@ var clientAPIs = map[APIKey]apiInfo{
 	AlterTable:           {"ALTER_TABLE", VersionRange{0, 0}},
 
 	DescribeClusterConfigs: {"DESCRIBE_CLUSTER_CONFIGS", VersionRange{0, 0}},
+	AlterClusterConfigs:    {"ALTER_CLUSTER_CONFIGS", VersionRange{0, 0}},
+	Rebalance:              {"REBALANCE", VersionRange{0, 0}},
+	ListRebalanceProgress:  {"LIST_REBALANCE_PROGRESS", VersionRange{0, 0}},
+	CancelRebalance:        {"CANCEL_REBALANCE", VersionRange{0, 0}},
 	AlterDatabase:          {"ALTER_DATABASE", VersionRange{0, 0}},
 	ScanKv:                 {"SCAN_KV", VersionRange{0, 0}},
 	GetClusterHealth:       {"GET_CLUSTER_HEALTH", VersionRange{0, 0}},

@@ -6187,6 +6187,552 @@ func (x *PbDescribeConfig) GetConfigSource() string {
 	return ""
 }
 
+// ALTER_CLUSTER_CONFIGS (1046, 0.9+): alter_configs use PbAlterConfig with op_type
+// 0 SET, 1 DELETE (reset to the default), 2 APPEND, 3 SUBTRACT.
+type AlterClusterConfigsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AlterConfigs  []*PbAlterConfig       `protobuf:"bytes,1,rep,name=alter_configs,json=alterConfigs" json:"alter_configs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlterClusterConfigsRequest) Reset() {
+	*x = AlterClusterConfigsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[106]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterClusterConfigsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterClusterConfigsRequest) ProtoMessage() {}
+
+func (x *AlterClusterConfigsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[106]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterClusterConfigsRequest.ProtoReflect.Descriptor instead.
+func (*AlterClusterConfigsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{106}
+}
+
+func (x *AlterClusterConfigsRequest) GetAlterConfigs() []*PbAlterConfig {
+	if x != nil {
+		return x.AlterConfigs
+	}
+	return nil
+}
+
+type AlterClusterConfigsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlterClusterConfigsResponse) Reset() {
+	*x = AlterClusterConfigsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[107]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterClusterConfigsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterClusterConfigsResponse) ProtoMessage() {}
+
+func (x *AlterClusterConfigsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[107]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterClusterConfigsResponse.ProtoReflect.Descriptor instead.
+func (*AlterClusterConfigsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{107}
+}
+
+// REBALANCE (1049), LIST_REBALANCE_PROGRESS (1050), CANCEL_REBALANCE (1051), 0.9+.
+// goals: 0 REPLICA_DISTRIBUTION, 1 LEADER_DISTRIBUTION, 2 RACK_AWARE, in priority order.
+type RebalanceRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Goals         []int32                `protobuf:"varint,1,rep,packed,name=goals" json:"goals,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RebalanceRequest) Reset() {
+	*x = RebalanceRequest{}
+	mi := &file_fluss_api_proto_msgTypes[108]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RebalanceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RebalanceRequest) ProtoMessage() {}
+
+func (x *RebalanceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[108]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RebalanceRequest.ProtoReflect.Descriptor instead.
+func (*RebalanceRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{108}
+}
+
+func (x *RebalanceRequest) GetGoals() []int32 {
+	if x != nil {
+		return x.Goals
+	}
+	return nil
+}
+
+type RebalanceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RebalanceId   *string                `protobuf:"bytes,1,req,name=rebalance_id,json=rebalanceId" json:"rebalance_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RebalanceResponse) Reset() {
+	*x = RebalanceResponse{}
+	mi := &file_fluss_api_proto_msgTypes[109]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RebalanceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RebalanceResponse) ProtoMessage() {}
+
+func (x *RebalanceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[109]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RebalanceResponse.ProtoReflect.Descriptor instead.
+func (*RebalanceResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{109}
+}
+
+func (x *RebalanceResponse) GetRebalanceId() string {
+	if x != nil && x.RebalanceId != nil {
+		return *x.RebalanceId
+	}
+	return ""
+}
+
+type ListRebalanceProgressRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RebalanceId   *string                `protobuf:"bytes,1,opt,name=rebalance_id,json=rebalanceId" json:"rebalance_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRebalanceProgressRequest) Reset() {
+	*x = ListRebalanceProgressRequest{}
+	mi := &file_fluss_api_proto_msgTypes[110]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRebalanceProgressRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRebalanceProgressRequest) ProtoMessage() {}
+
+func (x *ListRebalanceProgressRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[110]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRebalanceProgressRequest.ProtoReflect.Descriptor instead.
+func (*ListRebalanceProgressRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{110}
+}
+
+func (x *ListRebalanceProgressRequest) GetRebalanceId() string {
+	if x != nil && x.RebalanceId != nil {
+		return *x.RebalanceId
+	}
+	return ""
+}
+
+// rebalance_status: 0 NOT_STARTED, 1 REBALANCING, 2 FAILED, 3 COMPLETED, 4 CANCELED.
+// No rebalance_id: there is no rebalance.
+type ListRebalanceProgressResponse struct {
+	state           protoimpl.MessageState         `protogen:"open.v1"`
+	RebalanceId     *string                        `protobuf:"bytes,1,opt,name=rebalance_id,json=rebalanceId" json:"rebalance_id,omitempty"`
+	RebalanceStatus *int32                         `protobuf:"varint,2,opt,name=rebalance_status,json=rebalanceStatus" json:"rebalance_status,omitempty"`
+	TableProgress   []*PbRebalanceProgressForTable `protobuf:"bytes,3,rep,name=table_progress,json=tableProgress" json:"table_progress,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *ListRebalanceProgressResponse) Reset() {
+	*x = ListRebalanceProgressResponse{}
+	mi := &file_fluss_api_proto_msgTypes[111]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRebalanceProgressResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRebalanceProgressResponse) ProtoMessage() {}
+
+func (x *ListRebalanceProgressResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[111]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRebalanceProgressResponse.ProtoReflect.Descriptor instead.
+func (*ListRebalanceProgressResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{111}
+}
+
+func (x *ListRebalanceProgressResponse) GetRebalanceId() string {
+	if x != nil && x.RebalanceId != nil {
+		return *x.RebalanceId
+	}
+	return ""
+}
+
+func (x *ListRebalanceProgressResponse) GetRebalanceStatus() int32 {
+	if x != nil && x.RebalanceStatus != nil {
+		return *x.RebalanceStatus
+	}
+	return 0
+}
+
+func (x *ListRebalanceProgressResponse) GetTableProgress() []*PbRebalanceProgressForTable {
+	if x != nil {
+		return x.TableProgress
+	}
+	return nil
+}
+
+type PbRebalanceProgressForTable struct {
+	state           protoimpl.MessageState          `protogen:"open.v1"`
+	TableId         *int64                          `protobuf:"varint,1,req,name=table_id,json=tableId" json:"table_id,omitempty"`
+	BucketsProgress []*PbRebalanceProgressForBucket `protobuf:"bytes,2,rep,name=buckets_progress,json=bucketsProgress" json:"buckets_progress,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *PbRebalanceProgressForTable) Reset() {
+	*x = PbRebalanceProgressForTable{}
+	mi := &file_fluss_api_proto_msgTypes[112]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbRebalanceProgressForTable) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbRebalanceProgressForTable) ProtoMessage() {}
+
+func (x *PbRebalanceProgressForTable) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[112]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbRebalanceProgressForTable.ProtoReflect.Descriptor instead.
+func (*PbRebalanceProgressForTable) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{112}
+}
+
+func (x *PbRebalanceProgressForTable) GetTableId() int64 {
+	if x != nil && x.TableId != nil {
+		return *x.TableId
+	}
+	return 0
+}
+
+func (x *PbRebalanceProgressForTable) GetBucketsProgress() []*PbRebalanceProgressForBucket {
+	if x != nil {
+		return x.BucketsProgress
+	}
+	return nil
+}
+
+type PbRebalanceProgressForBucket struct {
+	state           protoimpl.MessageState    `protogen:"open.v1"`
+	RebalancePlan   *PbRebalancePlanForBucket `protobuf:"bytes,1,req,name=rebalance_plan,json=rebalancePlan" json:"rebalance_plan,omitempty"`
+	RebalanceStatus *int32                    `protobuf:"varint,2,req,name=rebalance_status,json=rebalanceStatus" json:"rebalance_status,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *PbRebalanceProgressForBucket) Reset() {
+	*x = PbRebalanceProgressForBucket{}
+	mi := &file_fluss_api_proto_msgTypes[113]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbRebalanceProgressForBucket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbRebalanceProgressForBucket) ProtoMessage() {}
+
+func (x *PbRebalanceProgressForBucket) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[113]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbRebalanceProgressForBucket.ProtoReflect.Descriptor instead.
+func (*PbRebalanceProgressForBucket) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{113}
+}
+
+func (x *PbRebalanceProgressForBucket) GetRebalancePlan() *PbRebalancePlanForBucket {
+	if x != nil {
+		return x.RebalancePlan
+	}
+	return nil
+}
+
+func (x *PbRebalanceProgressForBucket) GetRebalanceStatus() int32 {
+	if x != nil && x.RebalanceStatus != nil {
+		return *x.RebalanceStatus
+	}
+	return 0
+}
+
+type PbRebalancePlanForBucket struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	PartitionId      *int64                 `protobuf:"varint,1,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
+	BucketId         *int32                 `protobuf:"varint,2,req,name=bucket_id,json=bucketId" json:"bucket_id,omitempty"`
+	OriginalLeader   *int32                 `protobuf:"varint,3,opt,name=original_leader,json=originalLeader" json:"original_leader,omitempty"`
+	NewLeader        *int32                 `protobuf:"varint,4,opt,name=new_leader,json=newLeader" json:"new_leader,omitempty"`
+	OriginalReplicas []int32                `protobuf:"varint,5,rep,packed,name=original_replicas,json=originalReplicas" json:"original_replicas,omitempty"`
+	NewReplicas      []int32                `protobuf:"varint,6,rep,packed,name=new_replicas,json=newReplicas" json:"new_replicas,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *PbRebalancePlanForBucket) Reset() {
+	*x = PbRebalancePlanForBucket{}
+	mi := &file_fluss_api_proto_msgTypes[114]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbRebalancePlanForBucket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbRebalancePlanForBucket) ProtoMessage() {}
+
+func (x *PbRebalancePlanForBucket) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[114]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbRebalancePlanForBucket.ProtoReflect.Descriptor instead.
+func (*PbRebalancePlanForBucket) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{114}
+}
+
+func (x *PbRebalancePlanForBucket) GetPartitionId() int64 {
+	if x != nil && x.PartitionId != nil {
+		return *x.PartitionId
+	}
+	return 0
+}
+
+func (x *PbRebalancePlanForBucket) GetBucketId() int32 {
+	if x != nil && x.BucketId != nil {
+		return *x.BucketId
+	}
+	return 0
+}
+
+func (x *PbRebalancePlanForBucket) GetOriginalLeader() int32 {
+	if x != nil && x.OriginalLeader != nil {
+		return *x.OriginalLeader
+	}
+	return 0
+}
+
+func (x *PbRebalancePlanForBucket) GetNewLeader() int32 {
+	if x != nil && x.NewLeader != nil {
+		return *x.NewLeader
+	}
+	return 0
+}
+
+func (x *PbRebalancePlanForBucket) GetOriginalReplicas() []int32 {
+	if x != nil {
+		return x.OriginalReplicas
+	}
+	return nil
+}
+
+func (x *PbRebalancePlanForBucket) GetNewReplicas() []int32 {
+	if x != nil {
+		return x.NewReplicas
+	}
+	return nil
+}
+
+type CancelRebalanceRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RebalanceId   *string                `protobuf:"bytes,1,opt,name=rebalance_id,json=rebalanceId" json:"rebalance_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelRebalanceRequest) Reset() {
+	*x = CancelRebalanceRequest{}
+	mi := &file_fluss_api_proto_msgTypes[115]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelRebalanceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelRebalanceRequest) ProtoMessage() {}
+
+func (x *CancelRebalanceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[115]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelRebalanceRequest.ProtoReflect.Descriptor instead.
+func (*CancelRebalanceRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{115}
+}
+
+func (x *CancelRebalanceRequest) GetRebalanceId() string {
+	if x != nil && x.RebalanceId != nil {
+		return *x.RebalanceId
+	}
+	return ""
+}
+
+type CancelRebalanceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelRebalanceResponse) Reset() {
+	*x = CancelRebalanceResponse{}
+	mi := &file_fluss_api_proto_msgTypes[116]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelRebalanceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelRebalanceResponse) ProtoMessage() {}
+
+func (x *CancelRebalanceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[116]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelRebalanceResponse.ProtoReflect.Descriptor instead.
+func (*CancelRebalanceResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{116}
+}
+
 // Fluss 1.0: ALTER_DATABASE (1060) and GET_CLUSTER_HEALTH (1062).
 type AlterDatabaseRequest struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
@@ -6200,7 +6746,7 @@ type AlterDatabaseRequest struct {
 
 func (x *AlterDatabaseRequest) Reset() {
 	*x = AlterDatabaseRequest{}
-	mi := &file_fluss_api_proto_msgTypes[106]
+	mi := &file_fluss_api_proto_msgTypes[117]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6212,7 +6758,7 @@ func (x *AlterDatabaseRequest) String() string {
 func (*AlterDatabaseRequest) ProtoMessage() {}
 
 func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[106]
+	mi := &file_fluss_api_proto_msgTypes[117]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6225,7 +6771,7 @@ func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterDatabaseRequest.ProtoReflect.Descriptor instead.
 func (*AlterDatabaseRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{106}
+	return file_fluss_api_proto_rawDescGZIP(), []int{117}
 }
 
 func (x *AlterDatabaseRequest) GetDatabaseName() string {
@@ -6264,7 +6810,7 @@ type AlterDatabaseResponse struct {
 
 func (x *AlterDatabaseResponse) Reset() {
 	*x = AlterDatabaseResponse{}
-	mi := &file_fluss_api_proto_msgTypes[107]
+	mi := &file_fluss_api_proto_msgTypes[118]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6276,7 +6822,7 @@ func (x *AlterDatabaseResponse) String() string {
 func (*AlterDatabaseResponse) ProtoMessage() {}
 
 func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[107]
+	mi := &file_fluss_api_proto_msgTypes[118]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6289,7 +6835,7 @@ func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterDatabaseResponse.ProtoReflect.Descriptor instead.
 func (*AlterDatabaseResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{107}
+	return file_fluss_api_proto_rawDescGZIP(), []int{118}
 }
 
 type GetClusterHealthRequest struct {
@@ -6300,7 +6846,7 @@ type GetClusterHealthRequest struct {
 
 func (x *GetClusterHealthRequest) Reset() {
 	*x = GetClusterHealthRequest{}
-	mi := &file_fluss_api_proto_msgTypes[108]
+	mi := &file_fluss_api_proto_msgTypes[119]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6312,7 +6858,7 @@ func (x *GetClusterHealthRequest) String() string {
 func (*GetClusterHealthRequest) ProtoMessage() {}
 
 func (x *GetClusterHealthRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[108]
+	mi := &file_fluss_api_proto_msgTypes[119]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6325,7 +6871,7 @@ func (x *GetClusterHealthRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterHealthRequest.ProtoReflect.Descriptor instead.
 func (*GetClusterHealthRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{108}
+	return file_fluss_api_proto_rawDescGZIP(), []int{119}
 }
 
 type GetClusterHealthResponse struct {
@@ -6342,7 +6888,7 @@ type GetClusterHealthResponse struct {
 
 func (x *GetClusterHealthResponse) Reset() {
 	*x = GetClusterHealthResponse{}
-	mi := &file_fluss_api_proto_msgTypes[109]
+	mi := &file_fluss_api_proto_msgTypes[120]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6354,7 +6900,7 @@ func (x *GetClusterHealthResponse) String() string {
 func (*GetClusterHealthResponse) ProtoMessage() {}
 
 func (x *GetClusterHealthResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[109]
+	mi := &file_fluss_api_proto_msgTypes[120]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6367,7 +6913,7 @@ func (x *GetClusterHealthResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterHealthResponse.ProtoReflect.Descriptor instead.
 func (*GetClusterHealthResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{109}
+	return file_fluss_api_proto_rawDescGZIP(), []int{120}
 }
 
 func (x *GetClusterHealthResponse) GetNumReplicas() int32 {
@@ -6425,7 +6971,7 @@ type PbPredicate struct {
 
 func (x *PbPredicate) Reset() {
 	*x = PbPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[110]
+	mi := &file_fluss_api_proto_msgTypes[121]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6437,7 +6983,7 @@ func (x *PbPredicate) String() string {
 func (*PbPredicate) ProtoMessage() {}
 
 func (x *PbPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[110]
+	mi := &file_fluss_api_proto_msgTypes[121]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6450,7 +6996,7 @@ func (x *PbPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPredicate.ProtoReflect.Descriptor instead.
 func (*PbPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{110}
+	return file_fluss_api_proto_rawDescGZIP(), []int{121}
 }
 
 func (x *PbPredicate) GetType() int32 {
@@ -6486,7 +7032,7 @@ type PbLeafPredicate struct {
 
 func (x *PbLeafPredicate) Reset() {
 	*x = PbLeafPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[111]
+	mi := &file_fluss_api_proto_msgTypes[122]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6498,7 +7044,7 @@ func (x *PbLeafPredicate) String() string {
 func (*PbLeafPredicate) ProtoMessage() {}
 
 func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[111]
+	mi := &file_fluss_api_proto_msgTypes[122]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6511,7 +7057,7 @@ func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLeafPredicate.ProtoReflect.Descriptor instead.
 func (*PbLeafPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{111}
+	return file_fluss_api_proto_rawDescGZIP(), []int{122}
 }
 
 func (x *PbLeafPredicate) GetFunction() int32 {
@@ -6545,7 +7091,7 @@ type PbCompoundPredicate struct {
 
 func (x *PbCompoundPredicate) Reset() {
 	*x = PbCompoundPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[112]
+	mi := &file_fluss_api_proto_msgTypes[123]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6557,7 +7103,7 @@ func (x *PbCompoundPredicate) String() string {
 func (*PbCompoundPredicate) ProtoMessage() {}
 
 func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[112]
+	mi := &file_fluss_api_proto_msgTypes[123]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6570,7 +7116,7 @@ func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbCompoundPredicate.ProtoReflect.Descriptor instead.
 func (*PbCompoundPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{112}
+	return file_fluss_api_proto_rawDescGZIP(), []int{123}
 }
 
 func (x *PbCompoundPredicate) GetFunction() int32 {
@@ -6608,7 +7154,7 @@ type PbLiteralValue struct {
 
 func (x *PbLiteralValue) Reset() {
 	*x = PbLiteralValue{}
-	mi := &file_fluss_api_proto_msgTypes[113]
+	mi := &file_fluss_api_proto_msgTypes[124]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6620,7 +7166,7 @@ func (x *PbLiteralValue) String() string {
 func (*PbLiteralValue) ProtoMessage() {}
 
 func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[113]
+	mi := &file_fluss_api_proto_msgTypes[124]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6633,7 +7179,7 @@ func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLiteralValue.ProtoReflect.Descriptor instead.
 func (*PbLiteralValue) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{113}
+	return file_fluss_api_proto_rawDescGZIP(), []int{124}
 }
 
 func (x *PbLiteralValue) GetLiteralType() int32 {
@@ -6740,7 +7286,7 @@ type PbScanReqForBucket struct {
 
 func (x *PbScanReqForBucket) Reset() {
 	*x = PbScanReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[114]
+	mi := &file_fluss_api_proto_msgTypes[125]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6752,7 +7298,7 @@ func (x *PbScanReqForBucket) String() string {
 func (*PbScanReqForBucket) ProtoMessage() {}
 
 func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[114]
+	mi := &file_fluss_api_proto_msgTypes[125]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6765,7 +7311,7 @@ func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbScanReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbScanReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{114}
+	return file_fluss_api_proto_rawDescGZIP(), []int{125}
 }
 
 func (x *PbScanReqForBucket) GetTableId() int64 {
@@ -6810,7 +7356,7 @@ type ScanKvRequest struct {
 
 func (x *ScanKvRequest) Reset() {
 	*x = ScanKvRequest{}
-	mi := &file_fluss_api_proto_msgTypes[115]
+	mi := &file_fluss_api_proto_msgTypes[126]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6822,7 +7368,7 @@ func (x *ScanKvRequest) String() string {
 func (*ScanKvRequest) ProtoMessage() {}
 
 func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[115]
+	mi := &file_fluss_api_proto_msgTypes[126]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6835,7 +7381,7 @@ func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvRequest.ProtoReflect.Descriptor instead.
 func (*ScanKvRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{115}
+	return file_fluss_api_proto_rawDescGZIP(), []int{126}
 }
 
 func (x *ScanKvRequest) GetScannerId() []byte {
@@ -6890,7 +7436,7 @@ type ScanKvResponse struct {
 
 func (x *ScanKvResponse) Reset() {
 	*x = ScanKvResponse{}
-	mi := &file_fluss_api_proto_msgTypes[116]
+	mi := &file_fluss_api_proto_msgTypes[127]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6902,7 +7448,7 @@ func (x *ScanKvResponse) String() string {
 func (*ScanKvResponse) ProtoMessage() {}
 
 func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[116]
+	mi := &file_fluss_api_proto_msgTypes[127]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6915,7 +7461,7 @@ func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvResponse.ProtoReflect.Descriptor instead.
 func (*ScanKvResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{116}
+	return file_fluss_api_proto_rawDescGZIP(), []int{127}
 }
 
 func (x *ScanKvResponse) GetErrorCode() int32 {
@@ -7415,7 +7961,37 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\n" +
 	"config_key\x18\x01 \x02(\tR\tconfigKey\x12!\n" +
 	"\fconfig_value\x18\x02 \x01(\tR\vconfigValue\x12#\n" +
-	"\rconfig_source\x18\x03 \x02(\tR\fconfigSource\"\xc8\x01\n" +
+	"\rconfig_source\x18\x03 \x02(\tR\fconfigSource\"\\\n" +
+	"\x1aAlterClusterConfigsRequest\x12>\n" +
+	"\ralter_configs\x18\x01 \x03(\v2\x19.fluss.wire.PbAlterConfigR\falterConfigs\"\x1d\n" +
+	"\x1bAlterClusterConfigsResponse\",\n" +
+	"\x10RebalanceRequest\x12\x18\n" +
+	"\x05goals\x18\x01 \x03(\x05B\x02\x10\x01R\x05goals\"6\n" +
+	"\x11RebalanceResponse\x12!\n" +
+	"\frebalance_id\x18\x01 \x02(\tR\vrebalanceId\"A\n" +
+	"\x1cListRebalanceProgressRequest\x12!\n" +
+	"\frebalance_id\x18\x01 \x01(\tR\vrebalanceId\"\xbd\x01\n" +
+	"\x1dListRebalanceProgressResponse\x12!\n" +
+	"\frebalance_id\x18\x01 \x01(\tR\vrebalanceId\x12)\n" +
+	"\x10rebalance_status\x18\x02 \x01(\x05R\x0frebalanceStatus\x12N\n" +
+	"\x0etable_progress\x18\x03 \x03(\v2'.fluss.wire.PbRebalanceProgressForTableR\rtableProgress\"\x8d\x01\n" +
+	"\x1bPbRebalanceProgressForTable\x12\x19\n" +
+	"\btable_id\x18\x01 \x02(\x03R\atableId\x12S\n" +
+	"\x10buckets_progress\x18\x02 \x03(\v2(.fluss.wire.PbRebalanceProgressForBucketR\x0fbucketsProgress\"\x96\x01\n" +
+	"\x1cPbRebalanceProgressForBucket\x12K\n" +
+	"\x0erebalance_plan\x18\x01 \x02(\v2$.fluss.wire.PbRebalancePlanForBucketR\rrebalancePlan\x12)\n" +
+	"\x10rebalance_status\x18\x02 \x02(\x05R\x0frebalanceStatus\"\xfa\x01\n" +
+	"\x18PbRebalancePlanForBucket\x12!\n" +
+	"\fpartition_id\x18\x01 \x01(\x03R\vpartitionId\x12\x1b\n" +
+	"\tbucket_id\x18\x02 \x02(\x05R\bbucketId\x12'\n" +
+	"\x0foriginal_leader\x18\x03 \x01(\x05R\x0eoriginalLeader\x12\x1d\n" +
+	"\n" +
+	"new_leader\x18\x04 \x01(\x05R\tnewLeader\x12/\n" +
+	"\x11original_replicas\x18\x05 \x03(\x05B\x02\x10\x01R\x10originalReplicas\x12%\n" +
+	"\fnew_replicas\x18\x06 \x03(\x05B\x02\x10\x01R\vnewReplicas\";\n" +
+	"\x16CancelRebalanceRequest\x12!\n" +
+	"\frebalance_id\x18\x01 \x01(\tR\vrebalanceId\"\x19\n" +
+	"\x17CancelRebalanceResponse\"\xc8\x01\n" +
 	"\x14AlterDatabaseRequest\x12#\n" +
 	"\rdatabase_name\x18\x01 \x02(\tR\fdatabaseName\x12/\n" +
 	"\x14ignore_if_not_exists\x18\x02 \x02(\bR\x11ignoreIfNotExists\x12@\n" +
@@ -7491,7 +8067,7 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 117)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 128)
 var file_fluss_api_proto_goTypes = []any{
 	(*ErrorResponse)(nil),                  // 0: fluss.wire.ErrorResponse
 	(*ApiVersionsRequest)(nil),             // 1: fluss.wire.ApiVersionsRequest
@@ -7599,17 +8175,28 @@ var file_fluss_api_proto_goTypes = []any{
 	(*DescribeClusterConfigsRequest)(nil),  // 103: fluss.wire.DescribeClusterConfigsRequest
 	(*DescribeClusterConfigsResponse)(nil), // 104: fluss.wire.DescribeClusterConfigsResponse
 	(*PbDescribeConfig)(nil),               // 105: fluss.wire.PbDescribeConfig
-	(*AlterDatabaseRequest)(nil),           // 106: fluss.wire.AlterDatabaseRequest
-	(*AlterDatabaseResponse)(nil),          // 107: fluss.wire.AlterDatabaseResponse
-	(*GetClusterHealthRequest)(nil),        // 108: fluss.wire.GetClusterHealthRequest
-	(*GetClusterHealthResponse)(nil),       // 109: fluss.wire.GetClusterHealthResponse
-	(*PbPredicate)(nil),                    // 110: fluss.wire.PbPredicate
-	(*PbLeafPredicate)(nil),                // 111: fluss.wire.PbLeafPredicate
-	(*PbCompoundPredicate)(nil),            // 112: fluss.wire.PbCompoundPredicate
-	(*PbLiteralValue)(nil),                 // 113: fluss.wire.PbLiteralValue
-	(*PbScanReqForBucket)(nil),             // 114: fluss.wire.PbScanReqForBucket
-	(*ScanKvRequest)(nil),                  // 115: fluss.wire.ScanKvRequest
-	(*ScanKvResponse)(nil),                 // 116: fluss.wire.ScanKvResponse
+	(*AlterClusterConfigsRequest)(nil),     // 106: fluss.wire.AlterClusterConfigsRequest
+	(*AlterClusterConfigsResponse)(nil),    // 107: fluss.wire.AlterClusterConfigsResponse
+	(*RebalanceRequest)(nil),               // 108: fluss.wire.RebalanceRequest
+	(*RebalanceResponse)(nil),              // 109: fluss.wire.RebalanceResponse
+	(*ListRebalanceProgressRequest)(nil),   // 110: fluss.wire.ListRebalanceProgressRequest
+	(*ListRebalanceProgressResponse)(nil),  // 111: fluss.wire.ListRebalanceProgressResponse
+	(*PbRebalanceProgressForTable)(nil),    // 112: fluss.wire.PbRebalanceProgressForTable
+	(*PbRebalanceProgressForBucket)(nil),   // 113: fluss.wire.PbRebalanceProgressForBucket
+	(*PbRebalancePlanForBucket)(nil),       // 114: fluss.wire.PbRebalancePlanForBucket
+	(*CancelRebalanceRequest)(nil),         // 115: fluss.wire.CancelRebalanceRequest
+	(*CancelRebalanceResponse)(nil),        // 116: fluss.wire.CancelRebalanceResponse
+	(*AlterDatabaseRequest)(nil),           // 117: fluss.wire.AlterDatabaseRequest
+	(*AlterDatabaseResponse)(nil),          // 118: fluss.wire.AlterDatabaseResponse
+	(*GetClusterHealthRequest)(nil),        // 119: fluss.wire.GetClusterHealthRequest
+	(*GetClusterHealthResponse)(nil),       // 120: fluss.wire.GetClusterHealthResponse
+	(*PbPredicate)(nil),                    // 121: fluss.wire.PbPredicate
+	(*PbLeafPredicate)(nil),                // 122: fluss.wire.PbLeafPredicate
+	(*PbCompoundPredicate)(nil),            // 123: fluss.wire.PbCompoundPredicate
+	(*PbLiteralValue)(nil),                 // 124: fluss.wire.PbLiteralValue
+	(*PbScanReqForBucket)(nil),             // 125: fluss.wire.PbScanReqForBucket
+	(*ScanKvRequest)(nil),                  // 126: fluss.wire.ScanKvRequest
+	(*ScanKvResponse)(nil),                 // 127: fluss.wire.ScanKvResponse
 }
 var file_fluss_api_proto_depIdxs = []int32{
 	3,   // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
@@ -7650,7 +8237,7 @@ var file_fluss_api_proto_depIdxs = []int32{
 	62,  // 35: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
 	64,  // 36: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
 	65,  // 37: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
-	110, // 38: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
+	121, // 38: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
 	67,  // 39: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
 	68,  // 40: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
 	69,  // 41: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
@@ -7676,17 +8263,21 @@ var file_fluss_api_proto_depIdxs = []int32{
 	102, // 61: fluss.wire.PbDropAclsFilterResult.matching_acls:type_name -> fluss.wire.PbDropAclsMatchingAcl
 	99,  // 62: fluss.wire.PbDropAclsMatchingAcl.acl:type_name -> fluss.wire.PbAclInfo
 	105, // 63: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
-	43,  // 64: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
-	111, // 65: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
-	112, // 66: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
-	113, // 67: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
-	110, // 68: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
-	114, // 69: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
-	70,  // [70:70] is the sub-list for method output_type
-	70,  // [70:70] is the sub-list for method input_type
-	70,  // [70:70] is the sub-list for extension type_name
-	70,  // [70:70] is the sub-list for extension extendee
-	0,   // [0:70] is the sub-list for field type_name
+	43,  // 64: fluss.wire.AlterClusterConfigsRequest.alter_configs:type_name -> fluss.wire.PbAlterConfig
+	112, // 65: fluss.wire.ListRebalanceProgressResponse.table_progress:type_name -> fluss.wire.PbRebalanceProgressForTable
+	113, // 66: fluss.wire.PbRebalanceProgressForTable.buckets_progress:type_name -> fluss.wire.PbRebalanceProgressForBucket
+	114, // 67: fluss.wire.PbRebalanceProgressForBucket.rebalance_plan:type_name -> fluss.wire.PbRebalancePlanForBucket
+	43,  // 68: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
+	122, // 69: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
+	123, // 70: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
+	124, // 71: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
+	121, // 72: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
+	125, // 73: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
+	74,  // [74:74] is the sub-list for method output_type
+	74,  // [74:74] is the sub-list for method input_type
+	74,  // [74:74] is the sub-list for extension type_name
+	74,  // [74:74] is the sub-list for extension extendee
+	0,   // [0:74] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -7700,7 +8291,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   117,
+			NumMessages:   128,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
