@@ -124,7 +124,7 @@ func (l *lexed) rewriteFromValues(open int, rw *rewrite) error {
 		rw.add(l.toks[r.close].start, l.toks[r.close].end, " AS "+QuoteIdent(names[ncols-1]))
 	}
 	if !hasAlias {
-		rw.add(l.toks[end].end, l.toks[end].end, " AS "+subqueryAlias)
+		rw.add(l.toks[end].end, l.toks[end].end, " AS "+subqueryAlias+" ")
 	}
 	return nil
 }

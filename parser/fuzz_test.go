@@ -67,4 +67,6 @@ var fuzzSeeds = []string{
 	"SELECT * FROM (SELECT a FROM t UNION ALL SELECT b FROM u)0x WHERE x.a > 1",
 	// A hint between a database and its table's name marked the database as hinted.
 	"SELECT 0 FROM A000/*+OPTIONS(''='')*/.A",
+	// The same for VALUES in FROM: its stand-in alias ran into a number written after the ).
+	"INSERT INTO A SELECT*FROM(VALUES (0,'0'), (0,'0'))0",
 }
