@@ -71,6 +71,8 @@ func (p *ddlParser) showAdmin() (st Statement, ok bool, err error) {
 	switch {
 	case p.word("servers"):
 		return &ShowServers{}, true, p.end()
+	case p.word("jobs"):
+		return &ShowJobs{}, true, p.end()
 	case p.word("offsets"):
 		t, spec, err := p.forTable()
 		return &ShowOffsets{Table: t, Partition: spec}, true, err
@@ -125,7 +127,8 @@ func (p *ddlParser) forTable() (TableName, []PartitionValue, error) {
 func ReturnsRows(st Statement) bool {
 	switch st.(type) {
 	case *Select, *ShowDatabases, *ShowTables, *ShowCreateTable, *Describe, *ShowPartitions, *Explain,
-		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs, *ShowClusterHealth, *ShowCreateDatabase, *ShowACLs:
+		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs, *ShowClusterHealth, *ShowCreateDatabase, *ShowACLs,
+		*ShowJobs, *StopJob:
 		return true
 	}
 	return false

@@ -80,6 +80,9 @@ func (c *Session) execStatement(ctx context.Context, st parser.Statement, args [
 	if err != nil {
 		return Result{}, err
 	}
+	if fp, ok := p.(*planner.Flink); ok {
+		return c.execFlink(ctx, fp)
+	}
 	if _, ok := p.(planner.QueryPlan); ok {
 		return Result{}, fmt.Errorf("flussql: %s returns rows; run it with Query", parser.StatementKind(st))
 	}
