@@ -242,6 +242,7 @@ func TestFlinkRefusalsAndErrors(t *testing.T) {
 		"STOP JOB 'a6f8c3d1e2b4a5c6d7e8f9a0b1c2d3e4'",
 		"SELECT k, COUNT(*) FROM src " + unboundedHint + " GROUP BY k",
 		"INSERT INTO src SELECT k, v FROM src " + unboundedHint,
+		"SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE src, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end",
 	} {
 		_, err := db.QueryContext(ctx, q)
 		require.Error(t, err, q)
@@ -271,4 +272,42 @@ func explainText(t *testing.T, db *sql.DB, q string) string {
 		lines = append(lines, r...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestFlinkTumbleWindow runs a TUMBLE window aggregation (Flink's windowing table-valued
+// function) over a table with a watermark: each window's row streams back once the
+// watermark passes its end.
+func TestFlinkTumbleWindow(t *testing.T) {
+	fdb, db, dbName := openFlinkDB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// flussql's CREATE TABLE has no WATERMARK clause: Flink creates the table.
+	fl := openFlinkSession(ctx, t, os.Getenv(flinkGatewayEnv), dbName)
+	fl.exec(ctx, t, fmt.Sprintf("CREATE TABLE flussql_%s.%s.ev (k INT, v BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('bucket.num' = '1')", dbName, dbName), nil)
+
+	rows, err := fdb.QueryContext(ctx, "SELECT window_start, window_end, COUNT(*) AS n, SUM(v) AS s FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end")
+	require.NoError(t, err)
+	defer rows.Close()
+	_, err = db.ExecContext(ctx, `INSERT INTO ev VALUES
+		(1, 1, TIMESTAMP '2026-01-01 00:00:01'), (2, 2, TIMESTAMP '2026-01-01 00:00:05'), (3, 4, TIMESTAMP '2026-01-01 00:00:09.999'),
+		(1, 8, TIMESTAMP '2026-01-01 00:00:10'), (2, 16, TIMESTAMP '2026-01-01 00:00:19'),
+		(3, 32, TIMESTAMP '2026-01-01 00:00:35')`)
+	require.NoError(t, err)
+
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	type window struct {
+		start, end time.Time
+		n, s       int64
+	}
+	want := []window{{day, day.Add(10 * time.Second), 3, 7}, {day.Add(10 * time.Second), day.Add(20 * time.Second), 2, 24}}
+	var got []window
+	for len(got) < len(want) {
+		require.True(t, rows.Next(), "the window rows: %v", rows.Err())
+		var kind string
+		var w window
+		require.NoError(t, rows.Scan(&kind, &w.start, &w.end, &w.n, &w.s))
+		assert.Equal(t, "insert", kind, "a window aggregation only appends")
+		got = append(got, w)
+	}
+	assert.Equal(t, want, got)
 }

@@ -125,6 +125,9 @@ func (p *ddlParser) forTable() (TableName, []PartitionValue, error) {
 // ReturnsRows reports whether a statement has a result set (is run with
 // Query rather than Exec): SELECT, SHOW, DESCRIBE and EXPLAIN.
 func ReturnsRows(st Statement) bool {
+	if w, ok := st.(*FlinkWindowQuery); ok {
+		return !w.Insert
+	}
 	switch st.(type) {
 	case *Select, *ShowDatabases, *ShowTables, *ShowCreateTable, *Describe, *ShowPartitions, *Explain,
 		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs, *ShowClusterHealth, *ShowCreateDatabase, *ShowACLs,

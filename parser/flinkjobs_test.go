@@ -68,3 +68,34 @@ func TestFlinkText(t *testing.T) {
 		assert.Equal(t, tt.want, got, tt.in)
 	}
 }
+
+func TestParseFlinkWindowQuery(t *testing.T) {
+	tests := []struct {
+		sql    string
+		insert bool
+		fn     string
+	}{
+		{"SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end;", false, "TUMBLE"},
+		{"select * from table(hop(table t, descriptor(ts), interval '1' minute, interval '5' minute))", false, "HOP"},
+		{"INSERT INTO s SELECT window_end, SUM(v) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '1' HOUR)) GROUP BY window_start, window_end", true, "CUMULATE"},
+		{"WITH w AS (SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(ts), INTERVAL '5' MINUTE))) SELECT * FROM w", false, "SESSION"},
+	}
+	for _, tt := range tests {
+		st, err := Parse(tt.sql)
+		require.NoError(t, err, tt.sql)
+		w, ok := st.(*FlinkWindowQuery)
+		require.True(t, ok, "%s parsed as %T", tt.sql, st)
+		assert.Equal(t, tt.insert, w.Insert)
+		assert.Equal(t, tt.fn, w.Function)
+		assert.NotContains(t, w.Text, ";")
+		assert.Equal(t, !tt.insert, ReturnsRows(st))
+	}
+	_, err := Parse("SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' SECOND)) WHERE k = ?")
+	assert.ErrorIs(t, err, ErrNotSupported, "Flink's gateway takes no placeholders")
+	st, err := Parse("EXPLAIN SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' SECOND))")
+	require.NoError(t, err)
+	assert.IsType(t, &FlinkWindowQuery{}, st.(*Explain).Statement)
+	st, err = Parse("SELECT * FROM `table`")
+	require.NoError(t, err)
+	assert.IsType(t, &Select{}, st, "a table named table is no window")
+}

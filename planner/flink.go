@@ -106,6 +106,18 @@ func (b *builder) routed(stmt parser.Statement) (Plan, error) {
 			return nil, &streamingError{msg: what + " runs on Flink: name a Flink SQL gateway in the DSN (" + FlinkGatewayKey + "=http://host:port)"}
 		}
 		return &Flink{Kind: FlinkCommand, Statement: stmt, Database: b.sess.Database}, nil
+	case *parser.FlinkWindowQuery:
+		s := stmt.(*parser.FlinkWindowQuery)
+		why := "flussql's engine has no event-time windows (" + s.Function + ")"
+		if !b.sess.Flink {
+			return nil, &streamingError{msg: "a query with the windowing table-valued function " + s.Function +
+				"(…) runs on Flink: name a Flink SQL gateway in the DSN (" + FlinkGatewayKey + "=http://host:port)"}
+		}
+		kind := FlinkQuery
+		if s.Insert {
+			kind = FlinkJob
+		}
+		return &Flink{Kind: kind, Statement: stmt, Database: b.sess.Database, Reason: why}, nil
 	}
 	p, err := b.build(stmt)
 	if err == nil || !errors.Is(err, ErrNeedsStreaming) {

@@ -27,6 +27,10 @@ func TestFlinkRouting(t *testing.T) {
 		{"streaming join", "SELECT a.id, b.msg FROM logs " + unbounded + " AS a JOIN logs " + unbounded + " AS b ON a.level = b.level", FlinkQuery},
 		{"streaming DISTINCT", "SELECT DISTINCT level FROM logs " + unbounded, FlinkQuery},
 		{"continuous INSERT … SELECT", "INSERT INTO logs SELECT id, msg, level, ts FROM logs " + unbounded + " WHERE level > 3", FlinkJob},
+		{"TUMBLE window", "SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE logs, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end", FlinkQuery},
+		{"HOP window job", "INSERT INTO logs SELECT 1, 'x', 1, window_start FROM TABLE(HOP(TABLE logs, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '5' MINUTE)) GROUP BY window_start, window_end", FlinkJob},
+		{"CUMULATE window", "SELECT window_end, SUM(level) FROM TABLE(CUMULATE(TABLE logs, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '1' HOUR)) GROUP BY window_start, window_end", FlinkQuery},
+		{"interval join", "SELECT a.id FROM logs " + unbounded + " AS a JOIN logs " + unbounded + " AS b ON a.level = b.level AND a.ts BETWEEN b.ts - INTERVAL '5' SECOND AND b.ts", FlinkQuery},
 		{"SHOW JOBS", "SHOW JOBS", FlinkCommand},
 		{"STOP JOB", "STOP JOB 'abc' WITH SAVEPOINT", FlinkCommand},
 	}
