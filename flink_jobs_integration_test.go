@@ -43,7 +43,7 @@ func openFlinkDB(t *testing.T) (flinkDB, plainDB *sql.DB, dbName string) {
 // writes to: its changelog, applied in order, equals the bounded GROUP BY flussql computes
 // once the writer is done.
 func TestFlinkContinuousGroupBy(t *testing.T) {
-	fdb, db, _ := openFlinkDB(t)
+	fdb, db, dbName := openFlinkDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	_, err := db.ExecContext(ctx, "CREATE TABLE src (k INT, v BIGINT) WITH ('bucket.num' = '2')")
@@ -113,7 +113,28 @@ func TestFlinkContinuousGroupBy(t *testing.T) {
 	}
 	require.NoError(t, bounded.Err())
 	assert.Equal(t, want, state, "the changelog applied in order equals flussql's bounded GROUP BY")
-	require.NoError(t, rows.Close(), "closing the rows stops the Flink job")
+	require.Equal(t, []string{dbName}, runningJobsOf(ctx, t, fdb, dbName), "the query runs as a Flink job")
+	require.NoError(t, rows.Close())
+	var running []string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if running = runningJobsOf(ctx, t, fdb, dbName); len(running) == 0 {
+			break
+		}
+	}
+	assert.Empty(t, running, "closing the rows stopped the query's Flink job")
+}
+
+// runningJobsOf lists (as dbName, once per job) the running Flink jobs that read a table
+// of database dbName: Flink names a query's job by its text, whose tables it qualifies.
+func runningJobsOf(ctx context.Context, t *testing.T, db *sql.DB, dbName string) []string {
+	t.Helper()
+	var out []string
+	for _, r := range queryStrings(t, db, "SHOW JOBS") {
+		if r[2] == "RUNNING" && strings.Contains(r[1], dbName) {
+			out = append(out, dbName)
+		}
+	}
+	return out
 }
 
 // TestFlinkJobSubmitHelper is the program TestFlinkJobOutlivesProgram runs in a process of
@@ -285,7 +306,9 @@ func TestFlinkTumbleWindow(t *testing.T) {
 	fl := openFlinkSession(ctx, t, os.Getenv(flinkGatewayEnv), dbName)
 	fl.exec(ctx, t, fmt.Sprintf("CREATE TABLE flussql_%s.%s.ev (k INT, v BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('bucket.num' = '1')", dbName, dbName), nil)
 
-	rows, err := fdb.QueryContext(ctx, "SELECT window_start, window_end, COUNT(*) AS n, SUM(v) AS s FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end")
+	qctx, qcancel := context.WithCancel(ctx)
+	defer qcancel()
+	rows, err := fdb.QueryContext(qctx, "SELECT window_start, window_end, COUNT(*) AS n, SUM(v) AS s FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end")
 	require.NoError(t, err)
 	defer rows.Close()
 	_, err = db.ExecContext(ctx, `INSERT INTO ev VALUES
@@ -310,4 +333,17 @@ func TestFlinkTumbleWindow(t *testing.T) {
 		got = append(got, w)
 	}
 	assert.Equal(t, want, got)
+
+	// Cancelling the query's context ends the rows and stops the job.
+	require.NotEmpty(t, runningJobsOf(ctx, t, fdb, dbName), "the window query runs as a Flink job")
+	qcancel()
+	assert.False(t, rows.Next())
+	assert.ErrorIs(t, rows.Err(), context.Canceled)
+	var running []string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if running = runningJobsOf(ctx, t, fdb, dbName); len(running) == 0 {
+			break
+		}
+	}
+	assert.Empty(t, running, "cancelling the context stopped the query's Flink job")
 }
