@@ -96,7 +96,7 @@ func (p *Flink) String() string {
 
 // routed plans stmt, sending to Flink what needs it (see the top of this file).
 func (b *builder) routed(stmt parser.Statement) (Plan, error) {
-	switch stmt.(type) {
+	switch s := stmt.(type) {
 	case *parser.ShowJobs, *parser.StopJob:
 		if !b.sess.Flink {
 			what := "SHOW JOBS"
@@ -107,7 +107,6 @@ func (b *builder) routed(stmt parser.Statement) (Plan, error) {
 		}
 		return &Flink{Kind: FlinkCommand, Statement: stmt, Database: b.sess.Database}, nil
 	case *parser.FlinkWindowQuery:
-		s := stmt.(*parser.FlinkWindowQuery)
 		why := "flussql's engine has no event-time windows (" + s.Function + ")"
 		if !b.sess.Flink {
 			return nil, &streamingError{msg: "a query with the windowing table-valued function " + s.Function +
