@@ -384,7 +384,7 @@ func (c *Config) format(withPassword bool) string {
 			} else {
 				b.WriteByte('&')
 			}
-			b.WriteString(k + "=" + url.QueryEscape(q[k]))
+			b.WriteString(url.QueryEscape(k) + "=" + url.QueryEscape(q[k]))
 		}
 	}
 	return b.String()
