@@ -70,7 +70,9 @@ func (c *Session) queryFlink(ctx context.Context, p *planner.Flink) (Rows, error
 }
 
 // submitFlinkJob submits an INSERT … SELECT as a Flink job and waits until Flink runs it:
-// SHOW JOBS lists it RUNNING. A job that fails or ends first is an error.
+// SHOW JOBS lists it RUNNING. A job that fails or ends first, or a wait cut short, is an
+// error matching ErrOutcomeUnknown (the job may have written rows); an error before Flink
+// accepted the job matches ErrNotWritten (the caller's writeOutcome).
 func (c *Session) submitFlinkJob(ctx context.Context, p *planner.Flink) (string, error) {
 	op, err := c.executeFlink(ctx, p, streamingMode)
 	if err != nil {
@@ -86,9 +88,13 @@ func (c *Session) submitFlinkJob(ctx context.Context, p *planner.Flink) (string,
 		id = *rows[0].Fields[0] // the "job id" column of Flink's INSERT result
 	}
 	if id == "" {
-		return "", fmt.Errorf("flussql: Flink accepted %s but named no job", p.Statement)
+		return "", &outcomeUnknownError{fmt.Errorf("flussql: Flink accepted %s but named no job (SHOW JOBS lists what runs)", p.Statement)}
 	}
-	return id, c.waitJobRunning(ctx, p, id)
+	if err := c.waitJobRunning(ctx, p, id); err != nil {
+		// The job was submitted: it may have written rows, or still start.
+		return id, &outcomeUnknownError{err}
+	}
+	return id, nil
 }
 
 // waitJobRunning polls SHOW JOBS until job id is RUNNING.
