@@ -80,3 +80,18 @@ func TestFlinkJobWaitsUntilRunning(t *testing.T) {
 		})
 	}
 }
+
+func TestFlinkText(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"SELECT k, COUNT(*) FROM t /*+ OPTIONS('scan.bounded' = 'false') */ GROUP BY k;", "SELECT k, COUNT(*) FROM t GROUP BY k"},
+		{"UPSERT INTO pk SELECT k, SUM(v) FROM t /*+ OPTIONS('scan.bounded' = 'false', 'scan.startup.mode' = 'earliest') */ GROUP BY k",
+			"INSERT INTO pk SELECT k, SUM(v) FROM t /*+ OPTIONS('scan.startup.mode' = 'earliest') */ GROUP BY k"},
+		{"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) ;", "SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))"},
+	} {
+		st, err := parser.Parse(tt.in)
+		require.NoError(t, err, tt.in)
+		got, err := flinkText(&planner.Flink{Statement: st})
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, got)
+	}
+}

@@ -120,9 +120,16 @@ func runFlink(ctx context.Context, s *flinkgw.Session, stmt string) ([]flinkgw.R
 }
 
 // flinkText is the text Flink runs for a plan: the statement in canonical form without
-// flussql's own 'scan.bounded' option.
+// flussql's own 'scan.bounded' option; UPSERT INTO is written INSERT INTO, which upserts
+// into a primary-key table in Flink (Flink SQL has no UPSERT).
 func flinkText(p *planner.Flink) (string, error) {
-	return parser.FlinkText(p.Statement.String(), planner.HintBounded)
+	st := p.Statement
+	if ins, ok := st.(*parser.Insert); ok && ins.Upsert {
+		cp := *ins
+		cp.Upsert = false
+		st = &cp
+	}
+	return parser.FlinkText(st.String(), planner.HintBounded)
 }
 
 // execute submits the plan's statement in the session's gateway session (opened, or
