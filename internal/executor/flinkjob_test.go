@@ -95,3 +95,62 @@ func TestFlinkText(t *testing.T) {
 		assert.Equal(t, tt.want, got)
 	}
 }
+
+// expiringGateway forgets its first session after the session's third statement, as the
+// gateway does after its idle timeout; the second session works.
+type expiringGateway struct {
+	sessions   int
+	statements map[string]int
+	executed   []string
+}
+
+func (g *expiringGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	switch {
+	case p == "/v2/sessions":
+		g.sessions++
+		fmt.Fprintf(w, `{"sessionHandle":"s%d"}`, g.sessions)
+	case strings.HasSuffix(p, "/statements"):
+		s := strings.Split(p, "/")[3]
+		g.statements[s]++
+		if s == "s1" && g.statements[s] > 3 {
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprintf(w, `{"errors":["Internal server error.","<Exception on server side:\nSqlGatewayException: Failed to execute statement.\nCaused by: org.apache.flink.table.gateway.api.utils.SqlGatewayException: Session '%s' does not exist.\n"]}`, s)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		g.executed = append(g.executed, s+" "+string(b))
+		fmt.Fprint(w, `{"operationHandle":"o"}`)
+	case strings.Contains(p, "/result/"):
+		fmt.Fprint(w, `{"resultType":"EOS","results":{"columns":[{"name":"job id","logicalType":{"type":"VARCHAR","nullable":true}}],"data":[]}}`)
+	default:
+		fmt.Fprint(w, `{"status":"CLOSED"}`)
+	}
+}
+
+func TestFlinkSessionOpenedAgainWhenExpired(t *testing.T) {
+	g := &expiringGateway{statements: map[string]int{}}
+	srv := httptest.NewServer(g)
+	defer srv.Close()
+	ex := New(nil, nil, Options{Flink: &FlinkOptions{Gateway: srv.URL, Catalog: "fluss"}})
+	sess := ex.NewSession("shop")
+	defer sess.Close()
+	st, err := parser.Parse("SHOW JOBS")
+	require.NoError(t, err)
+	plan := &planner.Flink{Kind: planner.FlinkCommand, Statement: st, Database: "shop"}
+	for range 2 {
+		_, err := sess.execFlink(context.Background(), plan)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, 2, g.sessions, "the expired session was replaced")
+	// s1: catalog, USE CATALOG, USE shop, then SHOW JOBS fails (expired); s2: the same
+	// three, SHOW JOBS again, and the second statement's SHOW JOBS.
+	require.Len(t, g.executed, 8, "%q", g.executed)
+	for i, want := range []string{"s2 ", "s2 ", "s2 ", "s2 ", "s2 "} {
+		assert.True(t, strings.HasPrefix(g.executed[3+i], want), "%q", g.executed[3+i])
+	}
+	assert.Contains(t, g.executed[3], "CREATE CATALOG")
+	assert.Contains(t, g.executed[5], "USE shop")
+	assert.Contains(t, g.executed[6], "SHOW JOBS")
+	assert.Contains(t, g.executed[7], "SHOW JOBS")
+}
