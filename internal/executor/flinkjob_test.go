@@ -38,6 +38,8 @@ func (g *fakeJobGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case strings.Contains(stmt, "INSERT"):
 			fmt.Fprint(w, `{"resultType":"EOS","jobID":"j1","results":{"columns":[{"name":"job id","logicalType":{"type":"VARCHAR","nullable":false,"length":2147483647}}],"data":[{"kind":"INSERT","fields":["j1"]}]}}`)
+		case strings.Contains(stmt, "DESCRIBE CATALOG"):
+			fmt.Fprint(w, `{"resultType":"EOS","results":{"columns":[],"data":[{"kind":"INSERT","fields":["option:bootstrap.servers","10.0.0.1:9123,127.0.0.1:9123"]}]}}`)
 		case strings.Contains(stmt, "SHOW JOBS"):
 			fmt.Fprintf(w, `{"resultType":"EOS","results":{"columns":[],"data":[{"kind":"INSERT","fields":["j0","other","RUNNING","2026-01-01 00:00:00"]},{"kind":"INSERT","fields":["j1","INSERT","%s","2026-01-01 00:00:00"]}]}}`, g.status)
 		default:
@@ -62,7 +64,8 @@ func TestFlinkJobWaitsUntilRunning(t *testing.T) {
 		t.Run(tt.status, func(t *testing.T) {
 			srv := httptest.NewServer(&fakeJobGateway{status: tt.status, stmts: map[string]string{}})
 			defer srv.Close()
-			ex := New(nil, nil, Options{Flink: &FlinkOptions{Gateway: srv.URL, Catalog: "fluss"}})
+			ex := New(nil, nil, Options{Flink: &FlinkOptions{Gateway: srv.URL, Catalog: "fluss",
+				CatalogOptions: map[string]string{"type": "fluss", "bootstrap.servers": "127.0.0.1:9123"}}})
 			sess := ex.NewSession("shop")
 			defer sess.Close()
 			res, err := sess.execFlink(context.Background(), plan)
@@ -113,7 +116,7 @@ func (g *expiringGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(p, "/statements"):
 		s := strings.Split(p, "/")[3]
 		g.statements[s]++
-		if s == "s1" && g.statements[s] > 3 {
+		if s == "s1" && g.statements[s] > 4 {
 			w.WriteHeader(http.StatusInternalServerError)
 			fmt.Fprintf(w, `{"errors":["Internal server error.","<Exception on server side:\nSqlGatewayException: Failed to execute statement.\nCaused by: org.apache.flink.table.gateway.api.utils.SqlGatewayException: Session '%s' does not exist.\n"]}`, s)
 			return
@@ -143,14 +146,29 @@ func TestFlinkSessionOpenedAgainWhenExpired(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.Equal(t, 2, g.sessions, "the expired session was replaced")
-	// s1: catalog, USE CATALOG, USE shop, then SHOW JOBS fails (expired); s2: the same
-	// three, SHOW JOBS again, and the second statement's SHOW JOBS.
-	require.Len(t, g.executed, 8, "%q", g.executed)
-	for i, want := range []string{"s2 ", "s2 ", "s2 ", "s2 ", "s2 "} {
-		assert.True(t, strings.HasPrefix(g.executed[3+i], want), "%q", g.executed[3+i])
+	// s1: catalog, USE CATALOG, DESCRIBE CATALOG, USE shop, then SHOW JOBS fails (expired);
+	// s2: the same four, SHOW JOBS again, and the second statement's SHOW JOBS.
+	require.Len(t, g.executed, 10, "%q", g.executed)
+	for _, e := range g.executed[4:] {
+		assert.True(t, strings.HasPrefix(e, "s2 "), "%q", e)
 	}
-	assert.Contains(t, g.executed[3], "CREATE CATALOG")
-	assert.Contains(t, g.executed[5], "USE shop")
-	assert.Contains(t, g.executed[6], "SHOW JOBS")
-	assert.Contains(t, g.executed[7], "SHOW JOBS")
+	assert.Contains(t, g.executed[4], "CREATE CATALOG")
+	assert.Contains(t, g.executed[7], "USE shop")
+	assert.Contains(t, g.executed[8], "SHOW JOBS")
+	assert.Contains(t, g.executed[9], "SHOW JOBS")
+}
+
+func TestFlinkCatalogOfAnotherCluster(t *testing.T) {
+	srv := httptest.NewServer(&fakeJobGateway{status: "RUNNING", stmts: map[string]string{}})
+	defer srv.Close()
+	ex := New(nil, nil, Options{Flink: &FlinkOptions{Gateway: srv.URL, Catalog: "fluss",
+		CatalogOptions: map[string]string{"type": "fluss", "bootstrap.servers": "127.0.0.1:7777"}}})
+	sess := ex.NewSession("shop")
+	defer sess.Close()
+	st, err := parser.Parse("SHOW JOBS")
+	require.NoError(t, err)
+	_, err = sess.execFlink(context.Background(), &planner.Flink{Kind: planner.FlinkCommand, Statement: st})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "reads the Fluss cluster at 10.0.0.1:9123,127.0.0.1:9123, not the DSN's 127.0.0.1:7777")
+	assert.Contains(t, err.Error(), "flink_catalog=")
 }

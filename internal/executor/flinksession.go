@@ -69,6 +69,10 @@ func (c *Session) flinkSession(ctx context.Context, database string) (*flinkgw.S
 				return nil, err
 			}
 		}
+		if err := checkCatalogCluster(ctx, s, cat, fo.CatalogOptions["bootstrap.servers"]); err != nil {
+			_ = s.Close(context.WithoutCancel(ctx))
+			return nil, err
+		}
 		fc.s, fc.database = s, ""
 	}
 	if database != "" && database != fc.database {
@@ -78,6 +82,31 @@ func (c *Session) flinkSession(ctx context.Context, database string) (*flinkgw.S
 		fc.database = database
 	}
 	return fc.s, nil
+}
+
+// checkCatalogCluster refuses a catalog the gateway already had for another Fluss cluster
+// (CREATE CATALOG IF NOT EXISTS kept it; a gateway with a file catalog store keeps catalogs
+// across restarts): its bootstrap servers must share an address with ours.
+func checkCatalogCluster(ctx context.Context, s *flinkgw.Session, cat, bootstrap string) error {
+	rows, err := runFlink(ctx, s, "DESCRIBE CATALOG EXTENDED "+cat)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		f := r.Strings("")
+		if len(f) < 2 || f[0] != "option:bootstrap.servers" {
+			continue
+		}
+		ours := strings.Split(bootstrap, ",")
+		for _, addr := range strings.Split(f[1], ",") {
+			if slices.Contains(ours, strings.TrimSpace(addr)) {
+				return nil
+			}
+		}
+		return fmt.Errorf("flussql: the Flink gateway's catalog %s reads the Fluss cluster at %s, not the DSN's %s: name another catalog in the DSN (flink_catalog=…), which flussql creates for the DSN's servers",
+			cat, f[1], bootstrap)
+	}
+	return nil
 }
 
 // closeFlink closes the session's gateway session. Jobs it submitted keep running: a

@@ -103,8 +103,8 @@ func TestFlinkChangelogRows(t *testing.T) {
 			sess := ex.NewSession("shop")
 			st, err := parser.Parse("SELECT k, COUNT(*) FROM t /*+ OPTIONS('scan.bounded' = 'false') */ GROUP BY k")
 			require.NoError(t, err)
-			// The page's next URI names the query's operation, the fourth statement.
-			g.page = strings.ReplaceAll(flinkChangelogPage, "QUERY", "o3")
+			// The page's next URI names the query's operation, the fifth statement.
+			g.page = strings.ReplaceAll(flinkChangelogPage, "QUERY", "o4")
 
 			rows, err := sess.queryFlink(context.Background(), &planner.Flink{Kind: planner.FlinkQuery, Statement: st, Database: "shop"})
 			require.NoError(t, err)
@@ -133,15 +133,16 @@ func TestFlinkChangelogRows(t *testing.T) {
 			assert.Equal(t, []string{
 				"execute " + `{"statement":"CREATE CATALOG IF NOT EXISTS fluss WITH ('bootstrap.servers' = '127.0.0.1:9123', 'type' = 'fluss')"}`, "close o0",
 				"execute " + `{"statement":"USE CATALOG fluss"}`, "close o1",
-				"execute " + `{"statement":"USE shop"}`, "close o2",
-			}, g.requests[:6])
-			assert.Contains(t, g.requests[6], `"statement":"SELECT k, COUNT(*) FROM t GROUP BY k"`, "the hint only flussql knows is not sent")
-			assert.Contains(t, g.requests[6], `"execution.runtime-mode":"streaming"`)
-			end := []string{"close o3", "close session"}
+				"execute " + `{"statement":"DESCRIBE CATALOG EXTENDED fluss"}`, "close o2",
+				"execute " + `{"statement":"USE shop"}`, "close o3",
+			}, g.requests[:8])
+			assert.Contains(t, g.requests[8], `"statement":"SELECT k, COUNT(*) FROM t GROUP BY k"`, "the hint only flussql knows is not sent")
+			assert.Contains(t, g.requests[8], `"execution.runtime-mode":"streaming"`)
+			end := []string{"close o4", "close session"}
 			if tt.wantCancel {
-				end = append([]string{"cancel o3"}, end...)
+				end = append([]string{"cancel o4"}, end...)
 			}
-			assert.Equal(t, end, g.requests[7:])
+			assert.Equal(t, end, g.requests[9:])
 		})
 	}
 }
