@@ -13,7 +13,7 @@ const reservedPrefix = "__flussql_"
 
 // statementStarts lists the words a statement may begin with.
 var statementStarts = []string{"SELECT", "INSERT", "UPSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER",
-	"SHOW", "DESCRIBE", "USE", "EXPLAIN", "STOP"}
+	"SHOW", "DESCRIBE", "USE", "EXPLAIN"}
 
 // Parse parses exactly one statement of the flussql dialect (a trailing ';'
 // is allowed). Errors are *Error values with the line and column of the

@@ -94,6 +94,15 @@ func (p *Flink) String() string {
 	return d.String()
 }
 
+// engineLine is the line EXPLAIN's rows end with for a plan flussql runs itself (a Flink
+// plan names its engine in its own description).
+func engineLine(p Plan) string {
+	if _, ok := p.(*Flink); ok {
+		return ""
+	}
+	return "\n  engine: flussql, in this process"
+}
+
 // routed plans stmt, sending to Flink what needs it (see the top of this file).
 func (b *builder) routed(stmt parser.Statement) (Plan, error) {
 	switch s := stmt.(type) {

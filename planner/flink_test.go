@@ -53,6 +53,8 @@ func TestFlinkRouting(t *testing.T) {
 			p, err = buildFlink(t, "EXPLAIN "+tt.sql, true)
 			require.NoError(t, err)
 			assert.Equal(t, fp.String(), p.String(), "EXPLAIN says Flink runs it")
+			rows := p.(*Explain).Rows()
+			assert.Equal(t, []any{"  engine: Flink, through the SQL gateway (flink_gateway)"}, rows[1])
 		})
 	}
 }
@@ -67,6 +69,10 @@ func TestFlinkRoutingKeepsWhatFlussqlRuns(t *testing.T) {
 		require.NoError(t, err, sql)
 		_, isFlink := p.(*Flink)
 		assert.False(t, isFlink, "%s: flussql runs it itself", sql)
+		p, err = buildFlink(t, "EXPLAIN "+sql, true)
+		require.NoError(t, err, sql)
+		rows := p.(*Explain).Rows()
+		assert.Equal(t, []any{"  engine: flussql, in this process"}, rows[len(rows)-1], "EXPLAIN names the engine")
 	}
 }
 
