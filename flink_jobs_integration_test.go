@@ -33,10 +33,19 @@ func openFlinkDB(t *testing.T) (flinkDB, plainDB *sql.DB, dbName string) {
 	_, dbName = openTestDB(t)
 	plainDB, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+dbName)
 	require.NoError(t, err)
-	flinkDB, err = sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+dbName+"?flink_gateway=http://"+gw)
+	flinkDB, err = sql.Open("fluss", flinkDSN(t, dbName))
 	require.NoError(t, err)
 	t.Cleanup(func() { flinkDB.Close(); plainDB.Close() })
 	return flinkDB, plainDB, dbName
+}
+
+// flinkDSN is the DSN of database dbName with the gateway. Its Fluss catalog is named after
+// the cluster under test (one per cluster: a gateway keeps its catalogs, and one of the same
+// name for another cluster is refused).
+func flinkDSN(t *testing.T, dbName string) string {
+	addr := strings.Split(realcluster.Addr(t), ",")[0]
+	catalog := "fluss_" + strings.NewReplacer(".", "_", ":", "_", "[", "", "]", "").Replace(addr)
+	return "fluss://" + realcluster.Addr(t) + "/" + dbName + "?flink_gateway=http://" + os.Getenv(flinkGatewayEnv) + "&flink_catalog=" + catalog
 }
 
 // TestFlinkContinuousGroupBy reads a continuous GROUP BY over a table another goroutine
@@ -175,7 +184,7 @@ func TestFlinkJobOutlivesProgram(t *testing.T) {
 
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestFlinkJobSubmitHelper$", "-test.v")
 	cmd.Env = append(os.Environ(),
-		"FLUSSQL_TEST_SUBMIT_DSN=fluss://"+realcluster.Addr(t)+"/"+dbName+"?flink_gateway=http://"+os.Getenv(flinkGatewayEnv),
+		"FLUSSQL_TEST_SUBMIT_DSN="+flinkDSN(t, dbName),
 		"FLUSSQL_TEST_SUBMIT_SQL="+insert)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
@@ -195,7 +204,7 @@ func TestFlinkJobOutlivesProgram(t *testing.T) {
 	})
 
 	// A new *sql.DB (the submitter is gone) lists the job as running.
-	fdb2, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/"+dbName+"?flink_gateway=http://"+os.Getenv(flinkGatewayEnv))
+	fdb2, err := sql.Open("fluss", flinkDSN(t, dbName))
 	require.NoError(t, err)
 	defer fdb2.Close()
 	assert.Equal(t, "RUNNING", jobStatus(ctx, t, fdb2, id))
