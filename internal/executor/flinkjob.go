@@ -90,7 +90,11 @@ func (c *Session) submitFlinkJob(ctx context.Context, p *planner.Flink) (string,
 	if id == "" {
 		return "", &outcomeUnknownError{fmt.Errorf("flussql: Flink accepted %s but named no job (SHOW JOBS lists what runs)", p.Statement)}
 	}
-	if err := c.waitJobRunning(ctx, p, id); err != nil {
+	// A job Flink cannot schedule (no free slot) waits in CREATED until Flink gives up
+	// minutes later: the wait is bounded by the request timeout when ctx has no deadline.
+	wctx, cancel := c.ex.requestContext(ctx)
+	defer cancel()
+	if err := c.waitJobRunning(wctx, p, id); err != nil {
 		// The job was submitted: it may have written rows, or still start.
 		return id, &outcomeUnknownError{err}
 	}

@@ -51,7 +51,9 @@ func (c *Session) startFlinkQuery(ctx context.Context, p *planner.Flink) (Rows, 
 	if err != nil {
 		return nil, err
 	}
-	if err := op.Ready(ctx); err != nil {
+	rctx, cancel := c.ex.requestContext(ctx) // planning and submitting; the rows wait for as long as ctx lets them
+	defer cancel()
+	if err := op.Ready(rctx); err != nil {
 		stopFlinkOperation(op)
 		return nil, err
 	}
