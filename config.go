@@ -39,6 +39,13 @@ const DefaultDatabase = "fluss"
 //	partition_wait           how long a write waits for a missing partition before failing (default 5s)
 //	query_memory             bytes the state of one query's aggregation, ORDER BY and DISTINCT may hold,
 //	                         e.g. 64MiB, 1GiB or 1048576 (default 256MiB)
+//	flink_gateway            a Flink SQL gateway (http://host:port) that runs what needs a streaming
+//	                         engine: continuous queries and INSERT … SELECT jobs over unbounded scans,
+//	                         SHOW JOBS, STOP JOB (default none: those are refused)
+//	flink_catalog            the name of the Fluss catalog in the gateway's sessions, created there
+//	                         (IF NOT EXISTS) for the DSN's servers (default fluss)
+//	flink.<option>           a Flink option for the gateway sessions, e.g.
+//	                         flink.execution.checkpointing.interval=10s or flink.pipeline.name=orders
 //
 // A user name turns SASL/PLAIN authentication on. Config.String and every error hide the password.
 type Config struct {
@@ -79,7 +86,21 @@ type Config struct {
 	// QueryMemory bounds the bytes the state of one query's aggregation, sort and
 	// DISTINCT may hold; a query that needs more fails naming this key.
 	QueryMemory int64
+	// FlinkGateway is the URL of a Flink SQL gateway (DSN flink_gateway) that runs the
+	// statements needing a streaming engine; empty refuses them.
+	FlinkGateway string
+	// FlinkCatalog is the name of the Fluss catalog in the gateway's sessions (DSN
+	// flink_catalog; empty means DefaultFlinkCatalog).
+	FlinkCatalog string
+	// FlinkOptions are Flink options for the gateway's sessions (DSN flink.<option>=value).
+	FlinkOptions map[string]string
 }
+
+// DefaultFlinkCatalog is the name of the Fluss catalog in a Flink gateway session.
+const DefaultFlinkCatalog = "fluss"
+
+// flinkOptionPrefix starts the DSN keys that are Flink options of the gateway sessions.
+const flinkOptionPrefix = "flink."
 
 // NoWait, as Config.WriteLinger or Config.PartitionWait, means not waiting at all (the DSN
 // says 0s). A zero value in a Config means the default: NewConnector fills it in.
@@ -115,6 +136,7 @@ func NewConfig() *Config {
 		WriteConnections: DefaultWriteConnections,
 		PartitionWait:    DefaultPartitionWait,
 		QueryMemory:      DefaultQueryMemory,
+		FlinkCatalog:     DefaultFlinkCatalog,
 	}
 }
 
@@ -130,7 +152,7 @@ func DSNFromEnv() string {
 }
 
 // dsnKeys are the query keys ParseDSN accepts, for error messages.
-var dsnKeys = []string{"connect_timeout", "partition_auto_create", "partition_wait", "query_memory", "timeout", "write_batch_size", "write_connections", "write_linger"}
+var dsnKeys = []string{"connect_timeout", "flink.<option>", "flink_catalog", "flink_gateway", "partition_auto_create", "partition_wait", "query_memory", "timeout", "write_batch_size", "write_connections", "write_linger"}
 
 // ParseDSN parses a fluss:// data source name. Errors name the bad part and never
 // contain the password.
@@ -259,7 +281,21 @@ func (c *Config) set(key, value string) error {
 		if n, err = parseBytes(value); err == nil {
 			c.QueryMemory = n
 		}
+	case "flink_gateway":
+		c.FlinkGateway, err = gatewayURL(value)
+	case "flink_catalog":
+		if value == "" {
+			err = errors.New("must name a catalog")
+		}
+		c.FlinkCatalog = value
 	default:
+		if opt, ok := strings.CutPrefix(key, flinkOptionPrefix); ok && opt != "" {
+			if c.FlinkOptions == nil {
+				c.FlinkOptions = map[string]string{}
+			}
+			c.FlinkOptions[opt] = value
+			return nil
+		}
 		return fmt.Errorf("flussql: unknown DSN key %q; known keys: %s", key, strings.Join(dsnKeys, ", "))
 	}
 	if err != nil {
@@ -327,6 +363,15 @@ func (c *Config) format(withPassword bool) string {
 	if c.QueryMemory != DefaultQueryMemory && c.QueryMemory > 0 {
 		q["query_memory"] = engine.FormatBytes(c.QueryMemory)
 	}
+	if c.FlinkGateway != "" {
+		q["flink_gateway"] = c.FlinkGateway
+	}
+	if c.FlinkCatalog != "" && c.FlinkCatalog != DefaultFlinkCatalog {
+		q["flink_catalog"] = c.FlinkCatalog
+	}
+	for k, v := range c.FlinkOptions {
+		q[flinkOptionPrefix+k] = v
+	}
 	if len(q) > 0 {
 		keys := make([]string, 0, len(q))
 		for k := range q {
@@ -339,7 +384,7 @@ func (c *Config) format(withPassword bool) string {
 			} else {
 				b.WriteByte('&')
 			}
-			b.WriteString(k + "=" + url.QueryEscape(q[k]))
+			b.WriteString(url.QueryEscape(k) + "=" + url.QueryEscape(q[k]))
 		}
 	}
 	return b.String()
@@ -390,6 +435,22 @@ func (c *Config) normalize() {
 	if c.QueryMemory <= 0 {
 		c.QueryMemory = DefaultQueryMemory
 	}
+	if c.FlinkCatalog == "" {
+		c.FlinkCatalog = DefaultFlinkCatalog
+	}
+}
+
+// gatewayURL checks a flink_gateway value: an http(s) URL with a host and port, or
+// host:port (read as http://host:port).
+func gatewayURL(v string) (string, error) {
+	if !strings.Contains(v, "://") {
+		v = "http://" + v
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Port() == "" || u.Hostname() == "" {
+		return "", errors.New("must be the SQL gateway's URL, http://host:port")
+	}
+	return strings.TrimRight(v, "/"), nil
 }
 
 // parseBytes reads a positive size: digits with an optional unit B, KiB, MiB or

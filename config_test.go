@@ -39,6 +39,16 @@ func TestParseDSN(t *testing.T) {
 		{dsn: "fluss://127.0.0.1:9123?query_memory=1TiB", wantErr: `query_memory="1TiB": want a size`},
 		{dsn: "fluss://127.0.0.1:9123?write_connections=65", wantErr: `write_connections="65": must be 1 to 64`},
 		{dsn: "fluss://127.0.0.1:9123?write_connections=four", wantErr: `write_connections="four"`},
+		{dsn: "fluss://127.0.0.1:9123?flink_gateway=127.0.0.1:8083", want: func(c *Config) { c.FlinkGateway = "http://127.0.0.1:8083" }},
+		{dsn: "fluss://127.0.0.1:9123?flink_gateway=https%3A%2F%2Fflink.example%3A443%2F&flink_catalog=prod&flink.pipeline.name=orders&flink.execution.checkpointing.interval=10s",
+			want: func(c *Config) {
+				c.FlinkGateway, c.FlinkCatalog = "https://flink.example:443", "prod"
+				c.FlinkOptions = map[string]string{"pipeline.name": "orders", "execution.checkpointing.interval": "10s"}
+			}},
+		{dsn: "fluss://127.0.0.1:9123?flink_gateway=flink.example", wantErr: `flink_gateway="flink.example": must be the SQL gateway's URL, http://host:port`},
+		{dsn: "fluss://127.0.0.1:9123?flink_gateway=ftp://h:21", wantErr: `must be the SQL gateway's URL`},
+		{dsn: "fluss://127.0.0.1:9123?flink_catalog=", wantErr: `flink_catalog="": must name a catalog`},
+		{dsn: "fluss://127.0.0.1:9123?flink.=x", wantErr: `unknown DSN key "flink."; known keys: connect_timeout, flink.<option>, flink_catalog, flink_gateway`},
 		{dsn: "mysql://127.0.0.1:3306", wantErr: `must start with "fluss://"`},
 		{dsn: "fluss://", wantErr: "names no server"},
 		{dsn: "fluss:///db", wantErr: "names no server"},
@@ -79,6 +89,8 @@ func TestFormatDSNRoundTripAndRedaction(t *testing.T) {
 	c.RequestTimeout = 3 * time.Second
 	c.PartitionAutoCreate = true
 	c.QueryMemory = 3 << 20
+	c.FlinkGateway, c.FlinkCatalog = "http://127.0.0.1:8083", "my cat"
+	c.FlinkOptions = map[string]string{"pipeline.name": "a&b=c", "odd&key": "v"}
 	dsn := c.FormatDSN()
 	back, err := ParseDSN(dsn)
 	require.NoError(t, err)
@@ -93,6 +105,7 @@ func FuzzDSNRoundTrip(f *testing.F) {
 		"fluss://127.0.0.1:9123/fluss",
 		"fluss://u:p@a:1,b:2/db?timeout=1s&partition_auto_create=true",
 		"fluss://u%40x:p%2F@h:9/d%2Fb?write_linger=0s",
+		"fluss://h:1?flink_gateway=h:2&flink_catalog=c&flink.a%26b=x%3Dy",
 	} {
 		f.Add(s)
 	}

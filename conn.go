@@ -188,6 +188,9 @@ func driverResult(res executor.Result, err error) (driver.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if res.JobID != "" {
+		return jobResult(res.JobID), nil
+	}
 	if !res.Counted {
 		return driver.ResultNoRows, nil
 	}
@@ -212,3 +215,16 @@ func plannerArgs(args []driver.NamedValue) []planner.Arg {
 	}
 	return out
 }
+
+// jobResult is the result of a statement Flink runs as a job: it counts no rows (the job
+// writes until it is stopped). Run the statement with QueryRow to read the job's id
+// (column "job id"), or list the jobs with SHOW JOBS.
+type jobResult string
+
+// LastInsertId is not supported.
+func (r jobResult) LastInsertId() (int64, error) {
+	return 0, fmt.Errorf("flussql: the statement runs as Flink job %s, which has no insert id", string(r))
+}
+
+// RowsAffected is 0: the job's rows are written after the statement returns.
+func (jobResult) RowsAffected() (int64, error) { return 0, nil }

@@ -145,8 +145,9 @@ func (c *Connector) executor(ctx context.Context) (*executor.Executor, error) {
 		PartitionAutoCreate: c.cfg.PartitionAutoCreate,
 		NotePlan:            notePlan,
 		DecorateError: func(st parser.Statement, database string, err error) error {
-			return permissionError(c.cfg.User, st, database, err)
+			return flinkError(permissionError(c.cfg.User, st, database, err))
 		},
+		Flink: flinkOptions(&c.cfg),
 	})
 	return c.ex, nil
 }

@@ -71,6 +71,8 @@ func (p *ddlParser) showAdmin() (st Statement, ok bool, err error) {
 	switch {
 	case p.word("servers"):
 		return &ShowServers{}, true, p.end()
+	case p.word("jobs"):
+		return &ShowJobs{}, true, p.end()
 	case p.word("offsets"):
 		t, spec, err := p.forTable()
 		return &ShowOffsets{Table: t, Partition: spec}, true, err
@@ -124,10 +126,13 @@ func (p *ddlParser) forTable() (TableName, []PartitionValue, error) {
 // Query rather than Exec): SELECT, SHOW, DESCRIBE, EXPLAIN and CALL (whose procedures answer
 // with rows, as in Flink; Exec runs them too and drops the rows).
 func ReturnsRows(st Statement) bool {
+	if w, ok := st.(*FlinkWindowQuery); ok {
+		return !w.Insert
+	}
 	switch st.(type) {
 	case *Select, *ShowDatabases, *ShowTables, *ShowCreateTable, *Describe, *ShowPartitions, *Explain,
 		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs, *ShowClusterHealth, *ShowCreateDatabase, *ShowACLs,
-		*Call:
+		*Call, *ShowJobs, *StopJob:
 		return true
 	}
 	return false

@@ -175,6 +175,8 @@ func (p *ddlParser) statement() (Statement, error) {
 			return nil, err
 		}
 		return &Describe{Table: name}, p.end()
+	case p.l.isWord(t, "stop"):
+		return p.stopJob()
 	case p.l.isWord(t, "use"):
 		db, _, err := p.ident("a database name")
 		if err != nil {

@@ -76,6 +76,9 @@ func (l *lexed) statement(i int) (Statement, error) {
 		return &Explain{Statement: inner}, nil
 	case l.isWord(t, "select"), l.isWord(t, "with"), l.isWord(t, "insert"), l.isWord(t, "upsert"),
 		l.isWord(t, "update"), l.isWord(t, "delete"):
+		if st, ok, err := l.flinkWindowQuery(i); ok {
+			return st, err
+		}
 		return l.dml(i)
 	case t.typ == '(' && l.parenQuery(i):
 		return l.dml(i) // (SELECT …) UNION ALL …

@@ -233,7 +233,8 @@ func TestShowRows(t *testing.T) {
 	e := build(t, "EXPLAIN SELECT * FROM logs").(*Explain)
 	rows := e.Rows()
 	assert.Equal(t, "Scan fluss.logs (log table, 2 buckets)", rows[0][0])
-	assert.Equal(t, len(rows), len(splitLines(e.String())))
+	assert.Equal(t, len(rows), len(splitLines(e.String()))+1, "a row per line of the plan, then the engine")
+	assert.Equal(t, "  engine: flussql, in this process", rows[len(rows)-1][0])
 }
 
 func splitLines(s string) []string {

@@ -65,7 +65,7 @@ func checkBoundedSource(p QueryPlan) error {
 	switch p := p.(type) {
 	case *Scan:
 		if !p.Bounded {
-			return fmt.Errorf("INSERT … SELECT needs a bounded query; %s is read with '%s' = 'false': remove the hint", p.Table.Path, HintBounded)
+			return needsStreaming("INSERT … SELECT needs a bounded query; %s is read with '%s' = 'false': remove the hint", p.Table.Path, HintBounded)
 		}
 	case *Query:
 		if p.Source != nil {

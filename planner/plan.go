@@ -49,13 +49,16 @@ type Session struct {
 	// 1.0+): a query of one that no key condition answers is planned over a KvScan
 	// instead of being refused with ErrNeedsFullScan.
 	KvScan bool
+	// Flink says a Flink SQL gateway runs what needs a streaming engine: such statements
+	// plan as *Flink instead of being refused (flink.go).
+	Flink bool
 }
 
 // Build plans one statement. Literals are converted to their columns'
 // types now; placeholders are left for Bind.
 func Build(ctx context.Context, stmt parser.Statement, cat Catalog, sess Session) (Plan, error) {
 	b := &builder{ctx: ctx, cat: cat, sess: sess}
-	p, err := b.build(stmt)
+	p, err := b.routed(stmt)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +162,7 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 	case *parser.Call:
 		return b.call(s)
 	case *parser.Explain:
-		inner, err := b.build(s.Statement)
+		inner, err := b.routed(s.Statement)
 		if err != nil {
 			return nil, err
 		}

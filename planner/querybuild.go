@@ -275,7 +275,7 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 		return nil, "", err
 	}
 	if !h.bounded && !streaming {
-		return nil, "", fmt.Errorf("aggregates, ORDER BY and DISTINCT need a bounded scan; an unbounded scan ('%s' = 'false') only takes filters, expressions and LIMIT", HintBounded)
+		return nil, "", needsStreaming("aggregates, ORDER BY and DISTINCT need a bounded scan; an unbounded scan ('%s' = 'false') only takes filters, expressions and LIMIT", HintBounded)
 	}
 	ps, err := sb.partitionSet(eq)
 	if err != nil {

@@ -144,7 +144,7 @@ func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
 		return nil, err
 	}
 	if !rel.bounded && !engine.Streaming(q.Root) {
-		return nil, fmt.Errorf("aggregates, ORDER BY, DISTINCT, set operations other than UNION ALL, hash and nested-loop joins need bounded inputs; over an unbounded scan ('%s' = 'false') a query only takes filters, expressions, LIMIT and lookup joins", HintBounded)
+		return nil, needsStreaming("aggregates, ORDER BY, DISTINCT, set operations other than UNION ALL, hash and nested-loop joins need bounded inputs; over an unbounded scan ('%s' = 'false') a query only takes filters, expressions, LIMIT and lookup joins", HintBounded)
 	}
 	return q, nil
 }

@@ -315,7 +315,7 @@ func (b *builder) lookupJoin(fp *fromPlan, kind engine.JoinKind, left *relation,
 // hashJoin plans a hash join of two relations on ON's equalities.
 func (b *builder) hashJoin(kind engine.JoinKind, left, right *relation, on parser.Expr) (*relation, error) {
 	if !right.bounded {
-		return nil, fmt.Errorf("the right side of a hash join is held in memory and must be bounded; an unbounded scan ('%s' = 'false') can only be joined by a lookup join", HintBounded)
+		return nil, needsStreaming("the right side of a hash join is held in memory and must be bounded; an unbounded scan ('%s' = 'false') can only be joined by a lookup join", HintBounded)
 	}
 	eqs, conj, err := equalitiesOf(on, left.scope, right.scope)
 	if err != nil {

@@ -64,7 +64,7 @@ func renameColumns(node engine.Node, sq *parser.SubqueryRef) (engine.Node, error
 // pair.
 func (b *builder) nestedLoopJoin(kind engine.JoinKind, left, right *relation, on parser.Expr) (*relation, error) {
 	if !right.bounded {
-		return nil, fmt.Errorf("the right side of a nested-loop (cross) join is held in memory and must be bounded; an unbounded scan ('%s' = 'false') can only be joined by a lookup join", HintBounded)
+		return nil, needsStreaming("the right side of a nested-loop (cross) join is held in memory and must be bounded; an unbounded scan ('%s' = 'false') can only be joined by a lookup join", HintBounded)
 	}
 	_, conj, err := equalitiesOf(on, left.scope, right.scope)
 	if err != nil {

@@ -107,7 +107,7 @@ func (qb *queryBuilder) planWindows(node engine.Node, post *exprConv) (*windowPl
 	}
 	if qb.s.Hints != nil {
 		if h, err := parseHints(qb.s.Hints, qb.b.sess.Location); err == nil && !h.bounded {
-			return nil, nil, fmt.Errorf("window functions need a bounded scan; an unbounded scan ('%s' = 'false') only takes filters, expressions and LIMIT", HintBounded)
+			return nil, nil, needsStreaming("window functions need a bounded scan; an unbounded scan ('%s' = 'false') only takes filters, expressions and LIMIT", HintBounded)
 		}
 	}
 	wp := &windowPlan{cols: map[string]engine.Column{}, index: map[string]int{}, limit: qb.b.topN[qb.s]}

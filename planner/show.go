@@ -194,7 +194,7 @@ func (p *Explain) ResultColumns() []ResultColumn { return stringColumns("plan") 
 
 // Rows returns one row per line of the plan's description.
 func (p *Explain) Rows() [][]any {
-	lines := strings.Split(strings.TrimRight(p.Plan.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(p.Plan.String(), "\n")+engineLine(p.Plan), "\n")
 	out := make([][]any, len(lines))
 	for i, l := range lines {
 		out[i] = []any{l}

@@ -89,7 +89,7 @@ func (d *decorr) havingPredicate(c parser.Expr) (*havingSemi, error) {
 		return nil, err
 	}
 	if !r.bounded {
-		return nil, fmt.Errorf("HAVING %s: the subquery reads an unbounded scan; it must be bounded", c)
+		return nil, needsStreaming("HAVING %s: the subquery reads an unbounded scan; it must be bounded", c)
 	}
 	hs := &havingSemi{kind: engine.SemiJoin, left: xs, right: r.node, pred: c}
 	if anti {

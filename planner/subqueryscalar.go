@@ -32,7 +32,7 @@ func (d *decorr) scalar(q *parser.Select, post bool) (parser.Expr, []parser.Expr
 			return nil, nil, err
 		}
 		if !r.bounded {
-			return nil, nil, fmt.Errorf("scalar subquery (%s) reads an unbounded scan; it must be bounded", q)
+			return nil, nil, needsStreaming("scalar subquery (%s) reads an unbounded scan; it must be bounded", q)
 		}
 		if post {
 			col := &engine.Col{Index: -1, Name: valueCol, T: r.node.Columns()[0].Type.AsNullable()}

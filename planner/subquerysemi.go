@@ -105,7 +105,7 @@ func (d *decorr) uncorrelatedSemi(xs []parser.Expr, q *parser.Select, kind engin
 		return err
 	}
 	if !r.bounded {
-		return fmt.Errorf("%s: the subquery reads an unbounded scan; it must be bounded", pred)
+		return needsStreaming("%s: the subquery reads an unbounded scan; it must be bounded", pred)
 	}
 	if xs == nil {
 		d.semiJoined(&engine.HashJoin{Kind: kind, Left: d.rel.node, Right: &engine.Limit{Input: r.node, Limit: 1}}, mark)
@@ -165,7 +165,7 @@ func (d *decorr) innerRel(q *parser.Select, local []parser.Expr, items bool) (*r
 	}
 	d.fp.inputs, d.fp.lookups = child.inputs, child.lookups
 	if !irel.bounded {
-		return nil, nil, fmt.Errorf("subquery (%s) reads an unbounded scan; it must be bounded", q)
+		return nil, nil, needsStreaming("subquery (%s) reads an unbounded scan; it must be bounded", q)
 	}
 	// Qualifiers the enclosing query also has get a new one.
 	outerQuals := map[string]bool{}

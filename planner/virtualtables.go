@@ -194,7 +194,7 @@ func (qb *queryBuilder) virtualSource(proj []int, streaming bool) (QueryPlan, st
 		return nil, "", err
 	}
 	if !h.bounded && !streaming {
-		return nil, "", fmt.Errorf("aggregates, ORDER BY and DISTINCT need a bounded scan; an unbounded scan ('%s' = 'false') only takes filters, expressions and LIMIT", HintBounded)
+		return nil, "", needsStreaming("aggregates, ORDER BY and DISTINCT need a bounded scan; an unbounded scan ('%s' = 'false') only takes filters, expressions and LIMIT", HintBounded)
 	}
 	eq := map[int][]Value{}
 	if qb.virtual.kind == Changelog {

@@ -21,6 +21,8 @@ databases, tables and columns.
   \dA [resource]  list ACLs                      (SHOW ACLS [FOR 'db.t']; grant with
                   CREATE ACL (resource => 'db.t', principal => 'User:alice', operation => 'READ'))
   \c  db          use another database           (USE db)
+  \jobs           list the Flink jobs            (SHOW JOBS; needs flink_gateway in the
+                  DSN; STOP JOB 'id' [WITH SAVEPOINT] ends one)
   \timing [on|off]  show how long statements take
   \x [on|off]     expanded output: one block per row
   \format [table|csv|tsv|json]  output format
@@ -83,6 +85,12 @@ func (s *shell) command(ctx context.Context, line string, src source, lineNo int
 		fmt.Fprint(s.out, helpText)
 	case `\l`:
 		err = s.runQuery(ctx, "SHOW DATABASES")
+	case `\jobs`:
+		if len(args) > 0 {
+			err = errors.New(`\jobs takes no argument`)
+			break
+		}
+		err = s.runQuery(ctx, "SHOW JOBS")
 	case `\dt`:
 		switch len(args) {
 		case 0:

@@ -31,10 +31,11 @@ var sqlKeywords = []string{
 	// window functions: fn(…) OVER ([PARTITION BY …] [ORDER BY …] [ROWS|RANGE BETWEEN … AND …])
 	"ROW_NUMBER", "RANK", "DENSE_RANK", "LAG", "LEAD", "FIRST_VALUE", "LAST_VALUE",
 	"OVER", "WINDOW", "ROWS", "RANGE", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT",
+	"JOBS", "STOP", "JOB", "SAVEPOINT", "DRAIN",
 }
 
 // backslashCommands are the shell's commands that tab completion offers (see helpText).
 var backslashCommands = []string{
-	`\?`, `\l`, `\dt`, `\d`, `\dp`, `\dA`, `\c`, `\timing`, `\x`, `\format`, `\pset`, `\i`, `\o`,
+	`\?`, `\l`, `\dt`, `\d`, `\dp`, `\dA`, `\c`, `\jobs`, `\timing`, `\x`, `\format`, `\pset`, `\i`, `\o`,
 	`\e`, `\conninfo`, `\q`,
 }

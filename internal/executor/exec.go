@@ -85,6 +85,9 @@ func (c *Session) execStatement(ctx context.Context, st parser.Statement, args [
 		_, err := c.runCall(ctx, cp)
 		return Result{}, err
 	}
+	if fp, ok := p.(*planner.Flink); ok {
+		return c.execFlink(ctx, fp)
+	}
 	if _, ok := p.(planner.QueryPlan); ok {
 		return Result{}, fmt.Errorf("flussql: %s returns rows; run it with Query", parser.StatementKind(st))
 	}

@@ -32,6 +32,9 @@ func (c *Session) execInsertSelect(ctx context.Context, st parser.Statement, arg
 	if err != nil {
 		return Result{}, err
 	}
+	if fp, ok := p.(*planner.Flink); ok {
+		return c.execFlink(ctx, fp)
+	}
 	is, ok := p.(*planner.InsertSelect)
 	if !ok {
 		return Result{}, fmt.Errorf("flussql: INSERT … SELECT planned as %T", p)

@@ -21,6 +21,10 @@ func (c *Session) queryWith(ctx context.Context, st parser.Statement, args []pla
 		cancel()
 		return nil, err
 	}
+	if fp, ok := p.(*planner.Flink); ok {
+		cancel() // a continuous query lives as long as its rows
+		return c.queryFlink(ctx, fp)
+	}
 	qp, ok := p.(planner.QueryPlan)
 	if !ok {
 		defer cancel()

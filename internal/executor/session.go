@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/internal/flinkgw"
 	"github.com/flussql/flussql/parser"
 	"github.com/flussql/flussql/planner"
 )
@@ -32,6 +33,9 @@ type Options struct {
 	// DecorateError, when set, rewrites the error of statement st run in database (the
 	// driver explains permission errors with it).
 	DecorateError func(st parser.Statement, database string, err error) error
+	// Flink, when set, runs what needs a streaming engine through a Flink SQL gateway
+	// (flinksession.go); nil refuses it.
+	Flink *FlinkOptions
 }
 
 // Executor holds what the sessions of one cluster share: the wire client, the catalog
@@ -43,15 +47,21 @@ type Executor struct {
 
 	lookupers       handleCache[*fluss.Lookuper]
 	prefixLookupers handleCache[*fluss.PrefixLookuper]
+	// gateway is the Flink SQL gateway's client (nil without Options.Flink).
+	gateway *flinkgw.Client
 }
 
 // New returns an Executor over client and catalog.
 func New(client *fluss.Client, catalog *planner.AdminCatalog, opts Options) *Executor {
-	return &Executor{
+	e := &Executor{
 		client: client, catalog: catalog, opts: opts,
 		lookupers:       handleCache[*fluss.Lookuper]{max: maxCachedLookupers},
 		prefixLookupers: handleCache[*fluss.PrefixLookuper]{max: maxCachedLookupers},
 	}
+	if opts.Flink != nil {
+		e.gateway = flinkgw.New(opts.Flink.Gateway, nil)
+	}
+	return e
 }
 
 // Client is the wire client the executor runs statements with.
@@ -92,6 +102,8 @@ type Session struct {
 	writers handleCache[closableWriter]
 	// parsed caches the statements of unprepared queries by their text.
 	parsed stmtCache
+	// flink is the session's Flink gateway session, opened at its first Flink statement.
+	flink flinkConn
 }
 
 // NewSession starts a session whose current database is database.
@@ -126,6 +138,7 @@ func (c *Session) Close() {
 	c.tx = nil
 	c.mu.Unlock()
 	c.writers.clear()
+	c.closeFlink()
 }
 
 // Begin starts a transaction: a client-side write batch that Commit sends. ctx is the
@@ -157,7 +170,7 @@ func (c *Session) InTx() bool {
 func (c *Session) session() planner.Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return planner.Session{Database: c.database}
+	return planner.Session{Database: c.database, Flink: c.ex.opts.Flink != nil}
 }
 
 // Result is what a statement that returns no rows reports.
@@ -166,6 +179,8 @@ type Result struct {
 	RowsAffected int64
 	// Counted is false for statements that count no rows (DDL).
 	Counted bool
+	// JobID is the Flink job a statement submitted (planner.FlinkJob), "" otherwise.
+	JobID string
 }
 
 func counted(n int64) Result { return Result{RowsAffected: n, Counted: true} }

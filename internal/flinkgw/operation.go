@@ -22,7 +22,8 @@ type Operation struct {
 	// ResultKind is "SUCCESS" (a statement without rows) or "SUCCESS_WITH_CONTENT".
 	ResultKind string
 
-	next string // the path of the next page, "" after the last one
+	next    string // the path of the next page, "" after the last one
+	pending []Row  // rows Ready fetched, returned by the next Next
 }
 
 // Column is one result column: its name and Flink's logical type.
@@ -114,6 +115,31 @@ var pollMin, pollMax = 10 * time.Millisecond, 250 * time.Millisecond
 // (EOS). A statement that fails in Flink fails here, with its *Error.
 // Cancelling ctx stops the wait; the operation stays open (Close it).
 func (o *Operation) Next(ctx context.Context) ([]Row, error) {
+	if rows := o.pending; len(rows) > 0 {
+		o.pending = nil
+		return rows, nil
+	}
+	return o.fetch(ctx, false)
+}
+
+// Ready waits until the result's columns are known (the gateway has planned the statement
+// and its result is ready), keeping any rows fetched meanwhile for Next. A statement that
+// fails in Flink fails here, with its *Error.
+func (o *Operation) Ready(ctx context.Context) error {
+	if len(o.Columns) > 0 || o.next == "" {
+		return nil
+	}
+	rows, err := o.fetch(ctx, true)
+	o.pending = append(o.pending, rows...)
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+// fetch returns the rows of the next page that has any (see Next); with untilColumns also
+// as soon as the columns are known.
+func (o *Operation) fetch(ctx context.Context, untilColumns bool) ([]Row, error) {
 	pause := pollMin
 	for {
 		if o.next == "" {
@@ -153,6 +179,9 @@ func (o *Operation) Next(ctx context.Context) ([]Row, error) {
 				rows[i] = Row{Kind: d.Kind, Fields: d.Fields}
 			}
 			return rows, nil
+		}
+		if untilColumns && len(o.Columns) > 0 {
+			return nil, nil
 		}
 		// Nothing yet (NOT_READY, or an empty PAYLOAD while the job runs): wait longer each time.
 		if err := sleep(ctx, pause); err != nil {
