@@ -69,4 +69,5 @@ var fuzzSeeds = []string{
 	"SELECT 0 FROM A000/*+OPTIONS(''='')*/.A",
 	// The same for VALUES in FROM: its stand-in alias ran into a number written after the ).
 	"INSERT INTO A SELECT*FROM(VALUES (0,'0'), (0,'0'))0",
+	"SELECT*FROM(VALUES (''))AS",
 }
