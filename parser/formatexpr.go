@@ -60,7 +60,12 @@ func (f *FuncCall) String() string {
 	if f.Distinct {
 		d = "DISTINCT "
 	}
-	return f.Name + "(" + d + exprList(f.Args) + ")"
+	name := f.Name
+	if !isIdentWord(name) {
+		// A quoted name that is no word (`a b`(x)) stays quoted, so that the text parses back.
+		name = "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	}
+	return name + "(" + d + exprList(f.Args) + ")"
 }
 
 // String renders the CASE expression.

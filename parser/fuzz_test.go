@@ -70,4 +70,6 @@ var fuzzSeeds = []string{
 	// The same for VALUES in FROM: its stand-in alias ran into a number written after the ).
 	"INSERT INTO A SELECT*FROM(VALUES (0,'0'), (0,'0'))0",
 	"SELECT*FROM(VALUES (''))AS",
+	// A function name in backquotes that is no word lost its quotes in the canonical text.
+	"SELECT `(a)* FRO8 t JOIN u jSING`(a)",
 }
