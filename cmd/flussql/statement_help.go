@@ -59,7 +59,7 @@ func statementHelpText(words []string) (string, error) {
 	}
 	want := strings.ToUpper(strings.Join(words, " "))
 	for _, h := range statementHelps {
-		if h.name == want || strings.HasPrefix(h.name, want+" ") {
+		if strings.HasPrefix(h.name, want) {
 			if b.Len() > 0 {
 				b.WriteString("\n")
 			}

@@ -137,13 +137,17 @@ func (c *Session) appendArrowReader(ctx context.Context, table string, rdr array
 			n += rec.NumRows()
 		}
 	}
+	rctx, cancel = c.ex.requestContext(ctx)
+	defer cancel()
 	if err == nil {
 		if err = rdr.Err(); err != nil {
 			err = fmt.Errorf("flussql: AppendArrowReader's reader failed after %d rows: %w", n, err)
+			// The rows handed over before the reader failed (a bad line of a file) are on
+			// their way: wait for their answers, so that the outcome counts them as
+			// written rather than unknown. settle below reads what Wait recorded.
+			_ = r.Wait(rctx)
 		}
 	}
-	rctx, cancel = c.ex.requestContext(ctx)
-	defer cancel()
 	if err = settle(rctx, r, err); err != nil {
 		return int64(r.Written()), err
 	}
