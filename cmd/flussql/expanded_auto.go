@@ -69,12 +69,12 @@ func (a *autoWriter) finish() error {
 	return a.chosen.finish()
 }
 
-// tableWidth is how wide the table format's lines are for these column widths: a blank
-// either side of each value and a | between columns.
+// tableWidth is how wide the table format's widest line is for these column widths: a
+// blank either side of each value and a | between columns, no blank after the last.
 func tableWidth(widths []int) int {
 	n := 0
 	for _, w := range widths {
 		n += w + 3
 	}
-	return max(n-1, 0)
+	return max(n-2, 0)
 }

@@ -99,7 +99,9 @@ func (s *shell) loop(ctx context.Context, r lineReader, src source) int {
 		}
 		lineNo++
 		inText := interp.quote != 0 || interp.comment // the line continues a quote or comment
-		line = s.interpolate(line, &interp)
+		if inText || !isCommandLine(line) || !readsOwnArgs(line) {
+			line = s.interpolate(line, &interp)
+		}
 		if !inText && isCommandLine(line) && isBufferCommand(line) {
 			cmd := strings.TrimSpace(line)
 			r.remember(cmd)

@@ -17,7 +17,7 @@ import (
 // setCommand is \set [name [value …]]: the values are joined without spaces, as psql
 // does; quoted values ('a b') keep their spaces.
 func (s *shell) setCommand(raw string) error {
-	args, err := commandArgs(raw)
+	args, err := commandArgs(raw, s.reference)
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (s *shell) setCommand(raw string) error {
 
 // unsetCommand is \unset name.
 func (s *shell) unsetCommand(raw string) error {
-	args, err := commandArgs(raw)
+	args, err := commandArgs(raw, s.reference)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (s *shell) unsetCommand(raw string) error {
 // echoCommand is \echo [-n] text…: the arguments, separated by a space, then a newline
 // (none with -n).
 func (s *shell) echoCommand(raw string) error {
-	args, err := commandArgs(raw)
+	args, err := commandArgs(raw, s.reference)
 	if err != nil {
 		return err
 	}
@@ -68,6 +68,18 @@ func (s *shell) echoCommand(raw string) error {
 	}
 	fmt.Fprint(s.out, strings.Join(args, " ")+newline)
 	return nil
+}
+
+// readsOwnArgs reports whether a command line is one whose variable references are
+// replaced argument by argument (commandArgs) rather than in the line's text: \set,
+// \unset and \echo, whose arguments a value with spaces must not split.
+func readsOwnArgs(line string) bool {
+	name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+	switch name {
+	case `\set`, `\unset`, `\echo`:
+		return true
+	}
+	return false
 }
 
 func validVarName(n string) bool {
@@ -88,13 +100,22 @@ func isVarRune(r rune) bool {
 
 // commandArgs splits a backslash command's arguments as psql does: at spaces, except
 // inside 'single quotes' (where ” is a quote and the quotes are dropped) and "double
-// quotes" (kept as written).
-func commandArgs(raw string) ([]string, error) {
+// quotes" (kept as written). A variable reference outside quotes is replaced by ref
+// (nil: none) with its value, which is not split again.
+func commandArgs(raw string, ref func(string) (string, int, bool)) ([]string, error) {
 	var out []string
 	var b strings.Builder
 	in := false // inside an argument
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
+		if c == ':' && ref != nil && i+1 < len(raw) {
+			if text, n, ok := ref(raw[i+1:]); ok {
+				b.WriteString(text)
+				in = true
+				i += n
+				continue
+			}
+		}
 		switch {
 		case c == ' ' || c == '\t':
 			if in {
