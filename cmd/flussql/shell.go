@@ -155,7 +155,7 @@ func (s *shell) runQuery(parent context.Context, text string) error {
 		return err
 	}
 	n, err := s.streamRows(rows, len(cols), w)
-	if errors.Is(err, errPagerQuit) {
+	if errors.Is(err, errPagerQuit) && ctx.Err() == nil {
 		return nil // the pager was quit before the end: the rest is not wanted
 	}
 	if err != nil {
@@ -163,7 +163,12 @@ func (s *shell) runQuery(parent context.Context, text string) error {
 		_ = w.flushWindow()
 		_ = s.out.Flush()
 		if ctx.Err() != nil {
-			s.status(fmt.Sprintf("Cancelled after %d %s.", n, plural(n, "row", "rows")))
+			// Ctrl-C reaches a pager too: one that dies of it (more, cat) took the
+			// line with it, and less hides it with its screen when quit. Say it on the
+			// terminal once the pager is done as well.
+			msg := fmt.Sprintf("Cancelled after %d %s.", n, plural(n, "row", "rows"))
+			s.paged.repeatAfter(msg)
+			s.status(msg)
 			s.checkConn(context.WithoutCancel(ctx))
 			return errCancelled
 		}
@@ -289,6 +294,11 @@ func (s *shell) status(line string) {
 	// While a result goes through the pager (or is held back to decide on one), its
 	// status lines follow it there: written to the terminal beside it, "(0 rows)" came
 	// before a held-back CSV header, and a pager hid "Cancelled after N rows.".
+	if s.paged != nil && s.paged.quit {
+		_ = s.out.Flush()
+		fmt.Fprintln(s.paged.direct, line) // the pager is gone: on the terminal
+		return
+	}
 	if s.format == formatTable || s.paged != nil {
 		fmt.Fprintln(s.out, line)
 		return
