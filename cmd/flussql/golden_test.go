@@ -164,6 +164,7 @@ func TestClusterSessions(t *testing.T) {
 		{name: "session", script: "shell/session.sql", code: exitError},
 		{name: "nested-and-alter", script: "shell/nested-and-alter.sql", code: exitError},
 		{name: "partitioned-tables", script: "demo/partitioned-tables.sql", asFile: true, code: exitOK, args: []string{"--echo"}},
+		{name: "psql-habits", script: "shell/psql-habits.sql", code: exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dsn, db := clusterDB(t)
