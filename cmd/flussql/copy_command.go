@@ -249,8 +249,7 @@ func (s *shell) copyCommand(parent context.Context, args string) error {
 	s.progress.clear()
 	if err != nil {
 		if ctx.Err() != nil && !c.from {
-			s.status("Cancelled.")
-			return errCancelled
+			return errCancelled // copyTo said how far it got
 		}
 		if c.from {
 			return err // copyFrom's error already says what was written

@@ -80,7 +80,7 @@ func (c *csvFileWriter) write(rec arrow.RecordBatch) error {
 			return err
 		}
 	}
-	return nil
+	return c.w.Flush() // a batch at a time: an unbounded scan's file grows as rows arrive
 }
 
 func (c *csvFileWriter) close() error { return c.w.Flush() }
@@ -117,7 +117,7 @@ func (j *jsonLinesWriter) write(rec arrow.RecordBatch) error {
 			return err
 		}
 	}
-	return nil
+	return j.w.Flush() // a batch at a time, as csvFileWriter
 }
 
 func (j *jsonLinesWriter) close() error { return j.w.Flush() }
