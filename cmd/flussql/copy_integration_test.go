@@ -49,12 +49,12 @@ func TestClusterCopyRoundTrip(t *testing.T) {
 	}
 	dsn, _ := clusterDB(t)
 	dir := t.TempDir()
-	const columns = `(id INT, name STRING, price DECIMAL(10, 2), ts TIMESTAMP(3), lts TIMESTAMP_LTZ(3), d DATE, ok BOOLEAN, b BYTES, f DOUBLE, big BIGINT)`
+	const columns = `(id INT, name STRING, price DECIMAL(10, 2), ts TIMESTAMP(3), lts TIMESTAMP_LTZ(3), d DATE, ok BOOLEAN, b BYTES, f DOUBLE, big BIGINT, arr ARRAY<INT>, m MAP<STRING, INT>, r ROW<x INT, y STRING>)`
 	setup := "CREATE TABLE src " + columns + " WITH ('bucket.num' = '2');\n" +
-		`INSERT INTO src VALUES (1, 'a,b "q"', 1.50, TIMESTAMP '2024-01-02 03:04:05.123', TIMESTAMP '2024-01-02 03:04:05.123', DATE '2024-01-02', true, x'00ff', 1.5, 9007199254740993),` +
-		` (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),` +
-		` (3, '', -2.25, TIMESTAMP '1999-12-31 23:59:59', TIMESTAMP '1999-12-31 23:59:59', DATE '1999-12-31', false, x'', -0.5, -1),` +
-		" (4, 'semi;colon', 0, TIMESTAMP '2024-01-02 03:04:05', TIMESTAMP '2024-01-02 03:04:05', DATE '2024-01-02', true, x'41', 1e300, 0);\n"
+		`INSERT INTO src VALUES (1, 'a,b "q"', 1.50, TIMESTAMP '2024-01-02 03:04:05.123', TIMESTAMP '2024-01-02 03:04:05.123', DATE '2024-01-02', true, x'00ff', 1.5, 9007199254740993, ARRAY[1, NULL, 3], MAP['k', 1, 'l', NULL], ROW(7, 'in a row')),` +
+		` (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),` +
+		` (3, '', -2.25, TIMESTAMP '1999-12-31 23:59:59', TIMESTAMP '1999-12-31 23:59:59', DATE '1999-12-31', false, x'', -0.5, -1, ARRAY[], MAP['', 0], ROW(NULL, '')),` +
+		" (4, 'semi;colon', 0, TIMESTAMP '2024-01-02 03:04:05', TIMESTAMP '2024-01-02 03:04:05', DATE '2024-01-02', true, x'41', 1e300, 0, ARRAY[4], MAP['a,b', 2], ROW(-1, 'x\"y'));\n"
 	for _, f := range []string{"out.csv", "out.parquet", "out.json"} {
 		setup += "CREATE TABLE back_" + strings.TrimPrefix(filepath.Ext(f), ".") + " " + columns + ";\n"
 	}
