@@ -19,7 +19,7 @@ import (
 // CopyFrom appends every record batch rdr yields to the log table ("table" or "db.table")
 // through conn, as one statement (ArrowConn.AppendArrowReader), and returns the number of
 // rows the server acknowledged. The batches' columns must match the table's in order,
-// names and Arrow types (QueryArrowSchema of "SELECT * FROM t" gives them; a csv.Reader or JSONReader made with
+// names and Arrow types (TableArrowSchema gives them; a csv.Reader or JSONReader made with
 // that schema yields such batches). On failure — the reader's Err (a bad line of a file),
 // a batch that does not match, the server, ctx — the error matches exactly one of
 // ErrNotWritten, ErrPartiallyWritten and ErrOutcomeUnknown, and the count is the rows known
@@ -72,6 +72,26 @@ func CopyTo(ctx context.Context, conn *sql.Conn, query string, fn func(arrow.Rec
 		}
 	})
 	return n, err
+}
+
+// TableArrowSchema returns the Arrow schema of a table's rows ("table" or "db.table") from
+// the catalog, without a scan: the schema CopyFrom and AppendArrow want, to make a
+// csv.Reader or JSONReader with.
+func TableArrowSchema(ctx context.Context, sc *sql.Conn, table string) (*arrow.Schema, error) {
+	var schema *arrow.Schema
+	err := sc.Raw(func(dc any) error {
+		c, ok := dc.(*conn)
+		if !ok {
+			return fmt.Errorf("flussql: TableArrowSchema needs a flussql connection, got %T: %w", dc, ErrNotSupported)
+		}
+		if err := c.usable(); err != nil {
+			return err
+		}
+		var err error
+		schema, err = c.sess.TableArrowSchema(ctx, table)
+		return boundErr(err)
+	})
+	return schema, err
 }
 
 // QueryArrowSchema returns the Arrow schema of query's result (a SELECT) without reading

@@ -15,7 +15,7 @@ import (
 
 // COPY from Go: load CSV into a log table with CopyFrom, batch by batch, and write a
 // query's result out with CopyTo. arrow-go's csv reader is made with the table's schema,
-// which QueryArrowSchema gives.
+// which TableArrowSchema gives.
 func ExampleCopyFrom() {
 	ctx := context.Background()
 	db, err := sql.Open("fluss", flussql.DSNFromEnv())
@@ -37,7 +37,7 @@ func ExampleCopyFrom() {
 			log.Fatal(err)
 		}
 	}
-	schema, err := flussql.QueryArrowSchema(ctx, conn, "SELECT * FROM examples.copied LIMIT 0")
+	schema, err := flussql.TableArrowSchema(ctx, conn, "examples.copied")
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -262,8 +262,7 @@ func (s *shell) copyCommand(parent context.Context, args string) error {
 
 // copyFrom loads a file into a table.
 func (s *shell) copyFrom(ctx context.Context, c copySpec) error {
-	// LIMIT 0: the columns without a scan (which a primary-key table on 0.9 refuses).
-	schema, err := flussql.QueryArrowSchema(ctx, s.conn, "SELECT * FROM "+c.table+" LIMIT 0")
+	schema, err := flussql.TableArrowSchema(ctx, s.conn, c.table)
 	if err != nil {
 		return s.failed(ctx, err)
 	}

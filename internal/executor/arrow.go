@@ -154,6 +154,26 @@ func (c *Session) appendArrowReader(ctx context.Context, table string, rdr array
 	return n, nil
 }
 
+// TableArrowSchema returns the Arrow schema of a table's rows ("table" or "db.table"), the
+// one AppendArrow wants, from the catalog: no scan, no tablet server asked.
+func (c *Session) TableArrowSchema(ctx context.Context, table string) (*arrow.Schema, error) {
+	name, err := parser.ParseTableName(table)
+	if err != nil {
+		return nil, fmt.Errorf("flussql: table %q: %w", table, err)
+	}
+	path := fluss.TablePath{Database: name.Database, Table: name.Name}
+	if path.Database == "" {
+		path.Database = c.Database()
+	}
+	rctx, cancel := c.ex.requestContext(ctx)
+	defer cancel()
+	info, err := c.catalog.Table(rctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return types.ToArrowSchema(info.Schema())
+}
+
 // arrowTarget is the append writer of a log table and the table's bucket count.
 type arrowTarget struct {
 	w       *fluss.AppendWriter
