@@ -16,25 +16,30 @@ import (
 // formats left to the caller (arrow-go's arrow/csv, arrow/array's JSON reader and
 // parquet/pqarrow all read and write record batches). Both hold one batch at a time.
 
-// CopyFrom appends every record batch rdr yields to the log table ("table" or "db.table")
-// through conn, as one statement (ArrowConn.AppendArrowReader), and returns the number of
-// rows the server acknowledged. The batches' columns must match the table's in order,
-// names and Arrow types (TableArrowSchema gives them; a csv.Reader or JSONReader made with
-// that schema yields such batches). On failure — the reader's Err (a bad line of a file),
-// a batch that does not match, the server, ctx — the error matches exactly one of
-// ErrNotWritten, ErrPartiallyWritten and ErrOutcomeUnknown, and the count is the rows known
-// to be written (the rest of what rdr yielded was not written, or for ErrOutcomeUnknown
-// may or may not be). It does not release rdr.
-func CopyFrom(ctx context.Context, conn *sql.Conn, table string, rdr array.RecordReader) (int64, error) {
+// CopyFrom loads every record batch rdr yields into a table ("table" or "db.table")
+// through conn, as one statement, and returns the number of rows the server acknowledged:
+// a log table's rows are appended as ArrowConn.AppendArrowReader does (batches compressed
+// and sent while the next are read), a primary-key table's upserted row by row (a key's
+// latest row wins). The batches' columns must match the table's in order, names and Arrow
+// types (TableArrowSchema gives them; a csv.Reader or JSONReader made with that schema
+// yields such batches). On failure — the reader's Err (a bad line of a file), a batch that
+// does not match, the server, ctx — the error matches exactly one of ErrNotWritten,
+// ErrPartiallyWritten and ErrOutcomeUnknown, and the count is the rows known to be written
+// (the rest of what rdr yielded was not written, or for ErrOutcomeUnknown may or may not
+// be); rows handed over before the reader failed are waited for. It does not release rdr.
+func CopyFrom(ctx context.Context, sc *sql.Conn, table string, rdr array.RecordReader) (int64, error) {
 	var n int64
-	err := conn.Raw(func(dc any) error {
-		ac, ok := dc.(ArrowConn)
+	err := sc.Raw(func(dc any) error {
+		c, ok := dc.(*conn)
 		if !ok {
 			return fmt.Errorf("flussql: CopyFrom needs a flussql connection, got %T: %w", dc, ErrNotSupported)
 		}
+		if err := c.usable(); err != nil {
+			return err
+		}
 		var err error
-		n, err = ac.AppendArrowReader(ctx, table, rdr)
-		return err
+		n, err = c.sess.CopyArrowReader(ctx, table, rdr)
+		return boundErr(err)
 	})
 	return n, err
 }

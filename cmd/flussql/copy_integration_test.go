@@ -137,9 +137,18 @@ func TestClusterCopyBadLine(t *testing.T) {
 		"the table holds what the outcome says:\n%s", out)
 	assert.Less(t, written, good, "the batch with the bad line is not written")
 
-	// A primary-key table cannot be loaded with \copy: the error says so, nothing written.
-	code, out = runCluster(t, dsn, "CREATE TABLE pk (id INT, s STRING, PRIMARY KEY (id) NOT ENFORCED);\n\\copy pk FROM '"+path+"'\n")
+	// A primary-key table is upserted: a key's last row wins; a bad line fails its batch.
+	dir := t.TempDir()
+	goodFile, badFile := filepath.Join(dir, "good.json"), filepath.Join(dir, "bad.csv")
+	require.NoError(t, os.WriteFile(goodFile, []byte(`{"id": 1, "s": "first"}`+"\n"+`{"id": 2, "s": "two"}`+"\n"+`{"s": "last", "id": 1}`+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(badFile, []byte("3,three\n4,four,extra\n"), 0o644))
+	code, out = runCluster(t, dsn, "CREATE TABLE pk (id INT, s STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2');\n"+
+		"\\copy pk FROM '"+goodFile+"'\nSELECT * FROM pk WHERE id IN (1, 2, 3) ORDER BY id;\n\\copy pk FROM '"+badFile+"'\n")
 	assert.Equal(t, exitError, code)
-	assert.Contains(t, out, "has a primary key")
-	assert.Contains(t, out, "COPY: no rows written.")
+	assert.Contains(t, out, "COPY 3\n")
+	assert.Contains(t, out, "  1 | last\n  2 | two\n(2 rows)")
+	assert.Contains(t, out, "bad.csv: line 2: 3 fields, the table has 2 columns\nCOPY: no rows written.")
+	code, out = runCluster(t, dsn, "SELECT * FROM pk WHERE id IN (3, 4);\n")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, "(0 rows)", "nothing of the bad file was written")
 }
