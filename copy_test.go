@@ -54,4 +54,4 @@ func TestFakeCopyFromPrimaryKeyTable(t *testing.T) {
 type failAfter struct{ array.RecordReader }
 
 func (f *failAfter) Next() bool { return false }
-func (f *failAfter) Err() error  { return errors.New("line 2: not a number") }
+func (f *failAfter) Err() error { return errors.New("line 2: not a number") }
