@@ -55,6 +55,9 @@ func parseCopy(args string) (copySpec, error) {
 			return c, errors.New(`\copy: the query's parenthesis is not closed`)
 		}
 		c.query = strings.TrimSpace(rest[1:end])
+		if c.query == "" {
+			return c, errors.New(`\copy (): the parentheses hold no query`)
+		}
 		rest = strings.TrimSpace(rest[end+1:])
 	} else {
 		end := indexTop(rest, 0, func(i int) bool { return rest[i] == ' ' || rest[i] == '\t' })

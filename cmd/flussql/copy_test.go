@@ -37,6 +37,7 @@ func TestParseCopy(t *testing.T) {
 		{args: `t FROM 'x.csv`, err: `quote is not closed`},
 		{args: `(SELECT 1) FROM 'x.csv'`, err: `only be copied TO`},
 		{args: `(SELECT 1 TO 'x.csv'`, err: `parenthesis is not closed`},
+		{args: `() TO 'x.csv'`, err: `hold no query`},
 		{args: `t FROM 'x.csv' (FORMAT xml)`, err: `want csv, parquet or json`},
 		{args: `t FROM 'x.csv' (DELIMITER ab)`, err: `one quoted character`},
 		{args: `t FROM 'x.csv' (DELIMITER '"')`, err: `one ASCII character`},
