@@ -17,6 +17,8 @@ databases, tables and columns.
   \dt [db]        list tables                    (SHOW TABLES [FROM db])
   \d  table       describe a table: columns, types, primary key, partition keys,
                   buckets and properties          (DESCRIBE t; SHOW CREATE TABLE t)
+  \d+ table       \d, then its partitions, bucket offsets and KV snapshots
+                  (SHOW PARTITIONS t; SHOW OFFSETS FOR t; SHOW KV SNAPSHOTS FOR t)
   \dp table       list a table's partitions      (SHOW PARTITIONS t)
   \dA [resource]  list ACLs                      (SHOW ACLS [FOR 'db.t']; grant with
                   CREATE ACL (resource => 'db.t', principal => 'User:alice', operation => 'READ'))
@@ -24,7 +26,8 @@ databases, tables and columns.
   \jobs           list the Flink jobs            (SHOW JOBS; needs flink_gateway in the
                   DSN; STOP JOB 'id' [WITH SAVEPOINT] ends one)
   \timing [on|off]  show how long statements take
-  \x [on|off]     expanded output: one block per row
+  \x [on|off|auto]  expanded output: one block per row (auto: when a table
+                  would be wider than the terminal)
   \format [table|csv|tsv|json]  output format
   \pset pager [on|off|auto|always]  page results taller than the terminal ($PAGER,
                   else less -S): on and auto when taller, always for every result
@@ -33,6 +36,18 @@ databases, tables and columns.
   \i file         run the statements of a file
   \o [file]       send results to a file (\o alone: back to the screen)
   \conninfo       where the shell is connected
+  \g [file]       run the statement being typed (or the last one again); its
+                  result to the file if one is given
+  \watch [sec] [count=N]  run it every sec seconds (2) until Ctrl-C
+  \copy t FROM 'file' [(FORMAT csv|parquet|json, HEADER, DELIMITER ',')]
+  \copy t|(SELECT …) TO 'file' [(…)]  load a file into a log table, or write a
+                  table's or query's rows to a file, streamed; the format
+                  follows the extension unless FORMAT says
+  \set [name [value]]  set a variable (alone: list them); \unset name
+                  use it as :name, :'name' (a string), :"name" (a name)
+  \echo text      print the text
+  \! [command]    run a shell command
+  \h [statement]  the syntax of a statement (alone: list the statements)
   \q              quit (also: quit, exit)
 `
 
@@ -42,19 +57,11 @@ func (s *shell) command(ctx context.Context, line string, src source, lineNo int
 	fields := strings.Fields(strings.TrimSuffix(strings.TrimSpace(line), ";"))
 	name, args := fields[0], fields[1:]
 	fail := func(err error) (int, bool) {
-		switch {
-		case errors.Is(err, errCancelled):
-			if src.interactive {
-				return exitOK, false
-			}
-			return exitCancelled, false
-		case src.interactive:
-			s.errorf("ERROR: %v", err)
-		default:
-			s.errorf("%s%s: %v", prefix(src, lineNo, 0), line, err)
-		}
-		return exitError, false
+		return s.commandFailed(err, line, src, lineNo), false
 	}
+	// raw is what follows the command's name as typed (with a trailing ';'), for the
+	// commands that read their arguments themselves.
+	raw := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), name))
 	arg := func(what string) (string, error) {
 		if len(args) != 1 {
 			return "", fmt.Errorf("%s wants one argument: %s", name, what)
@@ -81,8 +88,28 @@ func (s *shell) command(ctx context.Context, line string, src source, lineNo int
 		err = errors.New(`\e needs an interactive terminal`)
 	case `\conninfo`:
 		fmt.Fprint(s.out, s.conninfoText())
-	case `\?`, `\h`, `\help`:
+	case `\?`:
 		fmt.Fprint(s.out, helpText)
+	case `\h`, `\help`:
+		var text string
+		if text, err = statementHelpText(args); err == nil {
+			fmt.Fprint(s.out, text)
+		}
+	case `\copy`:
+		err = s.copyCommand(ctx, strings.TrimSuffix(raw, ";"))
+	case `\set`:
+		err = s.setCommand(raw)
+	case `\unset`:
+		err = s.unsetCommand(raw)
+	case `\echo`:
+		err = s.echoCommand(raw)
+	case `\!`:
+		err = s.shellEscape(ctx, raw)
+	case `\d+`:
+		var t string
+		if t, err = arg("a table"); err == nil {
+			err = s.describePlus(ctx, t)
+		}
 	case `\l`:
 		err = s.runQuery(ctx, "SHOW DATABASES")
 	case `\jobs`:
@@ -138,10 +165,7 @@ func (s *shell) command(ctx context.Context, line string, src source, lineNo int
 			fmt.Fprintf(s.out, "Timing is %s.\n", onOff(s.timing))
 		}
 	case `\x`:
-		err = toggle(&s.expanded, args, "Expanded display")
-		if err == nil {
-			fmt.Fprintf(s.out, "Expanded display is %s.\n", onOff(s.expanded))
-		}
+		err = s.expandedCommand(args)
 	case `\format`:
 		switch {
 		case len(args) == 0:
@@ -160,6 +184,40 @@ func (s *shell) command(ctx context.Context, line string, src source, lineNo int
 	}
 	_ = s.out.Flush()
 	return exitOK, false
+}
+
+// commandFailed reports a backslash command's error as the session reports errors and
+// returns the exit code it earns.
+func (s *shell) commandFailed(err error, line string, src source, lineNo int) int {
+	switch {
+	case errors.Is(err, errCancelled):
+		if src.interactive {
+			return exitOK
+		}
+		return exitCancelled
+	case src.interactive:
+		s.errorf("ERROR: %v", err)
+	default:
+		s.errorf("%s%s: %v", prefix(src, lineNo, 0), line, err)
+	}
+	return exitError
+}
+
+// expandedCommand is \x [on|off|auto].
+func (s *shell) expandedCommand(args []string) error {
+	if len(args) == 1 && strings.EqualFold(args[0], "auto") {
+		s.expanded, s.expandedAuto = false, true
+		fmt.Fprintln(s.out, "Expanded display is used automatically.")
+		return nil
+	}
+	if len(args) == 0 && s.expandedAuto {
+		s.expanded = true // psql: \x toggles from auto to on
+	} else if err := toggle(&s.expanded, args, "Expanded display"); err != nil {
+		return errors.New(`\x: say on, off or auto`)
+	}
+	s.expandedAuto = false
+	fmt.Fprintf(s.out, "Expanded display is %s.\n", onOff(s.expanded))
+	return nil
 }
 
 // use is \c db.

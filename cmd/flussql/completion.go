@@ -156,12 +156,35 @@ func (s *shell) completeCommand(head, word, tail string) (string, []string, stri
 	}
 	var names []string
 	switch fields[0] {
-	case `\d`, `\dp`:
+	case `\d`, `\d+`, `\dp`:
 		names = s.tableCandidates(word)
 	case `\c`, `\dt`:
 		names = s.catalog.databaseNames()
-	case `\x`, `\timing`:
+	case `\timing`:
 		names = []string{"on", "off"}
+	case `\x`:
+		names = []string{"on", "off", "auto"}
+	case `\copy`:
+		switch len(fields) {
+		case 1:
+			names = s.tableCandidates(word)
+		case 2:
+			names = []string{"FROM", "TO"}
+		case 3:
+			return s.completeFile(head, word, tail)
+		default:
+			names = []string{"FORMAT", "HEADER", "DELIMITER", "csv", "parquet", "json"}
+		}
+	case `\h`, `\help`:
+		for _, h := range statementHelps {
+			w := strings.Fields(h.name)
+			if len(fields) <= len(w) && strings.EqualFold(strings.Join(fields[1:], " "), strings.Join(w[:len(fields)-1], " ")) {
+				names = append(names, w[len(fields)-1])
+			}
+		}
+		names = slices.Compact(names)
+	case `\g`:
+		return s.completeFile(head, word, tail)
 	case `\format`:
 		names = []string{formatTable, formatCSV, formatTSV, formatJSON}
 	case `\pset`:

@@ -10,17 +10,21 @@ import (
 // carries the primary key, partition keys, bucket count and properties, formatted over
 // lines (formatDDL).
 func (s *shell) describe(ctx context.Context, table string) error {
+	_, err := s.describeDDL(ctx, table)
+	return err
+}
+
+// describeDDL is describe, returning the DDL it printed ("" when there was none).
+func (s *shell) describeDDL(ctx context.Context, table string) (string, error) {
 	if err := s.runQuery(ctx, "DESCRIBE "+table); err != nil {
-		return err
+		return "", err
 	}
 	ddl, ok, err := s.queryText(ctx, "SHOW CREATE TABLE "+table)
-	if err != nil {
-		return err
+	if err != nil || !ok {
+		return "", err
 	}
-	if ok {
-		fmt.Fprintf(s.out, "%s\n\n", formatDDL(strings.TrimRight(ddl, "\n")))
-	}
-	return nil
+	fmt.Fprintf(s.out, "%s\n\n", formatDDL(strings.TrimRight(ddl, "\n")))
+	return ddl, nil
 }
 
 // formatDDL spreads a one-line CREATE TABLE over lines as psql's \d and SHOW CREATE TABLE in

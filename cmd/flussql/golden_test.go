@@ -23,8 +23,13 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/sh
 
 var timeRE = regexp.MustCompile(`Time: [0-9]+\.[0-9]+ ms`)
 
-// maskTimes replaces what varies from run to run (statement timings).
-func maskTimes(s string) string { return timeRE.ReplaceAllString(s, "Time: <t>") }
+// watchRE matches the time that heads each run of \watch.
+var watchRE = regexp.MustCompile(`(?m)^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \S+ \(every`)
+
+// maskTimes replaces what varies from run to run (statement timings, \watch's clock).
+func maskTimes(s string) string {
+	return watchRE.ReplaceAllString(timeRE.ReplaceAllString(s, "Time: <t>"), "<now> (every")
+}
 
 // partitionsRE matches the table SHOW PARTITIONS prints; partition ids are the server's
 // and differ from run to run.
@@ -159,6 +164,7 @@ func TestClusterSessions(t *testing.T) {
 		{name: "session", script: "shell/session.sql", code: exitError},
 		{name: "nested-and-alter", script: "shell/nested-and-alter.sql", code: exitError},
 		{name: "partitioned-tables", script: "demo/partitioned-tables.sql", asFile: true, code: exitOK, args: []string{"--echo"}},
+		{name: "psql-habits", script: "shell/psql-habits.sql", code: exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dsn, db := clusterDB(t)

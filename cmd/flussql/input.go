@@ -66,10 +66,12 @@ func (s *shell) loop(ctx context.Context, r lineReader, src source) int {
 	var buf string // whole input lines not run yet; text already run is blanked out
 	bufLine := 1   // the line number of buf's first line
 	lineNo := 0
+	var interp interpolation // quotes and comments open at the end of buf, for :name
 	for {
 		pending := hasPending(buf)
 		if !pending {
 			buf = ""
+			interp = interpolation{}
 		}
 		_ = s.out.Flush()
 		s.typed = buf
@@ -96,6 +98,24 @@ func (s *shell) loop(ctx context.Context, r lineReader, src source) int {
 			return exitError
 		}
 		lineNo++
+		inText := interp.quote != 0 || interp.comment // the line continues a quote or comment
+		if inText || !isCommandLine(line) || !readsOwnArgs(line) {
+			line = s.interpolate(line, &interp)
+		}
+		if !inText && isCommandLine(line) && isBufferCommand(line) {
+			cmd := strings.TrimSpace(line)
+			r.remember(cmd)
+			if s.echo && !src.interactive {
+				fmt.Fprintln(s.out, cmd)
+			}
+			code, quit := s.bufferCommand(ctx, cmd, buf, bufLine, src, lineNo)
+			buf, interp = "", interpolation{}
+			if quit || code != exitOK && !src.interactive {
+				_ = s.out.Flush()
+				return code
+			}
+			continue
+		}
 		if !pending {
 			switch sessionWord(line) {
 			case "quit", "exit":

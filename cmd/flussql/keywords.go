@@ -36,6 +36,6 @@ var sqlKeywords = []string{
 
 // backslashCommands are the shell's commands that tab completion offers (see helpText).
 var backslashCommands = []string{
-	`\?`, `\l`, `\dt`, `\d`, `\dp`, `\dA`, `\c`, `\jobs`, `\timing`, `\x`, `\format`, `\pset`, `\i`, `\o`,
-	`\e`, `\conninfo`, `\q`,
+	`\?`, `\l`, `\dt`, `\d`, `\d+`, `\dp`, `\dA`, `\c`, `\jobs`, `\timing`, `\x`, `\format`, `\pset`, `\i`, `\o`,
+	`\e`, `\conninfo`, `\q`, `\copy`, `\watch`, `\g`, `\set`, `\unset`, `\echo`, `\!`, `\h`,
 }

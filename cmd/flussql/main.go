@@ -16,7 +16,8 @@
 // commands, databases, tables and columns. A result taller than the terminal goes through
 // $PAGER (default less -S; \pset pager off or --no-pager turn it off). \e edits the last
 // statement in $EDITOR (default vi) and runs it. \? lists the backslash commands:
-// \l, \dt [db], \d t, \dp t, \c db, \timing, \x, \format, \pset pager, \e, \i, \o, \q.
+// \l, \dt [db], \d[+] t, \dp t, \c db, \timing, \x [auto], \format, \pset pager, \e, \i, \o,
+// \copy (files in and out: csv, parquet, json), \watch, \g, \set, \echo, \!, \h, \q.
 //
 // Output: aligned tables with the row count and time (NULL prints as NULL, the string
 // "NULL" as "NULL" with its quotes); for scripts csv (NULL is an empty field, an empty

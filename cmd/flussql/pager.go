@@ -118,6 +118,16 @@ type pagedOutput struct {
 	cmd   *exec.Cmd
 	pipe  io.WriteCloser
 	quit  bool // the pager has ended or could not start
+	// after are lines to write on the terminal once the pager has ended.
+	after []string
+}
+
+// repeatAfter has line written on the terminal once the pager has ended, when one ran;
+// p may be nil (no pager).
+func (p *pagedOutput) repeatAfter(line string) {
+	if p != nil && p.cmd != nil {
+		p.after = append(p.after, line)
+	}
 }
 
 func (p *pagedOutput) Write(b []byte) (int, error) {
@@ -177,4 +187,7 @@ func (p *pagedOutput) finish() {
 	_ = p.pipe.Close()
 	_ = p.cmd.Wait()
 	p.progress.suspend(false)
+	for _, l := range p.after {
+		fmt.Fprintln(p.direct, l)
+	}
 }

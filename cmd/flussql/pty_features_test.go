@@ -32,8 +32,8 @@ func TestTerminalCompletion(t *testing.T) {
 	term.expect("(2 rows)", 5*time.Second)
 	term.expect("fluss> ", 5*time.Second)
 
-	term.send(`\d` + tab + tab) // \d, \dt, \dp: the second Tab lists them
-	term.expect(`\dt \d \dp`, 5*time.Second)
+	term.send(`\d` + tab + tab) // \d, \dt, \d+, \dp: the second Tab lists them
+	term.expect(`\dt \d \d+ \dp`, 5*time.Second)
 	term.send(" numb" + tab + "\r")
 	term.expect("PRIMARY KEY (`id`) NOT ENFORCED", 5*time.Second)
 	term.expect("fluss> ", 5*time.Second)

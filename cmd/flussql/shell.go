@@ -15,6 +15,7 @@ import (
 
 	"github.com/flussql/flussql"
 	"github.com/flussql/flussql/parser"
+	"golang.org/x/term"
 )
 
 // shell is one session: a single pinned connection (so USE sticks), the output settings
@@ -33,8 +34,11 @@ type shell struct {
 	conninfo string
 	errw     io.Writer // stderr
 	format   string
-	// expanded (\x) prints one block per row in the table format.
-	expanded bool
+	// expanded (\x) prints one block per row in the table format; expandedAuto (\x auto)
+	// does when the table would be wider than the terminal.
+	expanded, expandedAuto bool
+	// vars are the \set variables.
+	vars map[string]string
 	// timing (\timing) prints how long each statement took.
 	timing bool
 	// window is how many rows the table format holds to size its columns; flushAfter how
@@ -83,14 +87,17 @@ func (s *shell) interrupt() bool {
 }
 
 // begin returns the context of one statement, which Ctrl-C cancels, and its end function.
+// Calls nest (\watch around the statements it runs): Ctrl-C cancels the innermost, and
+// its end makes the enclosing one cancellable again.
 func (s *shell) begin(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	s.mu.Lock()
+	prev := s.cancel
 	s.cancel = cancel
 	s.mu.Unlock()
 	return ctx, func() {
 		s.mu.Lock()
-		s.cancel = nil
+		s.cancel = prev
 		s.mu.Unlock()
 		cancel()
 	}
@@ -141,12 +148,14 @@ func (s *shell) runQuery(parent context.Context, text string) error {
 	if err != nil {
 		return s.failed(ctx, err)
 	}
-	w, err := newRowWriter(s.format, s.expanded, s.out, cols, s.window)
-	if err != nil {
+	var w rowWriter
+	if s.expandedAuto && s.format == formatTable {
+		w = newAutoWriter(s.out, cols, s.window, s.terminalWidth())
+	} else if w, err = newRowWriter(s.format, s.expanded, s.out, cols, s.window); err != nil {
 		return err
 	}
 	n, err := s.streamRows(rows, len(cols), w)
-	if errors.Is(err, errPagerQuit) {
+	if errors.Is(err, errPagerQuit) && ctx.Err() == nil {
 		return nil // the pager was quit before the end: the rest is not wanted
 	}
 	if err != nil {
@@ -154,7 +163,12 @@ func (s *shell) runQuery(parent context.Context, text string) error {
 		_ = w.flushWindow()
 		_ = s.out.Flush()
 		if ctx.Err() != nil {
-			s.status(fmt.Sprintf("Cancelled after %d %s.", n, plural(n, "row", "rows")))
+			// Ctrl-C reaches a pager too: one that dies of it (more, cat) took the
+			// line with it, and less hides it with its screen when quit. Say it on the
+			// terminal once the pager is done as well.
+			msg := fmt.Sprintf("Cancelled after %d %s.", n, plural(n, "row", "rows"))
+			s.paged.repeatAfter(msg)
+			s.status(msg)
 			s.checkConn(context.WithoutCancel(ctx))
 			return errCancelled
 		}
@@ -171,6 +185,18 @@ func (s *shell) runQuery(parent context.Context, text string) error {
 		fmt.Fprintln(s.out) // a blank line after each result
 	}
 	return ignorePagerQuit(s.out.Flush())
+}
+
+// terminalWidth is the width of the terminal results go to, 0 when they go elsewhere.
+func (s *shell) terminalWidth() int {
+	if s.terminal == nil || s.outFile != nil {
+		return 0
+	}
+	w, _, err := term.GetSize(int(s.terminal.Fd()))
+	if err != nil {
+		return 0
+	}
+	return w
 }
 
 // ignorePagerQuit drops errPagerQuit: quitting the pager early is no error.
@@ -268,6 +294,11 @@ func (s *shell) status(line string) {
 	// While a result goes through the pager (or is held back to decide on one), its
 	// status lines follow it there: written to the terminal beside it, "(0 rows)" came
 	// before a held-back CSV header, and a pager hid "Cancelled after N rows.".
+	if s.paged != nil && s.paged.quit {
+		_ = s.out.Flush()
+		fmt.Fprintln(s.paged.direct, line) // the pager is gone: on the terminal
+		return
+	}
 	if s.format == formatTable || s.paged != nil {
 		fmt.Fprintln(s.out, line)
 		return

@@ -156,7 +156,7 @@ func startAttempt(ctx context.Context, opts Options, attempt int) (*Cluster, err
 	if err != nil {
 		return nil, err
 	}
-	classpath, err := EnsureJars(ctx, version)
+	classpath, err := EnsureJars(withFetchLog(ctx, logf), version)
 	if err != nil {
 		return nil, err
 	}

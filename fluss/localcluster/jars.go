@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // DefaultVersion is the Fluss server release the project is pinned to: the newest
@@ -220,12 +221,30 @@ func fetchJars(ctx context.Context, name, pomText, what, want string) (string, e
 		return "", fmt.Errorf("localcluster: %w", err)
 	}
 	_ = os.RemoveAll(lib)
-	cmd := exec.CommandContext(ctx, mvn, "-B", "-q", "-f", pom,
-		"org.apache.maven.plugins:maven-dependency-plugin:"+dependencyPluginVersion+":copy-dependencies",
-		"-DincludeScope=runtime", "-DoutputDirectory="+lib)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("localcluster: fetching %s with Maven failed: %w\n%s", what, err, tail(string(out), 4000))
+	args := []string{"-B", "-f", pom,
+		"org.apache.maven.plugins:maven-dependency-plugin:" + dependencyPluginVersion + ":copy-dependencies",
+		"-DincludeScope=runtime", "-DoutputDirectory=" + lib}
+	logf := fetchLog(ctx)
+	if logf == nil {
+		args = append(args, "-q") // with a logger, Maven's "Downloaded from" lines count the progress
+	}
+	cmd := exec.CommandContext(ctx, mvn, args...)
+	progress := &fetchProgress{}
+	cmd.Stdout, cmd.Stderr = progress, progress
+	var err2 error
+	if logf != nil {
+		logf("fetching %s with Maven (the first start only; it may take a few minutes)", what)
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() { progress.report(logf, what, time.Now(), stop); close(done) }()
+		err2 = cmd.Run()
+		close(stop)
+		<-done
+	} else {
+		err2 = cmd.Run()
+	}
+	if err2 != nil {
+		return "", fmt.Errorf("localcluster: fetching %s with Maven failed: %w\n%s", what, err2, tail(progress.output(), 4000))
 	}
 	if _, err := os.Stat(filepath.Join(lib, want)); err != nil {
 		return "", fmt.Errorf("localcluster: Maven fetched %s but %s is missing", what, filepath.Join(lib, want))

@@ -137,17 +137,41 @@ func (c *Session) appendArrowReader(ctx context.Context, table string, rdr array
 			n += rec.NumRows()
 		}
 	}
+	rctx, cancel = c.ex.requestContext(ctx)
+	defer cancel()
 	if err == nil {
 		if err = rdr.Err(); err != nil {
 			err = fmt.Errorf("flussql: AppendArrowReader's reader failed after %d rows: %w", n, err)
+			// The rows handed over before the reader failed (a bad line of a file) are on
+			// their way: wait for their answers, so that the outcome counts them as
+			// written rather than unknown. settle below reads what Wait recorded.
+			_ = r.Wait(rctx)
 		}
 	}
-	rctx, cancel = c.ex.requestContext(ctx)
-	defer cancel()
 	if err = settle(rctx, r, err); err != nil {
 		return int64(r.Written()), err
 	}
 	return n, nil
+}
+
+// TableArrowSchema returns the Arrow schema of a table's rows ("table" or "db.table"), the
+// one AppendArrow wants, from the catalog: no scan, no tablet server asked.
+func (c *Session) TableArrowSchema(ctx context.Context, table string) (*arrow.Schema, error) {
+	name, err := parser.ParseTableName(table)
+	if err != nil {
+		return nil, fmt.Errorf("flussql: table %q: %w", table, err)
+	}
+	path := fluss.TablePath{Database: name.Database, Table: name.Name}
+	if path.Database == "" {
+		path.Database = c.Database()
+	}
+	rctx, cancel := c.ex.requestContext(ctx)
+	defer cancel()
+	info, err := c.catalog.Table(rctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return types.ToArrowSchema(info.Schema())
 }
 
 // arrowTarget is the append writer of a log table and the table's bucket count.

@@ -21,6 +21,19 @@ SELECT * FROM numbers LIMIT 3;
 \c analytics
 \timing on
 SELECT * FROM numbers LIMIT 1;
+-- psql's habits: variables, \echo, \g, \watch, \h, \x auto
+\timing off
+\set lim 2
+\set who 'it''s me'
+\echo limit :lim, :'who'
+SELECT id, name FROM numbers LIMIT :lim
+\g
+\watch 0 count=2
+\h USE
+\x auto
+SELECT * FROM numbers LIMIT 1;
+\x off
+\timing on
 -- the first error ends a script; what follows never runs
 SELECT * FROM numbers WHERE id = = 1;
 SELECT * FROM numbers;
