@@ -8,7 +8,7 @@
 // else $FLUSS_BOOTSTRAP_SERVERS; with none of them flussql starts a local Fluss cluster
 // (Java 17+ and Maven needed) and stops it on exit.
 //
-// With -e it runs the given statements, with -f those of FILE ("-" is standard input), and
+// With -e it runs the given statements (every -e, in order), with -f those of FILE ("-" is standard input), and
 // stops at the first error with exit status 1 (130 when Ctrl-C ended it); piped standard
 // input is a script too. --echo prints each statement of a script before its result. Otherwise it reads statements from the terminal, with line editing
 // and history ($FLUSSQL_HISTORY, default ~/.flussql_history). Statements end with ';'.

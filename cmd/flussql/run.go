@@ -44,7 +44,9 @@ func run(ctx context.Context, e env) int {
 	fs := flag.NewFlagSet("flussql", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	dsnFlag := fs.String("dsn", "", "data source name fluss://host:port[/database][?key=value…]")
-	execSQL := fs.String("e", "", "run these statements, then exit")
+	var execList execFlags
+	fs.Var(&execList, "e", "run these statements, then exit (repeatable: each -e runs in order, as psql's -c)")
+	execSQL := new(string)
 	file := fs.String("f", "", "run the statements in this file (- is standard input), then exit")
 	format := fs.String("format", formatTable, "output format: table, csv, tsv or json")
 	echo := fs.Bool("echo", false, "print each statement of a script before its result")
@@ -58,6 +60,9 @@ func run(ctx context.Context, e env) int {
 			return exitOK
 		}
 		return exitUsage
+	}
+	if len(execList) > 0 {
+		*execSQL = execList.script()
 	}
 	usageErr := func(msg string) int {
 		fmt.Fprintf(e.stderr, "flussql: %s (flussql -h shows the usage)\n", msg)

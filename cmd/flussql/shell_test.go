@@ -109,6 +109,11 @@ func TestScriptErrorsCarryTheirPosition(t *testing.T) {
 			code: exitOK, want: []string{"(2 rows)\n"}, lastStmt: "SELECT * FROM numbers LIMIT 2", stmtCount: 1,
 		},
 		{
+			name: "every -e runs, in order", args: []string{"-e", "SELECT * FROM numbers LIMIT 2 -- two", "-e", `\l`, "-e", "SELECT * FROM missing"},
+			code: exitError, want: []string{"(2 rows)\n", "table fluss.missing does not exist\n"},
+			lastStmt: "SELECT * FROM missing", stmtCount: 3,
+		},
+		{
 			name: "unterminated string at the end", args: []string{"-e", "SELECT * FROM numbers WHERE name = 'x"},
 			code: exitError, want: []string{"-e:1:"}, stmtCount: 0,
 		},
