@@ -33,27 +33,24 @@ func (sp *semiProbe) probe(h *hashJoinOp, b arrow.RecordBatch) ([]arrow.RecordBa
 	rows := int(b.NumRows())
 	matched := make([]bool, rows)
 	leftNull := make([]bool, rows)
-	if h.table != nil {
-		k, err := newKeyEncoder(h.ec, sp.n.LeftKeys, b)
+	if h.index != nil {
+		heads, err := h.probeHeads(b, sp.n.LeftKeys)
 		if err != nil {
 			return nil, err
 		}
-		defer k.release()
-		var li, ri []int64
-		var buf []byte
-		for r := range rows {
-			var ok bool
-			if buf, ok = k.key(buf, r); !ok {
+		next := h.index.next
+		li, ri := h.li[:0], h.ri[:0]
+		for r, x := range heads {
+			if x < 0 {
 				leftNull[r] = true
 				continue
 			}
-			cand := h.table[string(buf)]
 			if sp.pairs == nil {
-				matched[r] = len(cand) > 0
+				matched[r] = x > 0
 				continue
 			}
-			for _, x := range cand {
-				li, ri = append(li, int64(r)), append(ri, x)
+			for ; x != 0; x = next[x-1] {
+				li, ri = append(li, int64(r)), append(ri, int64(x-1))
 			}
 			if len(li) >= maxJoinChunk {
 				if err := sp.residual(h, b, li, ri, matched); err != nil {
@@ -67,8 +64,9 @@ func (sp *semiProbe) probe(h *hashJoinOp, b arrow.RecordBatch) ([]arrow.RecordBa
 				return nil, err
 			}
 		}
+		h.li, h.ri = li, ri
 	}
-	empty := h.table == nil // no right row at all
+	empty := h.index == nil // no right row at all
 	if sp.n.Kind == MarkJoin {
 		return sp.mark(h, b, matched, leftNull, empty)
 	}
