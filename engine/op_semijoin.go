@@ -3,7 +3,6 @@ package engine
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 )
 
 // semiProbe is the probe side of a SEMI or ANTI hash join: it decides for
@@ -145,12 +144,10 @@ func (sp *semiProbe) residual(h *hashJoinOp, b arrow.RecordBatch, li, ri []int64
 
 // takeRows returns the rows idx of b.
 func takeRows(ec *evalCtx, b arrow.RecordBatch, idx []int64) (arrow.RecordBatch, error) {
-	ia := indexArray(idx)
-	defer ia.Release()
 	cols := make([]arrow.Array, 0, b.NumCols())
 	defer func() { releaseAll(cols) }()
 	for _, c := range b.Columns() {
-		a, err := compute.TakeArray(ec.ctx, c, ia)
+		a, err := takeArray(ec, c, idx)
 		if err != nil {
 			return nil, err
 		}

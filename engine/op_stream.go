@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 )
 
 // The streaming operators: each batch in gives at most one batch out, and
@@ -34,7 +33,7 @@ func (f *filterOp) Next() (arrow.RecordBatch, error) {
 			b.Release()
 			return nil, err
 		}
-		out, err := compute.FilterRecordBatch(f.ec.ctx, b, mask, compute.DefaultFilterOptions())
+		out, err := filterBatch(f.ec, b, mask)
 		mask.Release()
 		b.Release()
 		if err != nil {
