@@ -7,15 +7,17 @@
 // row read), the median time ArrowConn.QueryArrow takes to read just the columns the query
 // names from the tables it reads (one SELECT cols FROM t per table, summed: the cost of
 // getting the data out of Fluss), their ratio, and SQLite's median time; then the totals.
-// A query flussql refuses prints "refused: <error>", one that fails otherwise (e.g. over
-// the DSN's query_memory) "failed: <error>".
+// flussql's and QueryArrow's runs alternate, so that a machine busy with other work for a
+// while slows both alike. A query flussql refuses prints "refused: <error>", one that fails
+// otherwise (e.g. over the DSN's query_memory) "failed: <error>".
 //
-// Flags, for profiling the engine one query at a time: -db NAME runs against a database
-// an earlier run kept (TPCH_KEEP=1; the database name is printed) instead of loading a new
-// one, -queries 13,18,21 runs only those queries (of both spellings), -sqlite=false skips
-// SQLite, -explain prints each query's plan, and -cpuprofile DIR writes one CPU profile per query of flussql's runs only
-// (DIR/q18.pprof, DIR/q18-joinon.pprof; QueryArrow's and SQLite's runs are outside them), for
-// go tool pprof (which merges several files given together).
+// Flags, for profiling the engine one query at a time: -db NAME runs against a database an
+// earlier run kept (TPCH_KEEP=1; the database name is printed) instead of loading a new one,
+// -queries 13,18,21 runs only those queries (of both spellings), -sqlite=false skips SQLite,
+// -explain prints each query's plan, and -cpuprofile DIR writes one CPU profile per query
+// of flussql's runs only (DIR/q18.pprof, DIR/q18-joinon.pprof; QueryArrow's and SQLite's
+// runs are outside them, and do not alternate with flussql's), for go tool pprof (which
+// merges several files given together).
 //
 // TPCH_LOAD=values loads with multi-row INSERT … VALUES in transactions instead of
 // ArrowConn.AppendArrowReader (to compare the two); TPCH_LOAD=keyed makes the dimension
@@ -245,25 +247,35 @@ func (b *bench) query(ctx context.Context, name, profile, text, refText string) 
 			return err
 		}
 	}
-	stop, err := b.startProfile(profile)
-	if err != nil {
-		return err
+	flussqlRun := func() error { return drain(b.db.QueryContext(ctx, text)) }
+	arrowRun := func() error { return b.readColumns(ctx, text) }
+	var flTime, arrowTime time.Duration
+	var flErr, arrowErr error
+	if b.profileDir != "" { // flussql's runs alone in the profile
+		stop, err := b.startProfile(profile)
+		if err != nil {
+			return err
+		}
+		flTime, flErr = b.median(flussqlRun)
+		stop()
+		if flErr == nil {
+			arrowTime, arrowErr = b.median(arrowRun)
+		}
+	} else {
+		flTime, arrowTime, flErr, arrowErr = b.interleaved(flussqlRun, arrowRun)
 	}
-	flTime, err := b.median(func() error { return drain(b.db.QueryContext(ctx, text)) })
-	stop()
-	if err != nil {
-		msg, _, _ := strings.Cut(err.Error(), "\n")
+	if flErr != nil {
+		msg, _, _ := strings.Cut(flErr.Error(), "\n")
 		what := "failed"
 		// The parser's refusals do not wrap ErrNotSupported (yet): known by their text.
-		if errors.Is(err, flussql.ErrNotSupported) || strings.Contains(msg, "syntax error") || strings.Contains(msg, "is not supported") {
+		if errors.Is(flErr, flussql.ErrNotSupported) || strings.Contains(msg, "syntax error") || strings.Contains(msg, "is not supported") {
 			what = "refused"
 		}
 		fmt.Printf("%-18s %s: %s\n", name, what, msg)
 		return nil
 	}
-	arrowTime, err := b.median(func() error { return b.readColumns(ctx, text) })
-	if err != nil {
-		return fmt.Errorf("QueryArrow for %s: %w", name, err)
+	if arrowErr != nil {
+		return fmt.Errorf("QueryArrow for %s: %w", name, arrowErr)
 	}
 	b.ran++
 	b.total += flTime
@@ -338,6 +350,28 @@ func (b *bench) readColumns(ctx context.Context, text string) error {
 		}
 	}
 	return nil
+}
+
+// interleaved runs f and g one after the other b.runs times and returns the median time
+// of each, so that a machine busy with something else for a while slows both alike; the
+// first error of either stops it.
+func (b *bench) interleaved(f, g func() error) (tf, tg time.Duration, errF, errG error) {
+	var fs, gs []time.Duration
+	for range b.runs {
+		start := time.Now()
+		if errF = f(); errF != nil {
+			return 0, 0, errF, nil
+		}
+		fs = append(fs, time.Since(start))
+		start = time.Now()
+		if errG = g(); errG != nil {
+			return 0, 0, nil, errG
+		}
+		gs = append(gs, time.Since(start))
+	}
+	slices.Sort(fs)
+	slices.Sort(gs)
+	return fs[len(fs)/2], gs[len(gs)/2], nil, nil
 }
 
 // median runs f b.runs times and returns the median time; the first error stops it.
