@@ -22,7 +22,8 @@
 // TPCH_LOAD=values loads with multi-row INSERT … VALUES in transactions instead of
 // ArrowConn.AppendArrowReader (to compare the two); TPCH_LOAD=keyed makes the dimension
 // tables primary-key tables (Fluss 1.0: their full scans need SCAN_KV); TPCH_KEEP=1 keeps
-// the database.
+// the database; TPCH_QUERY_MEMORY sets the DSN's query_memory (e.g. 2GiB: at scale 1 the
+// default 256MiB is too little for the queries whose joins hold lineitem).
 // Run it from the repository root (it reads testdata/tpch).
 package main
 
@@ -110,7 +111,11 @@ func run() error {
 			fmt.Printf("database %s is kept (rerun with -db %s)\n", dbName, dbName)
 		}
 	}
-	db, err := sql.Open("fluss", "fluss://"+addr+"/"+dbName)
+	dsn := "fluss://" + addr + "/" + dbName
+	if m := os.Getenv("TPCH_QUERY_MEMORY"); m != "" {
+		dsn += "?query_memory=" + m
+	}
+	db, err := sql.Open("fluss", dsn)
 	if err != nil {
 		return err
 	}
