@@ -18,7 +18,10 @@ import (
 // per-call dispatch and index checks cost more than the copy for the
 // batches joins make.
 func takeArray(ec *evalCtx, a arrow.Array, idx []int64) (arrow.Array, error) {
-	if len(idx) > 0 && a.Len() > 0 {
+	if len(idx) == 0 {
+		return array.NewSlice(a, 0, 0), nil
+	}
+	if a.Len() > 0 {
 		switch a.DataType().ID() {
 		case arrow.INT8, arrow.UINT8:
 			return takeFixed[uint8](ec, a, idx), nil
@@ -130,9 +133,12 @@ func filterBatch(ec *evalCtx, b arrow.RecordBatch, mask arrow.Array) (arrow.Reco
 			keep = append(keep, int64(r))
 		}
 	}
-	if len(keep) == n {
+	switch len(keep) {
+	case n:
 		b.Retain()
 		return b, nil
+	case 0:
+		return b.NewSlice(0, 0), nil
 	}
 	cols := make([]arrow.Array, 0, b.NumCols())
 	defer func() { releaseAll(cols) }()
