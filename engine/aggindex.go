@@ -169,6 +169,26 @@ func (x *bytesIndex) find(k []byte, next int32) (g int32, added bool) {
 	}
 }
 
+// lookup returns the group of k, if k has one.
+func (x *bytesIndex) lookup(k []byte) (g int32, found bool) {
+	h := maphash.Bytes(x.seed, k)
+	mask := uint64(len(x.slots) - 1)
+	i := (h * 0x9E3779B97F4A7C15) >> x.shift
+	tag := h >> 32
+	for {
+		s := x.slots[i]
+		if s == 0 {
+			return 0, false
+		}
+		if s>>32 == tag {
+			if g := int32(uint32(s)) - 1; bytes.Equal(x.key(int(g)), k) {
+				return g, true
+			}
+		}
+		i = (i + 1) & mask
+	}
+}
+
 func (x *bytesIndex) rehash() {
 	x.slots = make([]uint64, 2*len(x.slots))
 	x.shift--

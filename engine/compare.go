@@ -241,8 +241,12 @@ func (e *Like) rebuild(c []Expr) Expr {
 	return out
 }
 
-// eval matches row by row: Arrow has no LIKE kernel.
+// eval matches row by row (Arrow has no LIKE kernel); a constant pattern
+// is compiled once per batch.
 func (e *Like) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
+	if out, done, err := e.evalConst(ec, b); done || err != nil {
+		return out, err
+	}
 	ins, err := evalAll(ec, e.children(), b)
 	if err != nil {
 		return nil, err
@@ -275,26 +279,19 @@ func MatchLikeEscape(s, p, esc string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var pr []rune
-	var lit []bool
-	in := []rune(p)
-	for i := 0; i < len(in); i++ {
-		if in[i] != c {
-			pr, lit = append(pr, in[i]), append(lit, false)
-			continue
-		}
-		if i+1 == len(in) || in[i+1] != '%' && in[i+1] != '_' && in[i+1] != c {
-			return false, fmt.Errorf("invalid escape sequence in the LIKE pattern '%s' at character %d: the ESCAPE character %c must be followed by %%, _ or %c", p, i+1, c, c)
-		}
-		pr, lit = append(pr, in[i+1]), append(lit, true)
-		i++
+	m, err := compileLike(p, c, true)
+	if err != nil {
+		return false, err
 	}
-	return matchRunes([]rune(s), pr, lit), nil
+	return m.match(s), nil
 }
 
 // MatchLike reports whether s matches the LIKE pattern p (% and _, no
 // escape character), character by character.
-func MatchLike(s, p string) bool { return matchRunes([]rune(s), []rune(p), nil) }
+func MatchLike(s, p string) bool {
+	m, _ := compileLike(p, 0, false) // no escape character: no error
+	return m.match(s)
+}
 
 // matchRunes matches sr against pattern pr, where pr[i] is an ordinary
 // character when lit[i] (lit may be nil: no escaped characters).

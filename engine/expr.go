@@ -36,8 +36,9 @@ type evalCtx struct {
 	ctx context.Context
 	mem memory.Allocator
 	now time.Time // CURRENT_TIMESTAMP and friends
-	// consts caches the last array each constant was expanded to: batches
-	// mostly have one size, so a constant is built once, not per batch.
+	// consts caches the longest array each constant was expanded to: a
+	// batch as long or shorter gets it or a slice of it, so a constant is
+	// built once, not per batch.
 	consts map[*Const]arrow.Array
 }
 
@@ -104,9 +105,12 @@ func (c *Const) String() string {
 
 func (c *Const) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	n := int(b.NumRows())
-	if a, ok := ec.consts[c]; ok && a.Len() == n {
-		a.Retain()
-		return a, nil
+	if a, ok := ec.consts[c]; ok && a.Len() >= n {
+		if a.Len() == n {
+			a.Retain()
+			return a, nil
+		}
+		return array.NewSlice(a, 0, int64(n)), nil // batches of several sizes share the longest
 	}
 	a, err := repeat(ec.mem, c.T, c.Value, n)
 	if err != nil {

@@ -6,11 +6,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flussql/flussql/fluss/types"
 )
 
-// hashJoinOp reads the right (build) side whole into one batch and a hash
-// table from key encodings to its rows, under the budget, then probes the
-// table with every batch of the left side.
+// hashJoinOp reads the right (build) side whole into one batch and indexes
+// its rows by key (joinIndex), under the budget, then probes the index with
+// every batch of the left side.
 type hashJoinOp struct {
 	ec          *evalCtx
 	budget      *Budget
@@ -19,10 +21,12 @@ type hashJoinOp struct {
 	j           *joiner
 	built       bool
 	build       arrow.RecordBatch
-	table       map[string][]int64
+	index       *joinIndex // nil when the build side has no rows
 	held        int64
 	pending     []arrow.RecordBatch
 	semi        *semiProbe // SEMI and ANTI joins
+	heads       []int32    // scratch: a probe batch's first matches
+	li, ri      []int64    // scratch: a probe batch's pairs
 }
 
 func newHashJoin(ec *evalCtx, budget *Budget, left, right Operator, n *HashJoin) (Operator, error) {
@@ -98,33 +102,49 @@ func (h *hashJoinOp) readBuild() error {
 	if h.build, err = holdAll(h.ec, h.budget, h.right, h.n.Right.Columns(), hashJoinState, &h.held); err != nil || h.build == nil {
 		return err
 	}
-	k, err := newKeyEncoder(h.ec, h.n.RightKeys, h.build)
+	keys, err := evalAll(h.ec, h.n.RightKeys, h.build)
 	if err != nil {
 		return err
 	}
-	defer k.release()
-	h.table = map[string][]int64{}
-	var buf []byte
-	for r := range int(h.build.NumRows()) {
-		var ok bool
-		if buf, ok = k.key(buf, r); !ok {
-			if h.semi != nil {
-				h.semi.rightNull = true
-			}
-			continue
-		}
-		rows, seen := h.table[string(buf)]
-		sz := int64(8)
-		if !seen {
-			sz += int64(len(buf)) + 64
-		}
-		h.held += sz
-		if err := h.budget.Grow(sz, hashJoinState); err != nil {
-			return err
-		}
-		h.table[string(buf)] = append(rows, int64(r))
+	defer releaseAll(keys)
+	grow := func(n int64) error {
+		h.held += n
+		return h.budget.Grow(n, hashJoinState)
+	}
+	h.index, err = buildJoinIndex(h.keyMode(), keys, int(h.build.NumRows()), grow)
+	if err != nil {
+		return err
+	}
+	if h.semi != nil {
+		h.semi.rightNull = h.index.nullKey
 	}
 	return nil
+}
+
+func (h *hashJoinOp) keyMode() joinKeyMode {
+	l, r := make([]types.DataType, len(h.n.LeftKeys)), make([]types.DataType, len(h.n.RightKeys))
+	for i := range l {
+		l[i], r[i] = h.n.LeftKeys[i].Type(), h.n.RightKeys[i].Type()
+	}
+	return joinKeyModeOf(l, r)
+}
+
+// probeHeads evaluates the left keys over b and returns, per row of b, its
+// first matching build row + 1 (0: none, -1: a NULL key). It is scratch
+// space, valid until the next call.
+func (h *hashJoinOp) probeHeads(b arrow.RecordBatch, keys []Expr) ([]int32, error) {
+	n := int(b.NumRows())
+	arrs, err := evalAll(h.ec, keys, b)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(arrs)
+	h.heads = grown(h.heads[:0], n)
+	heads := h.heads[:n]
+	if err := h.index.probe(arrs, n, heads); err != nil {
+		return nil, err
+	}
+	return heads, nil
 }
 
 // concatBatches concatenates batches column by column into one batch of
@@ -180,28 +200,26 @@ func (h *hashJoinOp) Next() (arrow.RecordBatch, error) {
 }
 
 func (h *hashJoinOp) probe(b arrow.RecordBatch) ([]arrow.RecordBatch, error) {
-	var li, ri []int64
-	if h.table != nil {
-		k, err := newKeyEncoder(h.ec, h.n.LeftKeys, b)
+	li, ri := h.li[:0], h.ri[:0]
+	if h.index != nil {
+		heads, err := h.probeHeads(b, h.n.LeftKeys)
 		if err != nil {
 			return nil, err
 		}
-		defer k.release()
-		var buf []byte
-		for r := range int(b.NumRows()) {
-			var ok bool
-			if buf, ok = k.key(buf, r); !ok {
+		next := h.index.next
+		for r, x := range heads {
+			if x <= 0 {
 				continue
 			}
-			rows := h.table[string(buf)]
-			if h.n.SingleMatch && len(rows) > 1 {
+			if h.n.SingleMatch && next[x-1] != 0 {
 				return nil, fmt.Errorf("%w; a correlated one gives one row per outer row only with an aggregate or a key equality", ErrScalarSubqueryRows)
 			}
-			for _, x := range rows {
-				li, ri = append(li, int64(r)), append(ri, x)
+			for ; x != 0; x = next[x-1] {
+				li, ri = append(li, int64(r)), append(ri, int64(x-1))
 			}
 		}
 	}
+	h.li, h.ri = li, ri // the joined batches are copies: the pairs are scratch space
 	return h.j.join(b, h.build, li, ri)
 }
 
@@ -216,7 +234,7 @@ func (h *hashJoinOp) Close() {
 		h.build.Release()
 		h.build = nil
 	}
-	h.table = nil
+	h.index = nil
 	h.budget.Shrink(h.held)
 	h.held = 0
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -106,7 +105,7 @@ func (j *joiner) filter(b arrow.RecordBatch, li []int64, matched []bool) (arrow.
 			}
 		}
 	}
-	return compute.FilterRecordBatch(j.ec.ctx, b, mask, compute.DefaultFilterOptions())
+	return filterBatch(j.ec, b, mask)
 }
 
 // take builds the joined batch of the pairs; without right (ri nil) the
@@ -114,10 +113,8 @@ func (j *joiner) filter(b arrow.RecordBatch, li []int64, matched []bool) (arrow.
 func (j *joiner) take(left, right arrow.RecordBatch, li, ri []int64) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, 0, j.schema.NumFields())
 	defer func() { releaseAll(cols) }()
-	lidx := indexArray(li)
-	defer lidx.Release()
 	for _, c := range left.Columns() {
-		a, err := compute.TakeArray(j.ec.ctx, c, lidx)
+		a, err := takeArray(j.ec, c, li)
 		if err != nil {
 			return nil, err
 		}
@@ -128,10 +125,8 @@ func (j *joiner) take(left, right arrow.RecordBatch, li, ri []int64) (arrow.Reco
 			cols = append(cols, array.MakeArrayOfNull(j.ec.mem, j.schema.Field(i).Type, len(li)))
 		}
 	} else {
-		ridx := indexArray(ri)
-		defer ridx.Release()
 		for _, c := range right.Columns() {
-			a, err := compute.TakeArray(j.ec.ctx, c, ridx)
+			a, err := takeArray(j.ec, c, ri)
 			if err != nil {
 				return nil, err
 			}

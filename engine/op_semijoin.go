@@ -3,7 +3,6 @@ package engine
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 )
 
 // semiProbe is the probe side of a SEMI or ANTI hash join: it decides for
@@ -33,27 +32,24 @@ func (sp *semiProbe) probe(h *hashJoinOp, b arrow.RecordBatch) ([]arrow.RecordBa
 	rows := int(b.NumRows())
 	matched := make([]bool, rows)
 	leftNull := make([]bool, rows)
-	if h.table != nil {
-		k, err := newKeyEncoder(h.ec, sp.n.LeftKeys, b)
+	if h.index != nil {
+		heads, err := h.probeHeads(b, sp.n.LeftKeys)
 		if err != nil {
 			return nil, err
 		}
-		defer k.release()
-		var li, ri []int64
-		var buf []byte
-		for r := range rows {
-			var ok bool
-			if buf, ok = k.key(buf, r); !ok {
+		next := h.index.next
+		li, ri := h.li[:0], h.ri[:0]
+		for r, x := range heads {
+			if x < 0 {
 				leftNull[r] = true
 				continue
 			}
-			cand := h.table[string(buf)]
 			if sp.pairs == nil {
-				matched[r] = len(cand) > 0
+				matched[r] = x > 0
 				continue
 			}
-			for _, x := range cand {
-				li, ri = append(li, int64(r)), append(ri, x)
+			for ; x != 0; x = next[x-1] {
+				li, ri = append(li, int64(r)), append(ri, int64(x-1))
 			}
 			if len(li) >= maxJoinChunk {
 				if err := sp.residual(h, b, li, ri, matched); err != nil {
@@ -67,8 +63,9 @@ func (sp *semiProbe) probe(h *hashJoinOp, b arrow.RecordBatch) ([]arrow.RecordBa
 				return nil, err
 			}
 		}
+		h.li, h.ri = li, ri
 	}
-	empty := h.table == nil // no right row at all
+	empty := h.index == nil // no right row at all
 	if sp.n.Kind == MarkJoin {
 		return sp.mark(h, b, matched, leftNull, empty)
 	}
@@ -147,12 +144,10 @@ func (sp *semiProbe) residual(h *hashJoinOp, b arrow.RecordBatch, li, ri []int64
 
 // takeRows returns the rows idx of b.
 func takeRows(ec *evalCtx, b arrow.RecordBatch, idx []int64) (arrow.RecordBatch, error) {
-	ia := indexArray(idx)
-	defer ia.Release()
 	cols := make([]arrow.Array, 0, b.NumCols())
 	defer func() { releaseAll(cols) }()
 	for _, c := range b.Columns() {
-		a, err := compute.TakeArray(ec.ctx, c, ia)
+		a, err := takeArray(ec, c, idx)
 		if err != nil {
 			return nil, err
 		}

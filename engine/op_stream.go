@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 )
 
 // The streaming operators: each batch in gives at most one batch out, and
@@ -16,35 +15,55 @@ func arrowRecord(schema *arrow.Schema, cols []arrow.Array, n int64) arrow.Record
 }
 
 type filterOp struct {
-	ec   *evalCtx
-	in   Operator
-	cond Expr
+	ec    *evalCtx
+	in    Operator
+	cond  Expr
+	conds []Expr // cond's AND-ed conjuncts, in order
 }
 
-// Next evaluates the condition and keeps the rows where it is TRUE with
-// Arrow's filter kernel (a NULL condition drops the row).
+// andConjuncts splits e at its ANDs, left to right.
+func andConjuncts(e Expr) []Expr {
+	if l, ok := e.(*Logic); ok && l.And {
+		return append(andConjuncts(l.L), andConjuncts(l.R)...)
+	}
+	return []Expr{e}
+}
+
+// Next keeps the rows where the condition is TRUE (a NULL condition drops
+// the row): its conjuncts are evaluated one after another over the rows
+// the ones before kept, so that a costly conjunct after a selective one
+// sees few rows.
 func (f *filterOp) Next() (arrow.RecordBatch, error) {
+	if f.conds == nil {
+		f.conds = andConjuncts(f.cond)
+	}
 	for {
 		b, err := f.in.Next()
 		if err != nil {
 			return nil, err
 		}
-		mask, err := f.cond.eval(f.ec, b)
-		if err != nil {
+		for _, c := range f.conds {
+			mask, err := c.eval(f.ec, b)
+			if err != nil {
+				b.Release()
+				return nil, err
+			}
+			out, err := filterBatch(f.ec, b, mask)
+			mask.Release()
 			b.Release()
-			return nil, err
+			if err != nil {
+				return nil, err
+			}
+			b = out
+			if b.NumRows() == 0 {
+				break
+			}
 		}
-		out, err := compute.FilterRecordBatch(f.ec.ctx, b, mask, compute.DefaultFilterOptions())
-		mask.Release()
-		b.Release()
-		if err != nil {
-			return nil, err
-		}
-		if out.NumRows() == 0 {
-			out.Release()
+		if b.NumRows() == 0 {
+			b.Release()
 			continue
 		}
-		return out, nil
+		return b, nil
 	}
 }
 

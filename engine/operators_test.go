@@ -161,6 +161,24 @@ func TestFilter(t *testing.T) {
 	assert.Equal(t, [][]any{testRows[0], testRows[3], testRows[4]}, rows, "a NULL condition drops the row")
 }
 
+// TestFilterConjuncts: an AND's conjuncts are applied one after another,
+// each to the rows the ones before kept: the same rows as the whole
+// condition (NULL drops a row), and a conjunct is not evaluated on rows an
+// earlier one dropped (a <> 3 AND 6 / (a - 3) > 1 divides by zero only on
+// the dropped rows).
+func TestFilterConjuncts(t *testing.T) {
+	in := &Input{Cols: testCols}
+	guard := must(NewCompare("<>", ca, intConst(3)))
+	div := must(NewCompare(">", must(NewBinary("/", intConst(6), must(NewBinary("-", ca, intConst(3))))), intConst(-4)))
+	rows, err := run(t, &Filter{Input: in, Cond: must(NewLogic(true, guard, div))}, testRows, 5, nil)
+	require.NoError(t, err)
+	assert.Equal(t, [][]any{testRows[2]}, rows, "a = 1: 6 / -2 = -3 > -4; a = 2: 6 / -1 = -6 is not")
+	cond := must(NewLogic(true, must(NewCompare(">", ca, intConst(1))), must(NewLogic(true, &IsNull{X: cs, Not: true}, must(NewCompare(">", cd, NewNull()))))))
+	rows, err = run(t, &Filter{Input: in, Cond: cond}, testRows, 2, nil)
+	require.NoError(t, err)
+	assert.Empty(t, rows, "a NULL conjunct drops every row")
+}
+
 func TestMemoryBudget(t *testing.T) {
 	in := &Input{Cols: testCols}
 	proj := &Project{Input: in, Exprs: []Expr{ca, cs, cd}, Names: []string{"a", "s", "d"}}

@@ -8,11 +8,14 @@ import (
 )
 
 // Comma joins: FROM a, b, c WHERE … is planned as inner joins on the
-// equalities of WHERE. The items are ordered so that each one shares an
-// equality with those joined before it — the written order while that
-// holds, else the next item that does (FROM part, supplier, lineitem joins
-// lineitem before supplier when only lineitem names part's key) — and an
-// item that shares none is a cross join. A primary-key table whose whole key
+// equalities of WHERE. The order starts from the table with the most
+// buckets — the largest, as Fluss tables are given buckets by size: the one
+// the joins stream, each other item being held in memory as a build side —
+// and goes on so that each item shares an equality with those joined
+// before it: the written order while that holds, else the next item that
+// does (FROM lineitem, customer, orders joins orders before customer when
+// only orders names lineitem's key); an item that shares none is a cross
+// join. A primary-key table whose whole key
 // WHERE equates with columns of other items waits until those are joined
 // (and never starts the order), so that it is looked up rather than read. The conjuncts of WHERE that name
 // two sides become the ON of the join that brings them together (so that
@@ -88,13 +91,7 @@ func (b *builder) orderComma(items []parser.FromItem, conj []parser.Expr) (parse
 	if err != nil {
 		return nil, nil, false, err
 	}
-	start := 0
-	for start < len(items) && keys[start] != nil {
-		start++
-	}
-	if start == len(items) {
-		start = 0
-	}
+	start := b.largestItem(items, keys)
 	joined, tree := scopes[start], items[start]
 	reordered := start > 0
 	remaining := make([]int, 0, len(items)-1)
@@ -138,6 +135,30 @@ func (b *builder) orderComma(items []parser.FromItem, conj []parser.Expr) (parse
 		joined = concat(joined, scopes[r], false)
 	}
 	return tree, used, reordered, nil
+}
+
+// largestItem is the item the order starts from, the probe side that the
+// joins stream while they hold the others: the table with the most buckets
+// (Fluss tables are given buckets by their size; the first written among
+// equals), but not a primary-key table to be looked up (keys), unless all
+// are.
+func (b *builder) largestItem(items []parser.FromItem, keys [][]string) int {
+	start, most := 0, -1
+	for i, it := range items {
+		if keys[i] != nil {
+			continue
+		}
+		n := 0
+		if t, ok := it.(*parser.TableRef); ok {
+			if info, _, err := b.readTable(t.Table); err == nil {
+				n = info.NumBuckets()
+			}
+		}
+		if n > most {
+			start, most = i, n
+		}
+	}
+	return start
 }
 
 // lookupKeys gives, for each item that is a primary-key table whose whole

@@ -181,6 +181,8 @@ func (b *builder) planTable(fp *fromPlan, t *parser.TableRef, pushable bool) (*r
 		for _, c := range fp.where {
 			if onlyTable(c, t, info) {
 				mine = append(mine, c)
+			} else if r := orRestriction(c, t, info); r != nil {
+				mine = append(mine, r)
 			}
 		}
 		sel.Where = andAll(mine)
@@ -195,6 +197,45 @@ func (b *builder) planTable(fp *fromPlan, t *parser.TableRef, pushable bool) (*r
 		bounded = sc.Bounded
 	}
 	return &relation{node: embed(fp, q), scope: requalify(q.Root.Columns(), t.Name()), bounded: bounded}, nil
+}
+
+// orRestriction is what an OR of conjunctions says about table t alone: the
+// OR over its branches of each branch's conjuncts about t (TPC-H Q19's
+// (p_brand = 'Brand#12' AND l_quantity >= 1 AND …) OR (p_brand = 'Brand#23'
+// AND …) filters part's read by p_brand = 'Brand#12' AND … OR p_brand =
+// 'Brand#23' AND …); nil when c is no OR or a branch says nothing about t.
+// A row of t it rejects can make no joined row pass c, which is still
+// evaluated whole after the joins.
+func orRestriction(c parser.Expr, t *parser.TableRef, info *fluss.TableInfo) parser.Expr {
+	if _, ok := c.(*parser.Or); !ok {
+		return nil
+	}
+	var out parser.Expr
+	var walk func(e parser.Expr) bool
+	walk = func(e parser.Expr) bool {
+		if o, ok := e.(*parser.Or); ok {
+			return walk(o.Left) && walk(o.Right)
+		}
+		var mine []parser.Expr
+		for _, d := range conjuncts(e) {
+			if onlyTable(d, t, info) {
+				mine = append(mine, d)
+			}
+		}
+		if len(mine) == 0 {
+			return false
+		}
+		if out == nil {
+			out = andAll(mine)
+		} else {
+			out = &parser.Or{Left: out, Right: andAll(mine)}
+		}
+		return true
+	}
+	if !walk(c) {
+		return nil
+	}
+	return out
 }
 
 // onlyTable reports whether every column a condition names is one of t's

@@ -80,6 +80,7 @@ func (c *Session) queryInput(ctx context.Context, source planner.QueryPlan) (eng
 		if in.rows, err = c.openScan(ctx, src); err != nil {
 			return nil, err
 		}
+		in.rows.batchesOnly = true // the engine reads the batches: no row values are made of them
 		return in, nil
 	case *planner.KvScan:
 		return c.openKvScan(ctx, src)

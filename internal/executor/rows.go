@@ -72,7 +72,7 @@ type scanRows struct {
 
 	// fast is set when there is no filter and no COUNT: values go straight from Arrow.
 	fast bool
-	// batchesOnly is set when the batches are handed out whole (QueryArrow): no row
+	// batchesOnly is set when the batches are handed out whole (QueryArrow, the engine): no row
 	// values are made of them.
 	batchesOnly bool
 	emitted     int64

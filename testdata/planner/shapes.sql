@@ -60,3 +60,12 @@ SELECT * FROM users u, logs l WHERE u.user_id = l.level AND l.id > 5
 SELECT u.name, l.id FROM logs l, users u, metrics m WHERE u.user_id = m.id AND m.v = l.id
 ====
 SELECT id FROM logs /*+ OPTIONS('scan.bounded' = 'false') */ INTERSECT SELECT id FROM metrics
+====
+-- The comma list starts from the table with the most buckets (logs: 2), which the join streams; alltypes (1 bucket) is held as the build side; SELECT * keeps the written column order.
+SELECT * FROM alltypes a, logs l WHERE a.bi = l.id AND a.i > 0
+====
+-- A primary-key table whose key is given is looked up, not the start, though it has the most buckets (users: 3).
+SELECT l.id, u.name, a.s FROM alltypes a, users u, logs l WHERE u.user_id = l.level AND a.bi = l.id
+====
+-- An OR of per-table conditions filters each table's read by what every branch says about it (TPC-H Q7), but not the NULL-filled side of a LEFT JOIN; the whole OR is still evaluated after the join.
+SELECT l.id FROM logs l LEFT JOIN metrics m ON l.id = m.id WHERE (m.host = 'a' AND l.level = 1) OR (m.host = 'b' AND l.level = 2)
