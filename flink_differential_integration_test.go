@@ -157,16 +157,10 @@ func TestFlinkDifferential(t *testing.T) {
 // flinkKnownDifferences are the statements whose flussql answer is known to differ from
 // Flink's, with what differs; the engine's owners fix them (remove the entry then).
 var flinkKnownDifferences = map[string]string{
-	// Flink types p1 × p2 as DECIMAL(p1 + p2 + 1, s1 + s2) (LogicalTypeMerging), an INT
-	// operand as DECIMAL(10, 0); flussql gives DECIMAL(p1 + p2, s1 + s2). Values agree.
-	"int times decimal":          "INT * DECIMAL(10, 2): flussql DECIMAL(20, 2), Flink DECIMAL(21, 2)",
-	"decimal times decimal":      "DECIMAL(10, 2) * DECIMAL(6, 3): flussql DECIMAL(16, 5), Flink DECIMAL(17, 5)",
-	"decimal literal arithmetic": "m * 2 and a * 1.5: flussql DECIMAL(20, 2) and DECIMAL(12, 1), Flink DECIMAL(21, 2) and DECIMAL(13, 1)",
 	// Flink's SUM keeps the argument's type (and overflows like it); flussql widens to BIGINT.
-	"SUM":                         "SUM(INT): flussql BIGINT, Flink INT (same value)",
-	"GROUP BY aggregates":         "SUM(INT): flussql BIGINT, Flink INT (same values)",
-	"ROUND CEIL FLOOR of decimal": "CEIL and FLOOR of DECIMAL(10, 2): flussql DECIMAL(9, 0), Flink DECIMAL(10, 0) (same values)",
-	"MOD":                         "MOD(BIGINT, 4): flussql BIGINT, Flink INT (the divisor's type; same values)",
+	"SUM":                 "SUM(INT): flussql BIGINT, Flink INT (same value)",
+	"GROUP BY aggregates": "SUM(INT): flussql BIGINT, Flink INT (same values)",
+	"MOD":                 "MOD(BIGINT, 4): flussql BIGINT, Flink INT (the divisor's type; same values)",
 	// Deliberate: flussql fails where Flink's INT arithmetic wraps around.
 	"int overflow": "7 * 1000000000: flussql fails (overflows INT), Flink returns -1589934592",
 	// flussql refuses what Flink runs.

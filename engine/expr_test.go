@@ -152,11 +152,14 @@ func TestTypeRules(t *testing.T) {
 		{"+", types.NewInt(), types.NewDouble(), "DOUBLE"},
 		{"+", types.NewFloat(), types.NewFloat(), "FLOAT"},
 		{"+", types.NewDecimal(10, 2), types.NewDecimal(5, 3), "DECIMAL(12, 3)"},
-		{"*", types.NewDecimal(10, 2), types.NewInt(), "DECIMAL(20, 2)"},
+		{"*", types.NewDecimal(10, 2), types.NewInt(), "DECIMAL(21, 2)"},
+		{"*", types.NewDecimal(10, 2), types.NewDecimal(6, 3), "DECIMAL(17, 5)"},
+		{"*", types.NewDecimal(30, 10), types.NewDecimal(30, 10), "DECIMAL(38, 6)"},
+		{"*", types.NewDecimal(38, 2), types.NewDecimal(38, 3), "DECIMAL(38, 5)"},
 		{"/", types.NewDecimal(10, 2), types.NewDecimal(5, 0), "DECIMAL(16, 8)"},
 		{"%", types.NewDecimal(10, 2), types.NewInt(), "DECIMAL(10, 2)"},
 		{"+", types.NewDecimal(38, 10), types.NewDecimal(38, 10), "DECIMAL(38, 9)"},
-		{"*", types.NewDecimal(20, 10), types.NewDecimal(20, 10), "DECIMAL(38, 18)"},
+		{"*", types.NewDecimal(20, 10), types.NewDecimal(20, 10), "DECIMAL(38, 17)"},
 		{"+", types.NewDecimal(10, 2), types.NewDouble(), "DOUBLE"},
 	} {
 		got, err := ArithType(tc.op, tc.l, tc.r)

@@ -129,8 +129,8 @@ func NewCall(name string, args []Expr) (Expr, error) {
 			name = "CEIL"
 		}
 		t = args[0].Type()
-		if t.Kind == types.Decimal {
-			t = types.NewDecimal(min(38, t.Precision-t.Scale+1), 0)
+		if t.Kind == types.Decimal { // Flink keeps the precision, drops the scale
+			t = types.NewDecimal(t.Precision, 0)
 		}
 	case "ROUND":
 		if err := argc(1, 2); err != nil {

@@ -96,8 +96,8 @@ func ArithType(op string, l, r types.DataType) (types.DataType, error) {
 	case "+", "-":
 		s := max(s1, s2)
 		t = capDecimal(max(p1-s1, p2-s2)+s+1, s, 0)
-	case "*":
-		t = capDecimal(p1+p2, s1+s2, 0)
+	case "*": // Flink's LogicalTypeMerging: one digit more than p1 + p2
+		t = capDecimal(p1+p2+1, s1+s2, 0)
 	case "/":
 		s := max(6, s1+p2+1)
 		t = capDecimal(p1-s1+s2+s, s, 6)
