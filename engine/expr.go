@@ -260,6 +260,9 @@ func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 		defer wide.Release()
 		arr = wide
 	}
+	if err := checkFloatToInt(arr, t); err != nil {
+		return nil, fmt.Errorf("cannot cast to %s: %w", TypeName(t), err)
+	}
 	opts := compute.SafeCastOptions(at)
 	opts.AllowFloatTruncate = true
 	opts.AllowDecimalTruncate = true

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -86,6 +87,11 @@ func TestExpressions(t *testing.T) {
 		{"concat is NULL with a NULL argument", func() (Expr, error) { return NewCall("CONCAT", []Expr{cs, strConst("-"), cs}) }, []any{"x-x", "y-y", nil, "x-x", "z-z"}},
 		{"lower", func() (Expr, error) { return NewCall("LOWER", []Expr{must(NewBinary("||", strConst("AbC"), cs))}) }, []any{"abcx", "abcy", nil, "abcx", "abcz"}},
 		{"double modulo", func() (Expr, error) { return NewBinary("%", cd, intConst(2)) }, []any{1.5, 0.0, nil, -0.5, 0.25}},
+		{"cast of a double at the edge of INT", func() (Expr, error) {
+			return NewCast(&Const{Value: -2147483648.9, T: types.NewDouble()}, types.NewInt())
+		}, []any{int64(-2147483648), int64(-2147483648), int64(-2147483648), int64(-2147483648), int64(-2147483648)}},
+		{"round decimal to hundreds", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("12345.67", 7, 2), intConst(-2)}) }, []any{num(12300), num(12300), num(12300), num(12300), num(12300)}},
+		{"round decimal to tens, half away from zero", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("-25.00", 4, 2), intConst(-1)}) }, []any{num(-30), num(-30), num(-30), num(-30), num(-30)}},
 		{"round decimal to 1 digit", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("-2.75", 3, 2), intConst(1)}) }, []any{num(-28), num(-28), num(-28), num(-28), num(-28)}},
 		{"round integer to tens", func() (Expr, error) {
 			return NewCall("ROUND", []Expr{must(NewBinary("*", ca, intConst(5))), intConst(-1)})
@@ -130,6 +136,9 @@ func TestArithmeticErrors(t *testing.T) {
 		{"decimal division by zero", must(NewBinary("/", dec("1.5", 2, 1), &Const{Value: num(0), T: types.NewDecimal(3, 1)})), "division by zero"},
 		{"negate overflow", must(NewNeg(&Const{Value: int64(-2147483648), T: types.NewInt()})), "overflows INT"},
 		{"cast overflow", must(NewCast(&Const{Value: int64(300), T: types.NewInt()}, types.NewTinyInt())), "cannot cast"},
+		{"cast of a double beyond INT", must(NewCast(&Const{Value: 1e10, T: types.NewDouble()}, types.NewInt())), "1e+10 does not fit INT"},
+		{"cast of 2^63 to BIGINT", must(NewCast(&Const{Value: 9223372036854775808.0, T: types.NewDouble()}, types.NewBigInt())), "does not fit BIGINT"},
+		{"cast of NaN to INT", must(NewCast(&Const{Value: math.NaN(), T: types.NewDouble()}, types.NewInt())), "NaN does not fit INT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := evalRows(t, tc.e, testRows)

@@ -337,6 +337,13 @@ func (e *Call) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 				}
 				return q.Int64(), nil
 			})
+		case k == types.Decimal && d < 0: // to tens, hundreds…: the scale-0 result ends in -d zeros
+			s := e.Args[0].Type().Scale
+			unit := pow10(int(-d))
+			return mapRows(ec, e.T, ins[:1], n, false, func(v []any) (any, error) {
+				q := divHalfUp(v[0].(decimal128.Num).BigInt(), pow10(s-int(d)))
+				return decimal128.FromBigInt(q.Mul(q, unit)), nil
+			})
 		case k == types.Decimal:
 			s := e.Args[0].Type().Scale
 			return mapRows(ec, e.T, ins[:1], n, false, func(v []any) (any, error) {
