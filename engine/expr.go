@@ -265,6 +265,7 @@ func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 	}
 	opts := compute.SafeCastOptions(at)
 	opts.AllowFloatTruncate = true
+	opts.AllowTimeTruncate = true // TIMESTAMP(6) to TIMESTAMP(3) drops digits, as in Flink
 	opts.AllowDecimalTruncate = true
 	out, err := compute.CastArray(ec.ctx, arr, opts)
 	if err != nil {
