@@ -35,7 +35,7 @@ INTEGRATION_FLAGS = $(if $(filter 1,$(FLINK)),-flink)
 # The OpenTelemetry adapter: a module of its own so that the driver does not depend on it.
 OTEL_DIR      = flussotel
 
-.PHONY: all build vet staticcheck test flink-differential unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
+.PHONY: all build vet staticcheck test flink-differential flink-oracle-long unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo tidy
 
 all: build
 
@@ -92,6 +92,13 @@ suite:
 ## Flink SQL (TestFlinkDifferential) and the gateway client (internal/flinkgw); about 1.5 minutes.
 flink-differential:
 	$(CLUSTER) run -flink -- $(GO) test -count=1 -timeout 10m -run 'Flink|Gateway' . ./internal/flinkgw/
+
+## flink-oracle-long: the Flink tests of flink-differential with FLUSS_FLINK_LONG=1: every
+## statement of TestFlinkOracle (not only the short set) and the generated grid of operators,
+## functions and CASTs × argument columns, checked against testdata/flink/grid-differences.txt
+## (rewrite it with FLINK_ORACLE_FLAGS=-update-flink-grid); several hundred Flink jobs.
+flink-oracle-long:
+	$(CLUSTER) run -flink -- env FLUSS_FLINK_LONG=1 $(GO) test -count=1 -timeout 90m -run 'Flink' . $(FLINK_ORACLE_FLAGS)
 
 ## reliability-short: the short profile of the fault tests (make reliability: the long one).
 reliability-short:

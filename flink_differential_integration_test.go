@@ -192,10 +192,12 @@ func flussqlAnswer(ctx context.Context, db *sql.DB, q string) (answer, error) {
 	var a answer
 	for _, ct := range cts {
 		name := ct.DatabaseTypeName()
-		if name == "DECIMAL" {
-			if p, s, ok := ct.DecimalSize(); ok {
-				name = fmt.Sprintf("DECIMAL(%d, %d)", p, s)
-			}
+		switch p, s, ok := ct.DecimalSize(); {
+		case !ok:
+		case name == "DECIMAL":
+			name = fmt.Sprintf("DECIMAL(%d, %d)", p, s)
+		case name == "TIMESTAMP", name == "TIMESTAMP_LTZ", name == "TIME":
+			name = fmt.Sprintf("%s(%d)", name, p)
 		}
 		a.types = append(a.types, name)
 	}
@@ -275,7 +277,8 @@ func normalizeRows(rows [][]string, types []string) [][]string {
 }
 
 // normalizeCell puts a value of column j in the form compared: DOUBLE to 12 significant
-// digits, BOOLEAN in upper case, everything else as it is.
+// digits, BOOLEAN in upper case, DATE, TIME and TIMESTAMPs in one layout (normalizeTemporal),
+// everything else as it is.
 func normalizeCell(v string, types []string, j int) string {
 	if j >= len(types) || v == "NULL" {
 		return v
@@ -287,6 +290,11 @@ func normalizeCell(v string, types []string, j int) string {
 		}
 	case "BOOLEAN":
 		return strings.ToUpper(v)
+	case "DATE":
+		return normalizeTemporal(v, types[j])
+	}
+	if strings.HasPrefix(types[j], "TIME") {
+		return normalizeTemporal(v, types[j])
 	}
 	return v
 }
