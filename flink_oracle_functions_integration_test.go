@@ -103,8 +103,6 @@ var flinkNumberKnown = map[string]string{
 	"CAST DECIMAL to narrower DECIMAL":    "CAST to a DECIMAL of smaller scale: Flink rounds half up (12345.6789 → 12345.68), flussql truncates (12345.67) — to align",
 	"CAST rounds or truncates":            "CAST to a DECIMAL of smaller scale: Flink rounds half up (0.250 → 0.3, -0.75 → -0.8, -0.5e0 → -1), flussql truncates — to align",
 	"CAST DECIMAL overflow":               "deliberate: flussql fails, Flink gives NULL when the value does not fit",
-	"CAST strings with spaces":            "Flink trims a string before reading a number (' 12 ' is 12); flussql refuses it",
-	"CAST BOOLEAN and strings":            "CAST(BOOLEAN AS STRING): Flink 'TRUE', flussql 'true'",
 	"CAST FLOAT to STRING":                "formatting: flussql 1e+10, 0, 3; Flink 1.0E10, 0.0, 3.0 (as CAST(DOUBLE AS STRING))",
 	"CAST to CHAR and VARCHAR":            "flussql's CAST to VARCHAR(n)/CHAR(n) is STRING: no truncation, no padding",
 }

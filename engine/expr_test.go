@@ -90,6 +90,12 @@ func TestExpressions(t *testing.T) {
 		{"cast of a double at the edge of INT", func() (Expr, error) {
 			return NewCast(&Const{Value: -2147483648.9, T: types.NewDouble()}, types.NewInt())
 		}, []any{int64(-2147483648), int64(-2147483648), int64(-2147483648), int64(-2147483648), int64(-2147483648)}},
+		{"cast boolean to string as Flink writes it", func() (Expr, error) {
+			return NewCast(must(NewCompare(">", ca, intConst(1))), types.NewString())
+		}, []any{"TRUE", nil, "FALSE", "TRUE", "TRUE"}},
+		{"cast a padded string to INT", func() (Expr, error) {
+			return NewCast(&Const{Value: " 12 ", T: types.NewString()}, types.NewInt())
+		}, []any{int64(12), int64(12), int64(12), int64(12), int64(12)}},
 		{"round decimal to hundreds", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("12345.67", 7, 2), intConst(-2)}) }, []any{num(12300), num(12300), num(12300), num(12300), num(12300)}},
 		{"round decimal to tens, half away from zero", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("-25.00", 4, 2), intConst(-1)}) }, []any{num(-30), num(-30), num(-30), num(-30), num(-30)}},
 		{"round decimal to 1 digit", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("-2.75", 3, 2), intConst(1)}) }, []any{num(-28), num(-28), num(-28), num(-28), num(-28)}},
