@@ -93,7 +93,6 @@ var flinkNumberKnown = map[string]string{
 	"SMALLINT overflow":                   "deliberate: flussql fails where Flink's integer arithmetic wraps around (32767 * 32767 is 1)",
 	"BIGINT overflow":                     "deliberate: flussql fails where Flink's integer arithmetic wraps around",
 	"negation of the smallest TINYINT":    "deliberate: flussql fails where Flink's integer arithmetic wraps around (-(-128) is -128)",
-	"FLOAT arithmetic":                    "FLOAT with an integer is FLOAT in Flink, DOUBLE in flussql (so 1e10 + 127 keeps its 127)",
 	"FLOAT with DOUBLE and DECIMAL":       "Flink types FLOAT + CAST(1 AS DOUBLE) as FLOAT (it folds the cast literal), flussql DOUBLE",
 	"DECIMAL modulo":                      "Flink fails on DECIMAL(38, 10) % DECIMAL(3, 2) (AssertionError: Conversion to relational algebra failed to preserve datatypes); flussql answers",
 	"SUM AVG of small integers and FLOAT": "SUM(TINYINT|SMALLINT) is BIGINT in flussql (deliberate, as SUM(INT)); SUM and AVG of FLOAT are DOUBLE in flussql, FLOAT in Flink",

@@ -96,6 +96,9 @@ func TestExpressions(t *testing.T) {
 		{"cast a padded string to INT", func() (Expr, error) {
 			return NewCast(&Const{Value: " 12 ", T: types.NewString()}, types.NewInt())
 		}, []any{int64(12), int64(12), int64(12), int64(12), int64(12)}},
+		{"FLOAT times INT is FLOAT", func() (Expr, error) {
+			return NewBinary("*", &Const{Value: 1.5, T: types.NewFloat()}, ca)
+		}, []any{4.5, nil, 1.5, 4.5, 3.0}},
 		{"round decimal to hundreds", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("12345.67", 7, 2), intConst(-2)}) }, []any{num(12300), num(12300), num(12300), num(12300), num(12300)}},
 		{"round decimal to tens, half away from zero", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("-25.00", 4, 2), intConst(-1)}) }, []any{num(-30), num(-30), num(-30), num(-30), num(-30)}},
 		{"round decimal to 1 digit", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("-2.75", 3, 2), intConst(1)}) }, []any{num(-28), num(-28), num(-28), num(-28), num(-28)}},
@@ -166,6 +169,10 @@ func TestTypeRules(t *testing.T) {
 		{"*", types.NewTinyInt(), types.NewSmallInt(), "SMALLINT"},
 		{"+", types.NewInt(), types.NewDouble(), "DOUBLE"},
 		{"+", types.NewFloat(), types.NewFloat(), "FLOAT"},
+		{"*", types.NewFloat(), types.NewInt(), "FLOAT"},
+		{"+", types.NewTinyInt(), types.NewFloat(), "FLOAT"},
+		{"+", types.NewFloat(), types.NewDecimal(3, 2), "DOUBLE"},
+		{"+", types.NewFloat(), types.NewDouble(), "DOUBLE"},
 		{"+", types.NewDecimal(10, 2), types.NewDecimal(5, 3), "DECIMAL(12, 3)"},
 		{"*", types.NewDecimal(10, 2), types.NewInt(), "DECIMAL(21, 2)"},
 		{"*", types.NewDecimal(10, 2), types.NewDecimal(6, 3), "DECIMAL(17, 5)"},

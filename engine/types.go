@@ -84,7 +84,8 @@ func ArithType(op string, l, r types.DataType) (types.DataType, error) {
 	case !isNumeric(l.Kind) || !isNumeric(r.Kind):
 		return types.DataType{}, fmt.Errorf("%s needs numbers, not %s and %s", op, TypeName(l), TypeName(r))
 	case isFloat(l.Kind) || isFloat(r.Kind):
-		if l.Kind == types.Float && r.Kind == types.Float {
+		// Flink: FLOAT with FLOAT or an integer stays FLOAT; with DOUBLE or a DECIMAL, DOUBLE.
+		if (l.Kind == types.Float || isInt(l.Kind)) && (r.Kind == types.Float || isInt(r.Kind)) {
 			return nullable(types.NewFloat(), nn), nil
 		}
 		return nullable(types.NewDouble(), nn), nil
