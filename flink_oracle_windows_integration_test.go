@@ -39,7 +39,7 @@ var flinkWindowCases = []flinkDiffCase{
 var flinkWindowKnown = map[string]string{
 	// Flink 1.20 returns LAG's/LEAD's default also when the value at the offset is NULL (and
 	// LEAD(s, 3, 'none') over a NULL gives ''); flussql gives the default only past the
-	// partition's edge, as the SQL standard, PostgreSQL and Flink's own docs say.
+	// partition's edge, as the SQL standard and PostgreSQL do.
 	"LAG with offset and default": "LAG(a, 2, -1) where a is NULL two rows back: flussql NULL, Flink -1; LEAD(s, 3, 'none') onto a NULL: flussql NULL, Flink ''",
 	// Deliberate, as SUM: a sum of INTs is BIGINT in flussql.
 	"SUM COUNT running per partition": "SUM(INT) OVER: flussql BIGINT, Flink INT (same values)",
