@@ -2,30 +2,20 @@ package flussql_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
-	"os"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// TestFlinkChangelogColumns reads the virtual tables `t$changelog` and `t$binlog` through
-// both engines — Flink streaming, stopped after the known number of changes — and compares
-// the column names, the types and every row, metadata columns (_change_type, _log_offset,
-// _commit_timestamp) included: of a log table, and of a primary-key table after inserts,
-// updates and deletes.
-func TestFlinkChangelogColumns(t *testing.T) {
-	gwAddr := os.Getenv(flinkGatewayEnv)
-	if gwAddr == "" {
-		t.Skipf("%s is not set: no Flink SQL Gateway to compare with (make flink-up prints one)", flinkGatewayEnv)
-	}
-	db, dbName := openTestDB(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	fl := openFlinkSession(ctx, t, gwAddr, dbName)
-	fl.exec(ctx, t, "SET 'table.local-time-zone' = 'UTC'", nil)
+// flinkChangelogColumns (a part of TestFlinkOracle, which shares its database and Flink
+// session) reads the virtual tables `t$changelog` and `t$binlog` through both engines — Flink
+// streaming, stopped after the known number of changes — and compares the column names, the
+// types and every row, metadata columns (_change_type, _log_offset, _commit_timestamp)
+// included: of a log table, and of a primary-key table after inserts, updates and deletes.
+func flinkChangelogColumns(ctx context.Context, t *testing.T, db *sql.DB, fl *flinkSession, dbName string) {
 	exec := func(q string) {
 		t.Helper()
 		_, err := db.ExecContext(ctx, q)

@@ -71,6 +71,9 @@ type flinkOracleSuite struct {
 // the README lists, CASTs, overflow, DECIMAL precision and comparisons of mixed types —
 // values and result types, as TestFlinkDifferential does, on Flink in batch mode over VALUES
 // views of tables flussql wrote. With FLUSS_FLINK_LONG=1 it also runs the generated grid.
+// Then, in the same database and Flink session (each costs seconds to set up and drop):
+// the $changelog/$binlog columns (flinkChangelogColumns) and DDL round trips
+// (flinkDDLRoundTrip).
 func TestFlinkOracle(t *testing.T) {
 	gwAddr := os.Getenv(flinkGatewayEnv)
 	if gwAddr == "" {
@@ -105,6 +108,8 @@ func TestFlinkOracle(t *testing.T) {
 		}
 	}
 	require.Len(t, flinkOracleShort, short, "every name in flinkOracleShort is a statement")
+	t.Run("changelog columns", func(t *testing.T) { flinkChangelogColumns(ctx, t, db, fl, dbName) })
+	t.Run("DDL round trip", func(t *testing.T) { flinkDDLRoundTrip(ctx, t, db, fl, dbName) })
 }
 
 // loadFlinkOracleTable creates and fills tb with flussql, checks that Flink reads the same
