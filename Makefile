@@ -89,7 +89,8 @@ suite:
 
 ## flink-differential: a fresh cluster of the pinned release with a local Flink (JobManager,
 ## TaskManager, SQL Gateway) beside it, and only the tests that need Flink: flussql against
-## Flink SQL (TestFlinkDifferential) and the gateway client (internal/flinkgw); about 1.5 minutes.
+## Flink SQL (TestFlinkDifferential, the short set of TestFlinkOracle) and the gateway client
+## (internal/flinkgw); about 2 minutes.
 flink-differential:
 	$(CLUSTER) run -flink -- $(GO) test -count=1 -timeout 10m -run 'Flink|Gateway' . ./internal/flinkgw/
 
