@@ -39,7 +39,7 @@ MIGRATE_DIR   = flussmigrate
 # The GORM dialector and migrator: a module of its own for the same reason.
 GORM_DIR      = flussgorm
 
-.PHONY: all build vet staticcheck test flink-differential unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
+.PHONY: all build vet staticcheck test flink-differential flink-oracle-long unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
 
 all: build
 
@@ -99,9 +99,17 @@ suite:
 
 ## flink-differential: a fresh cluster of the pinned release with a local Flink (JobManager,
 ## TaskManager, SQL Gateway) beside it, and only the tests that need Flink: flussql against
-## Flink SQL (TestFlinkDifferential) and the gateway client (internal/flinkgw); about 1.5 minutes.
+## Flink SQL (TestFlinkDifferential, the short set of TestFlinkOracle) and the gateway client
+## (internal/flinkgw); about 2 minutes.
 flink-differential:
 	$(CLUSTER) run -flink -- $(GO) test -count=1 -timeout 10m -run 'Flink|Gateway' . ./internal/flinkgw/
+
+## flink-oracle-long: the Flink tests of flink-differential with FLUSS_FLINK_LONG=1: every
+## statement of TestFlinkOracle (not only the short set) and the generated grid of operators,
+## functions and CASTs × argument columns, checked against testdata/flink/grid-differences.txt
+## (rewrite it with FLINK_ORACLE_FLAGS=-update-flink-grid); several hundred Flink jobs.
+flink-oracle-long:
+	$(CLUSTER) run -flink -- env FLUSS_FLINK_LONG=1 $(GO) test -count=1 -timeout 90m -run 'Flink' . $(FLINK_ORACLE_FLAGS)
 
 ## reliability-short: the short profile of the fault tests (make reliability: the long one).
 reliability-short:

@@ -53,7 +53,16 @@ func (fl *flinkSession) exec(ctx context.Context, t *testing.T, stmt string, con
 
 // answer runs a query in batch mode and returns its column types and rows.
 func (fl *flinkSession) answer(ctx context.Context, q string) (answer, error) {
-	op, err := fl.s.Execute(ctx, q, map[string]string{"execution.runtime-mode": "batch", "execution.batch-shuffle-mode": "ALL_EXCHANGES_BLOCKING"})
+	return fl.answerWith(ctx, q, nil)
+}
+
+// answerWith is answer with more session options for this statement (a time zone, say).
+func (fl *flinkSession) answerWith(ctx context.Context, q string, options map[string]string) (answer, error) {
+	config := map[string]string{"execution.runtime-mode": "batch", "execution.batch-shuffle-mode": "ALL_EXCHANGES_BLOCKING"}
+	for k, v := range options {
+		config[k] = v
+	}
+	op, err := fl.s.Execute(ctx, q, config)
 	if err != nil {
 		return answer{}, err
 	}

@@ -50,6 +50,16 @@ func (e *Cast) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	if isString(e.X.Type().Kind) && e.T.Kind == types.Date {
 		return e.stringToDate(ec, b) // Arrow has no cast kernel for it
 	}
+	if e.X.Type().Kind == types.Boolean && isString(e.T.Kind) {
+		return e.boolToString(ec, b)
+	}
+	if isString(e.X.Type().Kind) && (isInt(e.T.Kind) || isFloat(e.T.Kind)) {
+		a, err := e.trimmedToNumber(ec, b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e, err)
+		}
+		return a, nil
+	}
 	a, err := evalAs(ec, e.X, e.T, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e, err)

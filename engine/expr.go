@@ -264,8 +264,12 @@ func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 		defer wide.Release()
 		arr = wide
 	}
+	if err := checkFloatToInt(arr, t); err != nil {
+		return nil, fmt.Errorf("cannot cast to %s: %w", TypeName(t), err)
+	}
 	opts := compute.SafeCastOptions(at)
 	opts.AllowFloatTruncate = true
+	opts.AllowTimeTruncate = true // TIMESTAMP(6) to TIMESTAMP(3) drops digits, as in Flink
 	opts.AllowDecimalTruncate = true
 	out, err := compute.CastArray(ec.ctx, arr, opts)
 	if err != nil {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -86,6 +87,20 @@ func TestExpressions(t *testing.T) {
 		{"concat is NULL with a NULL argument", func() (Expr, error) { return NewCall("CONCAT", []Expr{cs, strConst("-"), cs}) }, []any{"x-x", "y-y", nil, "x-x", "z-z"}},
 		{"lower", func() (Expr, error) { return NewCall("LOWER", []Expr{must(NewBinary("||", strConst("AbC"), cs))}) }, []any{"abcx", "abcy", nil, "abcx", "abcz"}},
 		{"double modulo", func() (Expr, error) { return NewBinary("%", cd, intConst(2)) }, []any{1.5, 0.0, nil, -0.5, 0.25}},
+		{"cast of a double at the edge of INT", func() (Expr, error) {
+			return NewCast(&Const{Value: -2147483648.9, T: types.NewDouble()}, types.NewInt())
+		}, []any{int64(-2147483648), int64(-2147483648), int64(-2147483648), int64(-2147483648), int64(-2147483648)}},
+		{"cast boolean to string as Flink writes it", func() (Expr, error) {
+			return NewCast(must(NewCompare(">", ca, intConst(1))), types.NewString())
+		}, []any{"TRUE", nil, "FALSE", "TRUE", "TRUE"}},
+		{"cast a padded string to INT", func() (Expr, error) {
+			return NewCast(&Const{Value: " 12 ", T: types.NewString()}, types.NewInt())
+		}, []any{int64(12), int64(12), int64(12), int64(12), int64(12)}},
+		{"FLOAT times INT is FLOAT", func() (Expr, error) {
+			return NewBinary("*", &Const{Value: 1.5, T: types.NewFloat()}, ca)
+		}, []any{4.5, nil, 1.5, 4.5, 3.0}},
+		{"round decimal to hundreds", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("12345.67", 7, 2), intConst(-2)}) }, []any{num(12300), num(12300), num(12300), num(12300), num(12300)}},
+		{"round decimal to tens, half away from zero", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("-25.00", 4, 2), intConst(-1)}) }, []any{num(-30), num(-30), num(-30), num(-30), num(-30)}},
 		{"round decimal to 1 digit", func() (Expr, error) { return NewCall("ROUND", []Expr{dec("-2.75", 3, 2), intConst(1)}) }, []any{num(-28), num(-28), num(-28), num(-28), num(-28)}},
 		{"round integer to tens", func() (Expr, error) {
 			return NewCall("ROUND", []Expr{must(NewBinary("*", ca, intConst(5))), intConst(-1)})
@@ -130,6 +145,9 @@ func TestArithmeticErrors(t *testing.T) {
 		{"decimal division by zero", must(NewBinary("/", dec("1.5", 2, 1), &Const{Value: num(0), T: types.NewDecimal(3, 1)})), "division by zero"},
 		{"negate overflow", must(NewNeg(&Const{Value: int64(-2147483648), T: types.NewInt()})), "overflows INT"},
 		{"cast overflow", must(NewCast(&Const{Value: int64(300), T: types.NewInt()}, types.NewTinyInt())), "cannot cast"},
+		{"cast of a double beyond INT", must(NewCast(&Const{Value: 1e10, T: types.NewDouble()}, types.NewInt())), "1e+10 does not fit INT"},
+		{"cast of 2^63 to BIGINT", must(NewCast(&Const{Value: 9223372036854775808.0, T: types.NewDouble()}, types.NewBigInt())), "does not fit BIGINT"},
+		{"cast of NaN to INT", must(NewCast(&Const{Value: math.NaN(), T: types.NewDouble()}, types.NewInt())), "NaN does not fit INT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := evalRows(t, tc.e, testRows)
@@ -151,12 +169,19 @@ func TestTypeRules(t *testing.T) {
 		{"*", types.NewTinyInt(), types.NewSmallInt(), "SMALLINT"},
 		{"+", types.NewInt(), types.NewDouble(), "DOUBLE"},
 		{"+", types.NewFloat(), types.NewFloat(), "FLOAT"},
+		{"*", types.NewFloat(), types.NewInt(), "FLOAT"},
+		{"+", types.NewTinyInt(), types.NewFloat(), "FLOAT"},
+		{"+", types.NewFloat(), types.NewDecimal(3, 2), "DOUBLE"},
+		{"+", types.NewFloat(), types.NewDouble(), "DOUBLE"},
 		{"+", types.NewDecimal(10, 2), types.NewDecimal(5, 3), "DECIMAL(12, 3)"},
-		{"*", types.NewDecimal(10, 2), types.NewInt(), "DECIMAL(20, 2)"},
+		{"*", types.NewDecimal(10, 2), types.NewInt(), "DECIMAL(21, 2)"},
+		{"*", types.NewDecimal(10, 2), types.NewDecimal(6, 3), "DECIMAL(17, 5)"},
+		{"*", types.NewDecimal(30, 10), types.NewDecimal(30, 10), "DECIMAL(38, 6)"},
+		{"*", types.NewDecimal(38, 2), types.NewDecimal(38, 3), "DECIMAL(38, 5)"},
 		{"/", types.NewDecimal(10, 2), types.NewDecimal(5, 0), "DECIMAL(16, 8)"},
 		{"%", types.NewDecimal(10, 2), types.NewInt(), "DECIMAL(10, 2)"},
 		{"+", types.NewDecimal(38, 10), types.NewDecimal(38, 10), "DECIMAL(38, 9)"},
-		{"*", types.NewDecimal(20, 10), types.NewDecimal(20, 10), "DECIMAL(38, 18)"},
+		{"*", types.NewDecimal(20, 10), types.NewDecimal(20, 10), "DECIMAL(38, 17)"},
 		{"+", types.NewDecimal(10, 2), types.NewDouble(), "DOUBLE"},
 	} {
 		got, err := ArithType(tc.op, tc.l, tc.r)

@@ -129,8 +129,8 @@ func NewCall(name string, args []Expr) (Expr, error) {
 			name = "CEIL"
 		}
 		t = args[0].Type()
-		if t.Kind == types.Decimal {
-			t = types.NewDecimal(min(38, t.Precision-t.Scale+1), 0)
+		if t.Kind == types.Decimal { // Flink keeps the precision, drops the scale
+			t = types.NewDecimal(t.Precision, 0)
 		}
 	case "ROUND":
 		if err := argc(1, 2); err != nil {
@@ -336,6 +336,13 @@ func (e *Call) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 					return nil, fmt.Errorf("%w: %s overflows", ErrArithmetic, e)
 				}
 				return q.Int64(), nil
+			})
+		case k == types.Decimal && d < 0: // to tens, hundreds…: the scale-0 result ends in -d zeros
+			s := e.Args[0].Type().Scale
+			unit := pow10(int(-d))
+			return mapRows(ec, e.T, ins[:1], n, false, func(v []any) (any, error) {
+				q := divHalfUp(v[0].(decimal128.Num).BigInt(), pow10(s-int(d)))
+				return decimal128.FromBigInt(q.Mul(q, unit)), nil
 			})
 		case k == types.Decimal:
 			s := e.Args[0].Type().Scale

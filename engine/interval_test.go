@@ -38,6 +38,7 @@ func TestIntervalArithmetic(t *testing.T) {
 		{"timestampdiff month, day not reached", must(NewTimeDiff("MONTH", ts, d)), int64(0)},
 		{"timestampdiff year backwards", must(NewTimeDiff("YEAR", ts, ltz)), int64(0)},
 		{"timestampdiff minute", must(NewTimeDiff("MINUTE", d, ts)), int64(1410)},
+		{"cast to a coarser timestamp truncates", must(NewCast(ts, types.NewTimestamp(3))), fromTime(types.NewTimestamp(3), at("2024-01-31 23:30:00"))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := run(t, &Project{Input: &Input{Cols: cols}, Exprs: []Expr{tc.e}, Names: []string{"x"}}, rows, 1, nil)

@@ -84,7 +84,8 @@ func ArithType(op string, l, r types.DataType) (types.DataType, error) {
 	case !isNumeric(l.Kind) || !isNumeric(r.Kind):
 		return types.DataType{}, fmt.Errorf("%s needs numbers, not %s and %s", op, TypeName(l), TypeName(r))
 	case isFloat(l.Kind) || isFloat(r.Kind):
-		if l.Kind == types.Float && r.Kind == types.Float {
+		// Flink: FLOAT with FLOAT or an integer stays FLOAT; with DOUBLE or a DECIMAL, DOUBLE.
+		if (l.Kind == types.Float || isInt(l.Kind)) && (r.Kind == types.Float || isInt(r.Kind)) {
 			return nullable(types.NewFloat(), nn), nil
 		}
 		return nullable(types.NewDouble(), nn), nil
@@ -96,8 +97,8 @@ func ArithType(op string, l, r types.DataType) (types.DataType, error) {
 	case "+", "-":
 		s := max(s1, s2)
 		t = capDecimal(max(p1-s1, p2-s2)+s+1, s, 0)
-	case "*":
-		t = capDecimal(p1+p2, s1+s2, 0)
+	case "*": // Flink's LogicalTypeMerging: one digit more than p1 + p2
+		t = capDecimal(p1+p2+1, s1+s2, 0)
 	case "/":
 		s := max(6, s1+p2+1)
 		t = capDecimal(p1-s1+s2+s, s, 6)

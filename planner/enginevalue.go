@@ -69,8 +69,9 @@ func literalConst(lit *parser.Literal, sess Session) (engine.Expr, error) {
 			t = types.NewDouble()
 			break
 		}
-		digits := strings.TrimLeft(strings.TrimPrefix(lit.Value, "-"), "0")
-		intPart, frac, _ := strings.Cut(digits, ".")
+		// Every digit written counts, leading zeros too (0.001 is DECIMAL(4, 3)), as Calcite
+		// types a literal for Flink.
+		intPart, frac, _ := strings.Cut(strings.TrimPrefix(lit.Value, "-"), ".")
 		p := len(intPart) + len(frac)
 		if p > 38 {
 			return nil, fmt.Errorf("number %s has more than 38 digits", lit.Value)

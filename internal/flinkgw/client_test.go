@@ -243,3 +243,20 @@ func TestNewAddress(t *testing.T) {
 	assert.Equal(t, "http://127.0.0.1:8083", New("127.0.0.1:8083", nil).base)
 	assert.Equal(t, "https://gw:1", New("https://gw:1/", nil).base)
 }
+
+func TestLogicalTypeString(t *testing.T) {
+	for _, tc := range []struct {
+		json, want string
+	}{
+		{`{"type":"INTEGER","nullable":true}`, "INT"},
+		{`{"type":"DECIMAL","nullable":false,"precision":21,"scale":2}`, "DECIMAL(21, 2) NOT NULL"},
+		{`{"type":"VARCHAR","nullable":true,"length":5}`, "VARCHAR(5)"},
+		{`{"type":"TIMESTAMP_WITHOUT_TIME_ZONE","nullable":true,"precision":6}`, "TIMESTAMP(6)"},
+		{`{"type":"TIMESTAMP_WITH_LOCAL_TIME_ZONE","nullable":true,"precision":3}`, "TIMESTAMP_LTZ(3)"},
+		{`{"type":"TIME_WITHOUT_TIME_ZONE","nullable":true,"precision":0}`, "TIME(0)"},
+	} {
+		var lt LogicalType
+		require.NoError(t, json.Unmarshal([]byte(tc.json), &lt))
+		assert.Equal(t, tc.want, lt.String(), tc.json)
+	}
+}

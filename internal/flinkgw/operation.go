@@ -64,6 +64,8 @@ func (t LogicalType) String() string {
 		s = fmt.Sprintf("TIMESTAMP(%d)", t.Precision)
 	case "TIMESTAMP_WITH_LOCAL_TIME_ZONE":
 		s = fmt.Sprintf("TIMESTAMP_LTZ(%d)", t.Precision)
+	case "TIME_WITHOUT_TIME_ZONE":
+		s = fmt.Sprintf("TIME(%d)", t.Precision)
 	}
 	if !t.Nullable {
 		s += " NOT NULL"

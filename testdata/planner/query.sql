@@ -162,3 +162,5 @@ SELECT dt, ts, COUNT(*), MAX(ltz) FROM alltypes GROUP BY dt, ts
 SELECT DISTINCT dt + INTERVAL '1' DAY, ltz FROM alltypes
 ====
 SELECT FLOOR(ts TO DAY) AS day, COUNT(*) FROM logs GROUP BY FLOOR(ts TO DAY) ORDER BY day
+====
+SELECT 0.001 * 10, 0.5, .5, 1.50 FROM orders WHERE customer_id = 7 AND order_id = 1
