@@ -79,3 +79,54 @@ func TestCheckRegistersPerKey(t *testing.T) {
 		"client 0    0.015s–   0.018s write key 2 = 21 (acknowledged)\n"+
 		"client 1    0.020s–   0.030s read  key 2 → 20", explainKey(ops, 2, 10))
 }
+
+// The changelog cross-check on hand-written logs: a clean log passes, and each way the log can
+// contradict the writes' outcomes is reported.
+func TestCheckChangelog(t *testing.T) {
+	ops := []registerOp{
+		w(0, 1, 10, acked, 0, 10), w(0, 1, 11, acked, 20, 30), w(1, 1, 12, unknown, 40, 50),
+		w(1, 1, 13, notWritten, 60, 70), w(0, 2, 20, acked, 0, 10),
+	}
+	clean := []changeRow{
+		{"insert", 0, 1, 10}, {"insert", 1, 2, 20}, {"update_before", 2, 1, 10}, {"update_after", 3, 1, 11},
+	}
+	for _, tc := range []struct {
+		name    string
+		changes []changeRow
+		final   map[int64]int64
+		want    []string
+	}{
+		{"clean, unknown write absent", clean, map[int64]int64{1: 11, 2: 20}, nil},
+		{"clean, unknown write present", append(clean[:4:4], changeRow{"update_before", 4, 1, 11}, changeRow{"update_after", 5, 1, 12}),
+			map[int64]int64{1: 12, 2: 20}, nil},
+		{"acknowledged write missing", clean[:3], map[int64]int64{1: 10, 2: 20}, []string{
+			"acknowledged write is in the changelog 0 times, want once: client 0    0.020s–   0.030s write key 1 = 11 (acknowledged)",
+			"key 1: the log ends with an update_before without its update_after",
+		}},
+		{"acknowledged write twice", append(clean[:4:4], changeRow{"update_before", 4, 1, 11}, changeRow{"update_after", 5, 1, 11}),
+			map[int64]int64{1: 11, 2: 20}, []string{
+				"acknowledged write is in the changelog 2 times, want once: client 0    0.020s–   0.030s write key 1 = 11 (acknowledged)",
+			}},
+		{"not-written write present", append(clean[:4:4], changeRow{"update_before", 4, 1, 11}, changeRow{"update_after", 5, 1, 13}),
+			map[int64]int64{1: 13, 2: 20}, []string{
+				"write reported not written is in the changelog (1 images): client 1    0.060s–   0.070s write key 1 = 13 (not written)",
+			}},
+		{"acknowledged write lost from the log, seen as a before image (anomaly 2 of issue 30)", []changeRow{
+			{"insert", 0, 1, 10}, {"insert", 1, 2, 20}, {"update_before", 2, 1, 11}, {"update_after", 3, 1, 12}},
+			map[int64]int64{1: 12, 2: 20}, []string{
+				"acknowledged write is in the changelog 0 times, want once: client 0    0.020s–   0.030s write key 1 = 11 (acknowledged)",
+				"key 1: update_before image 11 at offset 2, but the last change before it left 10 (a change the log does not hold)",
+			}},
+		{"a value the test never wrote", append(clean[:4:4], changeRow{"update_before", 4, 2, 20}, changeRow{"update_after", 5, 2, 99}),
+			map[int64]int64{1: 11, 2: 99}, []string{
+				"key 2: update_after at offset 5 holds value 99, which the test never wrote",
+			}},
+		{"final lookup disagrees with the log", clean, map[int64]int64{1: 10, 2: 20}, []string{
+			"key 1: a lookup after the run returns 10, the changelog's last image is 11",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, checkChangelog(ops, tc.changes, tc.final))
+		})
+	}
+}
