@@ -3,7 +3,6 @@ module github.com/flussql/flussql
 go 1.26.0
 
 require (
-	github.com/anishathalye/porcupine v1.3.1
 	github.com/apache/arrow-go/v18 v18.8.0
 	github.com/creack/pty v1.1.24
 	github.com/google/flatbuffers v25.12.19+incompatible
