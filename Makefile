@@ -46,7 +46,7 @@ RELIABILITY_DIR = reliability
 RELIABILITY_RUN ?=
 RELIABILITY_FLAGS = $(if $(RELIABILITY_RUN),-run '$(RELIABILITY_RUN)')
 
-.PHONY: all build vet staticcheck test flink-differential unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short reliability-next fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
+.PHONY: all build vet staticcheck test flink-differential unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short reliability-next reliability-repro fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
 
 all: build
 
@@ -116,6 +116,11 @@ flink-differential:
 ## on the pinned release (or FLUSS_VERSION), the linearizability check (one run) among them.
 reliability-short:
 	cd $(RELIABILITY_DIR) && FLUSS_BOOTSTRAP_SERVERS=own $(GO) test -count=1 -timeout 15m $(RELIABILITY_FLAGS) ./...
+
+## reliability-repro: the reproductions of server anomalies (TestRepro…, issue 30) on the pinned
+## release (or FLUSS_VERSION); each fails where the server has its anomaly. Not in make test.
+reliability-repro:
+	cd $(RELIABILITY_DIR) && FLUSS_BOOTSTRAP_SERVERS=own FLUSS_RELIABILITY_REPRO=1 $(GO) test -count=1 -timeout 15m -v -run 'TestRepro' ./...
 
 ## reliability-next: the short profile on FLUSS_VERSION_NEXT (1.0-SNAPSHOT; not in make test).
 reliability-next:
