@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"sort"
@@ -18,6 +19,8 @@ import (
 	"github.com/anishathalye/porcupine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flussql/flussql"
 )
 
 // The registers table of the linearizability test: few keys, so that each is written and read
@@ -76,6 +79,28 @@ func (f *faultLog) add(format string, args ...any) {
 	f.lines = append(f.lines, fmt.Sprintf("%8.3fs ", f.h.since().Seconds())+fmt.Sprintf(format, args...))
 }
 
+// Write takes one slog record (the client's log handler writes a record per call).
+func (f *faultLog) Write(p []byte) (int, error) {
+	f.add("%s", strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// matching returns the lines that contain one of words.
+func (f *faultLog) matching(words ...string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, l := range f.lines {
+		for _, w := range words {
+			if strings.Contains(l, w) {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 func (f *faultLog) String() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -83,13 +108,24 @@ func (f *faultLog) String() string {
 }
 
 func linearizableRun(t *testing.T) {
-	db, dbName := openDB(t, "")
+	h := newRegisterHistory()
+	faults := &faultLog{h: h}
+	// The client's own account of leader changes and metadata refreshes, on the history's
+	// clock: printed when a key is not linearizable, to tell a server's answer from a routing one.
+	client := &faultLog{h: h}
+	db, dbName := openDBWith(t, "", func(c *flussql.Config) {
+		c.Logger = slog.New(slog.NewTextHandler(client, &slog.HandlerOptions{Level: slog.LevelDebug,
+			ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+				if a.Key == slog.TimeKey {
+					return slog.Attr{}
+				}
+				return a
+			}}))
+	})
 	execDDL(t, db, registersTable)
 	for b := range int32(registerBuckets) {
 		leaderOf(t, dbName, "kv", b)
 	}
-	h := newRegisterHistory()
-	faults := &faultLog{h: h}
 	l := newLedger(t)
 	var nextValue atomic.Int64
 	var readErrs, writes, reads atomic.Int64
@@ -188,7 +224,7 @@ func linearizableRun(t *testing.T) {
 	t.Logf("linearizability: %d keys checked in %s, %d not linearizable", len(verdicts), time.Since(checkStart).Round(time.Millisecond), bad)
 	assert.Positive(t, counts[acked], "no upsert was acknowledged")
 	if bad > 0 {
-		t.Logf("faults of the run:\n%s", faults)
+		t.Logf("faults of the run:\n%s\nthe client's leader changes and metadata refreshes:\n%s", faults, client.matching("leader changed", "metadata refreshed"))
 	}
 
 	changes := readChangelog(t, db)

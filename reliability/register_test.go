@@ -124,9 +124,10 @@ func checkRegisters(ops []registerOp, timeout time.Duration) []registerVerdict {
 	return verdicts
 }
 
-// explainKey prints what a reader needs to see a key's anomaly: every write of the key (with
-// its outcome) and every lookup whose answer differs from the lookup before it, in call order,
-// at most limit lines (the last ones, where a checker failure usually is, when cut).
+// explainKey prints what a reader needs to see a key's anomaly, in call order: every write of
+// the key (with its outcome) and its lookups, a run of lookups with the same answer and no write
+// of the key between them on one line (with their count and the span of their calls); at most
+// limit lines (the last ones, where a checker failure usually is, when cut).
 func explainKey(ops []registerOp, key int64, limit int) string {
 	var mine []registerOp
 	for _, op := range ops {
@@ -136,15 +137,18 @@ func explainKey(ops []registerOp, key int64, limit int) string {
 	}
 	sort.SliceStable(mine, func(i, j int) bool { return mine[i].Call < mine[j].Call })
 	var lines []string
-	last := int64(-1)
-	for _, op := range mine {
-		if !op.Write {
-			if op.Value == last {
-				continue
-			}
-			last = op.Value
+	for i := 0; i < len(mine); i++ {
+		op := mine[i]
+		j := i
+		for !op.Write && j+1 < len(mine) && !mine[j+1].Write && mine[j+1].Value == op.Value {
+			j++
 		}
-		lines = append(lines, op.String())
+		if j == i {
+			lines = append(lines, op.String())
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s (×%d, the last called at %.3fs)", op, j-i+1, mine[j].Call.Seconds()))
+		i = j
 	}
 	if len(lines) > limit {
 		lines = append([]string{fmt.Sprintf("… %d earlier lines", len(lines)-limit)}, lines[len(lines)-limit:]...)
