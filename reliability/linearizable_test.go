@@ -3,6 +3,7 @@ package reliability
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -224,6 +225,11 @@ func linearizableRun(t *testing.T) {
 	t.Logf("linearizability: %d keys checked in %s, %d not linearizable", len(verdicts), time.Since(checkStart).Round(time.Millisecond), bad)
 	assert.Positive(t, counts[acked], "no upsert was acknowledged")
 	if bad > 0 {
+		if f, err := os.CreateTemp("", "linearizability-history-*.json"); err == nil {
+			_ = json.NewEncoder(f).Encode(ops)
+			f.Close()
+			t.Logf("the history: %s", f.Name())
+		}
 		t.Logf("faults of the run:\n%s\nthe client's leader changes and metadata refreshes:\n%s", faults, client.matching("leader changed", "metadata refreshed"))
 	}
 
