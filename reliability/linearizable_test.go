@@ -102,6 +102,19 @@ func (f *faultLog) matching(words ...string) string {
 	return strings.Join(out, "\n")
 }
 
+// count returns how many lines contain word.
+func (f *faultLog) count(word string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, l := range f.lines {
+		if strings.Contains(l, word) {
+			n++
+		}
+	}
+	return n
+}
+
 func (f *faultLog) String() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -222,7 +235,9 @@ func linearizableRun(t *testing.T) {
 		}
 		t.Errorf("key %d (%d calls) %s%s; its writes and changing lookups:\n%s", v.Key, v.Ops, what, where, explainKey(ops, v.Key, 40))
 	}
-	t.Logf("linearizability: %d keys checked in %s, %d not linearizable", len(verdicts), time.Since(checkStart).Round(time.Millisecond), bad)
+	t.Logf("linearizability: %d keys checked in %s, %d not linearizable; the client saw %d leader changes and refused %d stale leaders",
+		len(verdicts), time.Since(checkStart).Round(time.Millisecond), bad,
+		client.count("bucket leader changed"), client.count("older than one already seen"))
 	assert.Positive(t, counts[acked], "no upsert was acknowledged")
 	if bad > 0 {
 		if f, err := os.CreateTemp("", "linearizability-history-*.json"); err == nil {
