@@ -11,9 +11,9 @@ export FLUSS_VERSION
 # repository, or $$FLUSS_SERVER_DIR/$(FLUSS_VERSION_NEXT)/. NEXT_PKGS are the packages run
 # against it.
 FLUSS_VERSION_NEXT ?= 1.0-SNAPSHOT
-# PKGS: every package but reliability (its fault tests start their own cluster; see
-# reliability-short).
-PKGS          = $(shell $(GO) list ./... | grep -v '/reliability$$')
+# PKGS: every package of the driver's module (the fault tests, which start their own cluster,
+# are a module of their own: RELIABILITY_DIR, see reliability-short).
+PKGS          = $(shell $(GO) list ./...)
 NEXT_PKGS     ?= $(PKGS)
 SASL_USER     ?= admin
 SASL_PASSWORD ?= admin-secret
@@ -38,8 +38,15 @@ OTEL_DIR      = flussotel
 MIGRATE_DIR   = flussmigrate
 # The GORM dialector and migrator: a module of its own for the same reason.
 GORM_DIR      = flussgorm
+# The fault tests: a module of their own so that their test-only dependency (porcupine, the
+# linearizability checker) is not in the module graph of the driver's consumers.
+RELIABILITY_DIR = reliability
+# RELIABILITY_RUN: a -run pattern for reliability-short, reliability and reliability-next
+# (e.g. RELIABILITY_RUN=Linearizable); empty runs every fault test.
+RELIABILITY_RUN ?=
+RELIABILITY_FLAGS = $(if $(RELIABILITY_RUN),-run '$(RELIABILITY_RUN)')
 
-.PHONY: all build vet staticcheck test flink-differential flink-oracle-long unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
+.PHONY: all build vet staticcheck test flink-differential flink-oracle-long unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short reliability-next reliability-repro fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
 
 all: build
 
@@ -52,10 +59,12 @@ vet:
 	cd $(OTEL_DIR) && $(GO) vet ./...
 	cd $(MIGRATE_DIR) && $(GO) vet ./...
 	cd $(GORM_DIR) && $(GO) vet ./...
+	cd $(RELIABILITY_DIR) && $(GO) vet ./...
 	$(STATICCHECK) ./...
 	cd $(OTEL_DIR) && $(STATICCHECK) ./...
 	cd $(MIGRATE_DIR) && $(STATICCHECK) ./...
 	cd $(GORM_DIR) && $(STATICCHECK) ./...
+	cd $(RELIABILITY_DIR) && $(STATICCHECK) ./...
 
 ## staticcheck: installs the pinned staticcheck that `make vet` runs (into $(GOPATH)/bin).
 staticcheck:
@@ -111,9 +120,19 @@ flink-differential:
 flink-oracle-long:
 	$(CLUSTER) run -flink -- env FLUSS_FLINK_LONG=1 $(GO) test -count=1 -timeout 90m -run 'Flink' . $(FLINK_ORACLE_FLAGS)
 
-## reliability-short: the short profile of the fault tests (make reliability: the long one).
+## reliability-short: the short profile of the fault tests (make reliability: the long one),
+## on the pinned release (or FLUSS_VERSION), the linearizability check (one run) among them.
 reliability-short:
-	FLUSS_BOOTSTRAP_SERVERS=own $(GO) test -count=1 -timeout 15m ./reliability/
+	cd $(RELIABILITY_DIR) && FLUSS_BOOTSTRAP_SERVERS=own $(GO) test -count=1 -timeout 15m $(RELIABILITY_FLAGS) ./...
+
+## reliability-repro: the reproductions of server anomalies (TestRepro…, issue 30) on the pinned
+## release (or FLUSS_VERSION); each fails where the server has its anomaly. Not in make test.
+reliability-repro:
+	cd $(RELIABILITY_DIR) && FLUSS_BOOTSTRAP_SERVERS=own FLUSS_RELIABILITY_REPRO=1 $(GO) test -count=1 -timeout 15m -v -run 'TestRepro' ./...
+
+## reliability-next: the short profile on FLUSS_VERSION_NEXT (1.0-SNAPSHOT; not in make test).
+reliability-next:
+	$(MAKE) --no-print-directory reliability-short FLUSS_VERSION=$(FLUSS_VERSION_NEXT)
 
 ## fetch: the jars of both servers `make test` runs (Maven, and the folder of server builds), and
 ## Flink's with the Fluss connector (make flink-up, FLINK=1).
@@ -126,6 +145,7 @@ unit:
 	cd $(OTEL_DIR) && env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
 	cd $(MIGRATE_DIR) && env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
 	cd $(GORM_DIR) && env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
+	cd $(RELIABILITY_DIR) && env -u FLUSS_BOOTSTRAP_SERVERS $(GO) test -count=1 ./...
 
 ## fuzz: every FuzzXxx target for FUZZTIME each (go test runs one fuzz target at a time).
 ## A failure that writes a crashing input under testdata/fuzz fails at once; a failure of the
@@ -149,11 +169,12 @@ fuzz:
 
 ## reliability: the long profile of the fault tests (package reliability starts its own
 ## 3-tablet-server cluster and kills, freezes and restarts its servers): longer fault windows
-## and a 5-minute soak (FLUSS_RELIABILITY_SOAK=30m for longer). Figures are appended to
+## and a 5-minute soak (FLUSS_RELIABILITY_SOAK=30m for longer), 6 runs of the linearizability
+## check (FLUSS_RELIABILITY_LINEAR_RUNS=n for another number). Figures are appended to
 ## reliability-report.md. `make test` runs the short profile.
 reliability:
-	FLUSS_BOOTSTRAP_SERVERS=own FLUSS_RELIABILITY=long FLUSS_RELIABILITY_REPORT=$(CURDIR)/reliability-report.md \
-	  $(GO) test -count=1 -timeout 60m -v ./reliability/
+	cd $(RELIABILITY_DIR) && FLUSS_BOOTSTRAP_SERVERS=own FLUSS_RELIABILITY=long FLUSS_RELIABILITY_REPORT=$(CURDIR)/reliability-report.md \
+	  $(GO) test -count=1 -timeout 60m -v $(RELIABILITY_FLAGS) ./...
 
 ## cluster-up / cluster-down: a local cluster for development; up prints the bootstrap address
 ## and records what it started in .cluster/state.json so that down stops exactly that.
@@ -237,3 +258,4 @@ tidy:
 	cd $(OTEL_DIR) && $(GO) mod tidy
 	cd $(MIGRATE_DIR) && $(GO) mod tidy
 	cd $(GORM_DIR) && $(GO) mod tidy
+	cd $(RELIABILITY_DIR) && $(GO) mod tidy

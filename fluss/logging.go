@@ -40,18 +40,18 @@ func (c *Client) noteLeaders(path TablePath, partition string, buckets []bucketL
 	}
 	last := c.meta.leaders[key]
 	now := make(map[int32]int32, len(buckets))
-	type change struct{ bucket, from, to int32 }
+	type change struct{ bucket, from, to, epoch int32 }
 	var changes []change
 	for _, b := range buckets {
 		now[b.Bucket] = b.Leader
 		if prev, seen := last[b.Bucket]; seen && prev != b.Leader {
-			changes = append(changes, change{b.Bucket, prev, b.Leader})
+			changes = append(changes, change{b.Bucket, prev, b.Leader, b.LeaderEpoch})
 		}
 	}
 	c.meta.leaders[key] = now
 	c.meta.mu.Unlock()
 	for _, ch := range changes {
-		args := []any{"table", path.String(), "bucket", ch.bucket, "from", ch.from, "to", ch.to}
+		args := []any{"table", path.String(), "bucket", ch.bucket, "from", ch.from, "to", ch.to, "leader_epoch", ch.epoch}
 		if partition != "" {
 			args = append(args, "partition", partition)
 		}

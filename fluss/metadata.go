@@ -48,6 +48,8 @@ type bucketLocation struct {
 	Leader      int32
 	Replicas    []int32
 	LeaderEpoch int32
+	// epochKnown: the answer carried LeaderEpoch (see fenceStaleLeaders).
+	epochKnown bool
 }
 
 // tableMetadata is what the client caches about a table: its identity, its
@@ -84,6 +86,8 @@ type metadataCache struct {
 	// leaders holds the bucket leaders last seen per table and partition,
 	// for logging leader changes (logging.go).
 	leaders map[partitionKey]map[int32]int32
+	// epochs holds the highest leader epoch seen per bucket (leader_epoch.go).
+	epochs map[epochKey]int32
 }
 
 func newMetadataCache() metadataCache {
@@ -142,7 +146,7 @@ func nodeFromPb(n *protocol.PbServerNode, t ServerType) ServerNode {
 func bucketsFromPb(pbs []*protocol.PbBucketMetadata) []bucketLocation {
 	out := make([]bucketLocation, 0, len(pbs))
 	for _, b := range pbs {
-		loc := bucketLocation{Bucket: b.GetBucketId(), Leader: -1, Replicas: b.GetReplicaId(), LeaderEpoch: b.GetLeaderEpoch()}
+		loc := bucketLocation{Bucket: b.GetBucketId(), Leader: -1, Replicas: b.GetReplicaId(), LeaderEpoch: b.GetLeaderEpoch(), epochKnown: b.LeaderEpoch != nil}
 		if b.LeaderId != nil {
 			loc.Leader = b.GetLeaderId()
 		}
@@ -296,6 +300,7 @@ func (c *Client) tableMetadata(ctx context.Context, path TablePath) (*tableMetad
 		}
 		info.RemoteDataDir = t.GetRemoteDataDir()
 		tm = &tableMetadata{Info: info, Buckets: bucketsFromPb(t.GetBucketMetadata())}
+		c.noteFenced(path, "", c.meta.fenceStaleLeaders(t.GetTableId(), -1, tm.Buckets))
 		c.noteLeaders(path, "", tm.Buckets)
 		c.meta.mu.Lock()
 		c.meta.tables[path] = tm
@@ -352,6 +357,7 @@ func (c *Client) storePartitions(path TablePath, resp *protocol.MetadataResponse
 	for _, p := range resp.GetPartitionMetadata() {
 		name := p.GetPartitionName()
 		pm := &partitionMetadata{TableID: p.GetTableId(), Name: name, ID: p.GetPartitionId(), Buckets: bucketsFromPb(p.GetBucketMetadata())}
+		c.noteFenced(path, name, c.meta.fenceStaleLeaders(pm.TableID, pm.ID, pm.Buckets))
 		c.noteLeaders(path, name, pm.Buckets)
 		c.meta.mu.Lock()
 		c.meta.partitions[partitionKey{path, name}] = pm

@@ -4,10 +4,14 @@
 // while goroutines run statements through database/sql, record the outcome of every row
 // (acknowledged, not written, unknown) and every call's duration, and then check the table
 // against that record: no acknowledged row lost, none stored twice, no "not written" row
-// stored, every call back within its deadline plus a second.
+// stored, every call back within its deadline plus a second. TestLinearizableUnderFaults checks
+// a primary-key table's upserts and lookups for linearizability per key (porcupine) and against
+// the table's changelog.
 //
 // The tests run when FLUSS_BOOTSTRAP_SERVERS is set (the signal that a real cluster can be
 // started here; `make test` sets it) in a short profile; `make reliability` runs the long
-// profile (FLUSS_RELIABILITY=long: longer fault windows and a soak). The package has no
-// non-test code.
+// profile (FLUSS_RELIABILITY=long: longer fault windows, a soak, six linearizability runs).
+// The package has no non-test code; it is a module of its own (its go.mod points the driver's
+// module at ../) so that porcupine, a test-only dependency, is not in the module graph of the
+// driver's consumers.
 package reliability

@@ -100,6 +100,12 @@ func heal(t *testing.T) {
 // DSN keys. The database is dropped and the handle closed when the test ends.
 func openDB(t *testing.T, params string) (*sql.DB, string) {
 	t.Helper()
+	return openDBWith(t, params, nil)
+}
+
+// openDBWith is openDB with a last say on the driver's configuration (e.g. a Logger).
+func openDBWith(t *testing.T, params string, configure func(*flussql.Config)) (*sql.DB, string) {
+	t.Helper()
 	name := fmt.Sprintf("rel_%s_%d", strings.ToLower(strings.ReplaceAll(t.Name(), "/", "_")), time.Now().UnixNano()%1e9)
 	admin, err := sql.Open("fluss", "fluss://"+cluster.BootstrapServers+"/fluss")
 	require.NoError(t, err)
@@ -112,8 +118,14 @@ func openDB(t *testing.T, params string) (*sql.DB, string) {
 	if params != "" {
 		dsn += "&" + params
 	}
-	db, err := sql.Open("fluss", dsn)
+	cfg, err := flussql.ParseDSN(dsn)
 	require.NoError(t, err)
+	if configure != nil {
+		configure(cfg)
+	}
+	connector, err := flussql.NewConnector(cfg)
+	require.NoError(t, err)
+	db := sql.OpenDB(connector)
 	t.Cleanup(func() {
 		db.Close()
 		heal(t)

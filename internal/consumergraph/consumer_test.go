@@ -75,7 +75,7 @@ func TestConsumerGainsNothingItDoesNotUse(t *testing.T) {
 
 	deps := goCmd(t, dir, "list", "-deps", ".")
 	require.Contains(t, deps, "github.com/flussql/flussql\n", "the consumer does not compile the driver")
-	for _, p := range []string{"gorm.io/", "go.opentelemetry.io/", "modernc.org/", "github.com/jmoiron/sqlx",
+	for _, p := range []string{"gorm.io/", "go.opentelemetry.io/", "modernc.org/", "github.com/jmoiron/sqlx", "github.com/anishathalye/porcupine",
 		"github.com/creack/pty", "github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term",
 		"github.com/flussql/flussql/cmd/", "github.com/flussql/flussql/flussgorm", "github.com/flussql/flussql/flussotel"} {
 		assert.NotContains(t, deps, p, "the consumer compiles a package of %s", p)
@@ -83,7 +83,7 @@ func TestConsumerGainsNothingItDoesNotUse(t *testing.T) {
 
 	mods := goCmd(t, dir, "list", "-m", "all")
 	for _, line := range strings.Split(mods, "\n") {
-		for _, m := range []string{"gorm.io/", "github.com/jinzhu/", "go.opentelemetry.io/"} {
+		for _, m := range []string{"gorm.io/", "github.com/jinzhu/", "go.opentelemetry.io/", "github.com/anishathalye/porcupine"} {
 			assert.False(t, strings.HasPrefix(line, m), "go list -m all of the consumer lists %s", line)
 		}
 	}
@@ -94,7 +94,7 @@ func TestConsumerGainsNothingItDoesNotUse(t *testing.T) {
 			continue // only a go.mod, read to build the graph
 		}
 		for _, m := range []string{"gorm.io/", "github.com/jinzhu/", "go.opentelemetry.io/", "github.com/creack/pty",
-			"github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term"} {
+			"github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term", "github.com/anishathalye/porcupine"} {
 			assert.False(t, strings.HasPrefix(mod, m), "the consumer's go.sum holds the code of %s", mod)
 		}
 	}

@@ -1,0 +1,51 @@
+package fluss
+
+// Leader epochs. A metadata answer comes from whichever server the client asks, and a tablet
+// server answers from its own cache, which the coordinator keeps up to date: a server that was
+// frozen or cut off (or that the coordinator, itself down, could not tell) answers with the
+// leaders it knew, possibly one that has since been replaced. A lookup routed there reads the
+// deposed leader's key-value store, which lacks what the new leader acknowledged since: a stale
+// answer. So the client remembers the highest leader epoch it has seen per bucket and does not
+// route to a leader with an older one: the bucket is treated as leaderless (the caller's retry
+// asks for metadata again, from another server first).
+
+// epochKey identifies a bucket across table re-creation (a table or partition created again
+// under the same name has a new id, and its epochs start again).
+type epochKey struct {
+	tableID, partitionID int64
+	bucket               int32
+}
+
+// fenceStaleLeaders records the leader epochs of buckets (of table tableID, partition
+// partitionID, -1 for none) and marks leaderless, in place, each bucket whose leader epoch is
+// older than one seen before; it returns those buckets' ids and stale leaders, in pairs. A
+// bucket whose answer carried no epoch is left as it is.
+func (m *metadataCache) fenceStaleLeaders(tableID, partitionID int64, buckets []bucketLocation) (fenced [][2]int32) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.epochs == nil {
+		m.epochs = map[epochKey]int32{}
+	}
+	for i := range buckets {
+		b := &buckets[i]
+		if !b.epochKnown || b.Leader < 0 {
+			continue
+		}
+		k := epochKey{tableID, partitionID, b.Bucket}
+		if seen, ok := m.epochs[k]; ok && b.LeaderEpoch < seen {
+			fenced = append(fenced, [2]int32{b.Bucket, b.Leader})
+			b.Leader = -1
+			continue
+		}
+		m.epochs[k] = b.LeaderEpoch
+	}
+	return fenced
+}
+
+// noteFenced logs the buckets fenceStaleLeaders refused a leader for.
+func (c *Client) noteFenced(path TablePath, partition string, fenced [][2]int32) {
+	for _, f := range fenced {
+		c.debug("fluss: metadata names a bucket leader older than one already seen; ignored",
+			"table", path.String(), "partition", partition, "bucket", f[0], "stale_leader", f[1])
+	}
+}
