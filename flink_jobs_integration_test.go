@@ -6,8 +6,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -203,8 +205,10 @@ func TestFlinkJobOutlivesProgram(t *testing.T) {
 		}
 	})
 
-	// A new *sql.DB (the submitter is gone) lists the job as running.
-	fdb2, err := sql.Open("fluss", flinkDSN(t, dbName))
+	// A new *sql.DB (the submitter is gone) lists the job as running. Its session names a
+	// savepoint folder (a Flink option through the DSN), for STOP JOB … WITH SAVEPOINT.
+	savepoints := t.TempDir()
+	fdb2, err := sql.Open("fluss", flinkDSN(t, dbName)+"&flink.execution.checkpointing.savepoint-dir="+url.QueryEscape("file://"+savepoints))
 	require.NoError(t, err)
 	defer fdb2.Close()
 	assert.Equal(t, "RUNNING", jobStatus(ctx, t, fdb2, id))
@@ -221,8 +225,10 @@ func TestFlinkJobOutlivesProgram(t *testing.T) {
 	}
 	assert.Equal(t, want, got, "the job submitted by the exited process copies new rows")
 
+	// STOP JOB … WITH SAVEPOINT answers with the savepoint's path, which holds Flink's
+	// savepoint metadata, and ends the job (FINISHED: stopped with a savepoint, not cancelled).
 	var savepoint sql.NullString
-	rows, err := fdb2.QueryContext(ctx, "STOP JOB '"+id+"'")
+	rows, err := fdb2.QueryContext(ctx, "STOP JOB '"+id+"' WITH SAVEPOINT")
 	require.NoError(t, err)
 	for rows.Next() {
 		require.NoError(t, rows.Scan(&savepoint))
@@ -230,13 +236,17 @@ func TestFlinkJobOutlivesProgram(t *testing.T) {
 	require.NoError(t, rows.Err())
 	rows.Close()
 	stopped = true
+	require.True(t, savepoint.Valid, "STOP JOB WITH SAVEPOINT names the savepoint")
+	spDir := strings.TrimPrefix(strings.TrimPrefix(savepoint.String, "file:"), "//")
+	assert.True(t, strings.HasPrefix(spDir, savepoints), "savepoint %q in the session's folder %s", savepoint.String, savepoints)
+	assert.FileExists(t, filepath.Join(spDir, "_metadata"), "the savepoint %s holds Flink's metadata", savepoint.String)
 	status := ""
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		if status = jobStatus(ctx, t, fdb2, id); status == "CANCELED" || status == "FINISHED" {
+		if status = jobStatus(ctx, t, fdb2, id); status == "FINISHED" || status == "CANCELED" {
 			break
 		}
 	}
-	assert.Contains(t, []string{"CANCELED", "FINISHED"}, status, "STOP JOB ended the job")
+	assert.Equal(t, "FINISHED", status, "STOP JOB WITH SAVEPOINT ended the job")
 }
 
 // jobStatus returns the status SHOW JOBS gives job id.
