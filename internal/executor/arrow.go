@@ -137,11 +137,18 @@ func (c *Session) appendArrowReader(ctx context.Context, table string, rdr array
 			n += rec.NumRows()
 		}
 	}
-	rctx, cancel = c.ex.requestContext(ctx)
+	return c.settleReader(ctx, r, rdr, "AppendArrowReader", n, err)
+}
+
+// settleReader ends a statement that wrote the batches of rdr (n rows handed to the writer,
+// err the first failure): a reader that failed is reported after the rows it gave, and the
+// outcome is settled as one statement's — the rows written, or the error with what is known.
+func (c *Session) settleReader(ctx context.Context, r *fluss.Receipt, rdr array.RecordReader, caller string, n int64, err error) (int64, error) {
+	rctx, cancel := c.ex.requestContext(ctx)
 	defer cancel()
 	if err == nil {
 		if err = rdr.Err(); err != nil {
-			err = fmt.Errorf("flussql: AppendArrowReader's reader failed after %d rows: %w", n, err)
+			err = fmt.Errorf("flussql: %s's reader failed after %d rows: %w", caller, n, err)
 			// The rows handed over before the reader failed (a bad line of a file) are on
 			// their way: wait for their answers, so that the outcome counts them as
 			// written rather than unknown. settle below reads what Wait recorded.

@@ -80,18 +80,7 @@ func (c *Session) upsertArrowReader(ctx context.Context, info *fluss.TableInfo, 
 			n += rec.NumRows()
 		}
 	}
-	rctx, cancel = c.ex.requestContext(ctx)
-	defer cancel()
-	if err == nil {
-		if err = rdr.Err(); err != nil {
-			err = fmt.Errorf("flussql: CopyFrom's reader failed after %d rows: %w", n, err)
-			_ = r.Wait(rctx) // count the rows on their way as written, as appendArrowReader
-		}
-	}
-	if err = settle(rctx, r, err); err != nil {
-		return int64(r.Written()), err
-	}
-	return n, nil
+	return c.settleReader(ctx, r, rdr, "CopyFrom", n, err)
 }
 
 // matchSchema checks that a batch's columns are the table's, by name and Arrow type.
