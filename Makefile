@@ -14,7 +14,10 @@ FLUSS_VERSION_NEXT ?= 1.0-SNAPSHOT
 # PKGS: every package of the driver's module (the fault tests, which start their own cluster,
 # are a module of their own: RELIABILITY_DIR, see reliability-short).
 PKGS          = $(shell $(GO) list ./...)
-NEXT_PKGS     ?= $(PKGS)
+# NEXT_PKGS: the packages whose tests talk to a server (they import fluss/flusstest/realcluster
+# or fluss/localcluster); the others (parser, planner's unit half, engine, codecs, …) give the
+# same answers whatever the server and ran once already in `integration`.
+NEXT_PKGS     ?= $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/flusstest\/realcluster|fluss\/localcluster/ {print $$1}')
 SASL_USER     ?= admin
 SASL_PASSWORD ?= admin-secret
 FUZZTIME      ?= 10s
