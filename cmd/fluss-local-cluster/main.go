@@ -27,6 +27,13 @@
 // and records it in -flink-state (default .cluster/flink.json); `down` stops it too, `down
 // -flink-only` only it; `run -flink` starts one for the plain cluster and exports
 // FLUSSQL_FLINK_GATEWAY and FLUSSQL_FLINK_REST; `fetch -flink` fetches its jars.
+//
+// Lakehouse (see localcluster.Options.Lake): `up -flink -lake iceberg` (or paimon) makes the
+// cluster a local lakehouse — the lake plugin in the servers' plugin folder, 'datalake.*' in
+// server.yaml, the warehouse under the run folder (lake_warehouse in the state file) — and
+// Flink runs Fluss's tiering service (tiering_job_id in the Flink state file); `run -flink
+// -lake FORMAT` also exports FLUSSQL_LAKE_FORMAT, FLUSSQL_LAKE_WAREHOUSE and
+// FLUSSQL_LAKE_TIERING_JOB; `fetch -lake iceberg,paimon` fetches the lake jars.
 package main
 
 import (
@@ -93,7 +100,7 @@ func fetch(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("lake-%s\t%s\n", format, strings.Join(append(jars.Plugin, jars.Tiering), string(os.PathListSeparator)))
+		fmt.Printf("lake-%s\t%s\n", format, strings.Join(append(jars.Flink, jars.Tiering), string(os.PathListSeparator)))
 	}
 	if *withFlink {
 		cp, err := localcluster.EnsureFlinkJars(context.Background())
