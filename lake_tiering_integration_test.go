@@ -86,7 +86,7 @@ func TestLakeTiering(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, snap.Offsets(), again.Offsets())
 
-	assert.Equal(t, snap.SnapshotID, lakeCurrentSnapshot(t, format, warehouse, dbName, "events"),
+	assert.Equal(t, snap.SnapshotID, lakeCurrentSnapshot(t, format, warehouse, dbName, "events", "id", "name"),
 		"the snapshot Fluss reports is the lake table's current one")
 
 	// A table that is not datalake-enabled has no lake snapshot: the error says why.
@@ -97,11 +97,60 @@ func TestLakeTiering(t *testing.T) {
 	assert.ErrorContains(t, err, "'table.datalake.enabled' = 'true'")
 }
 
+// TestLakeTieringPartitioned: the lake snapshot of a partitioned table names each bucket by
+// partition id, and holds every partition's buckets to their log ends.
+func TestLakeTieringPartitioned(t *testing.T) {
+	format, warehouse := os.Getenv(lakeFormatEnv), os.Getenv(lakeWarehouseEnv)
+	if format == "" || warehouse == "" {
+		t.Skipf("%s and %s are not set: no local lakehouse (make lake-test starts one)", lakeFormatEnv, lakeWarehouseEnv)
+	}
+	db, dbName := openTestDB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	table := dbName + ".regions"
+	_, err := db.ExecContext(ctx, `CREATE TABLE `+table+` (id INT, region STRING) PARTITIONED BY (region)
+		WITH ('bucket.num' = '1', 'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s')`)
+	require.NoError(t, err)
+	counts := map[string]int{"EU": 30, "US": 45}
+	for region, n := range counts {
+		_, err = db.ExecContext(ctx, `ALTER TABLE `+table+` ADD PARTITION (region = '`+region+`')`)
+		require.NoError(t, err)
+		values := make([]string, n)
+		for i := range values {
+			values[i] = fmt.Sprintf("(%d, '%s')", i, region)
+		}
+		_, err = db.ExecContext(ctx, `INSERT INTO `+table+` VALUES `+strings.Join(values, ", "))
+		require.NoError(t, err)
+	}
+
+	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: realcluster.Addrs(t)})
+	require.NoError(t, err)
+	defer client.Close()
+	path := fluss.TablePath{Database: dbName, Table: "regions"}
+	parts, err := client.Admin().ListPartitions(ctx, path, nil)
+	require.NoError(t, err)
+	require.Len(t, parts, len(counts))
+	want := map[fluss.TableBucket]int64{}
+	for _, p := range parts {
+		ends, err := client.Admin().ListOffsets(ctx, path, p.Name, []int32{0}, fluss.OffsetLatest())
+		require.NoError(t, err)
+		require.Equal(t, int64(counts[p.Name]), ends[0], "partition %s", p.Name)
+		want[fluss.TableBucket{PartitionID: p.ID, Bucket: 0}] = ends[0]
+	}
+	written := time.Now()
+	snap, err := localcluster.WaitLakeTiered(ctx, client.Admin(), path, want, 250*time.Millisecond)
+	require.NoError(t, err)
+	t.Logf("%s: tiered 2 partitions in %s (lake snapshot %d)", format, time.Since(written).Round(100*time.Millisecond), snap.SnapshotID)
+	assert.Equal(t, want, snap.Offsets(), "each partition's bucket exactly to its log end, by partition id")
+	assert.Equal(t, snap.SnapshotID, lakeCurrentSnapshot(t, format, warehouse, dbName, "regions", "id", "region"))
+}
+
 // lakeCurrentSnapshot reads the current snapshot id of a lake table from the warehouse:
 // Iceberg's Hadoop catalog keeps {db}/{table}/metadata/version-hint.text (the current
 // metadata version N) and vN.metadata.json ("current-snapshot-id"); Paimon's filesystem
 // catalog keeps {db}.db/{table}/snapshot/LATEST (the id) beside snapshot-{id}.
-func lakeCurrentSnapshot(t *testing.T, format, warehouse, dbName, table string) int64 {
+// columns are the Fluss table's; Iceberg's schema must be them and the system columns.
+func lakeCurrentSnapshot(t *testing.T, format, warehouse, dbName, table string, columns ...string) int64 {
 	t.Helper()
 	switch format {
 	case "iceberg":
@@ -124,7 +173,7 @@ func lakeCurrentSnapshot(t *testing.T, format, warehouse, dbName, table string) 
 		for _, f := range m.Schemas[len(m.Schemas)-1].Fields {
 			names = append(names, f.Name)
 		}
-		assert.Equal(t, []string{"id", "name", "__bucket", "__offset", "__timestamp"}, names,
+		assert.Equal(t, append(columns, "__bucket", "__offset", "__timestamp"), names,
 			"Fluss's lake table: the columns, then the system columns")
 		var data int
 		_ = filepath.WalkDir(filepath.Join(warehouse, dbName, table, "data"), func(p string, d fs.DirEntry, err error) error {
