@@ -119,7 +119,7 @@ flink-differential:
 ## with a local Flink running Fluss's tiering service, and only the tests that need it
 ## (TestLake…: rows written by flussql, tiered by Fluss, the lake snapshot's offsets and the
 ## lake table in the warehouse). A cluster of its own: every table of a lakehouse cluster
-## gets 'table.datalake.format', which the other tests do not expect. About a minute.
+## gets 'table.datalake.format', which the other tests do not expect. About 1.5 minutes.
 LAKE ?= iceberg
 lake-test:
 	$(CLUSTER) run -flink -lake $(LAKE) -- $(GO) test -count=1 -timeout 5m -run 'Lake' .
