@@ -29,6 +29,7 @@ const (
 	ListOffsets          APIKey = 1021
 	GetLatestKvSnapshots APIKey = 1023
 	InitWriter           APIKey = 1026
+	GetLakeSnapshot      APIKey = 1032
 	LimitScan            APIKey = 1033
 	PrefixLookup         APIKey = 1034
 	GetDatabaseInfo      APIKey = 1035
@@ -98,6 +99,7 @@ var clientAPIs = map[APIKey]apiInfo{
 	ListOffsets:          {"LIST_OFFSETS", VersionRange{0, 0}},
 	GetLatestKvSnapshots: {"GET_LATEST_KV_SNAPSHOTS", VersionRange{0, 0}},
 	InitWriter:           {"INIT_WRITER", VersionRange{0, 0}},
+	GetLakeSnapshot:      {"GET_LAKE_SNAPSHOT", VersionRange{0, 0}},
 	LimitScan:            {"LIMIT_SCAN", VersionRange{0, 0}},
 	PrefixLookup:         {"PREFIX_LOOKUP", VersionRange{1, 1}},
 	GetDatabaseInfo:      {"GET_DATABASE_INFO", VersionRange{0, 0}},

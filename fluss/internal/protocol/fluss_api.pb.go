@@ -5305,6 +5305,201 @@ func (x *PbKvSnapshot) GetLogOffset() int64 {
 	return 0
 }
 
+// ---- GET_LAKE_SNAPSHOT (1032): a lake snapshot the tiering service committed for a
+// datalake-enabled table and the log offset up to which it holds each bucket. Without
+// snapshot_id and readable: the latest snapshot; with snapshot_id: that one; with readable:
+// the latest one a union read may use (the server refuses both set). No snapshot:
+// LAKE_SNAPSHOT_NOT_EXIST (53). ----
+type GetLakeSnapshotRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TablePath     *PbTablePath           `protobuf:"bytes,1,req,name=table_path,json=tablePath" json:"table_path,omitempty"`
+	SnapshotId    *int64                 `protobuf:"varint,2,opt,name=snapshot_id,json=snapshotId" json:"snapshot_id,omitempty"`
+	Readable      *bool                  `protobuf:"varint,3,opt,name=readable" json:"readable,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetLakeSnapshotRequest) Reset() {
+	*x = GetLakeSnapshotRequest{}
+	mi := &file_fluss_api_proto_msgTypes[90]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetLakeSnapshotRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetLakeSnapshotRequest) ProtoMessage() {}
+
+func (x *GetLakeSnapshotRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[90]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetLakeSnapshotRequest.ProtoReflect.Descriptor instead.
+func (*GetLakeSnapshotRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{90}
+}
+
+func (x *GetLakeSnapshotRequest) GetTablePath() *PbTablePath {
+	if x != nil {
+		return x.TablePath
+	}
+	return nil
+}
+
+func (x *GetLakeSnapshotRequest) GetSnapshotId() int64 {
+	if x != nil && x.SnapshotId != nil {
+		return *x.SnapshotId
+	}
+	return 0
+}
+
+func (x *GetLakeSnapshotRequest) GetReadable() bool {
+	if x != nil && x.Readable != nil {
+		return *x.Readable
+	}
+	return false
+}
+
+type GetLakeSnapshotResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	TableId *int64                 `protobuf:"varint,1,req,name=table_id,json=tableId" json:"table_id,omitempty"`
+	// The server's name is snapshotId; the field number is what counts on the wire.
+	SnapshotId      *int64                     `protobuf:"varint,2,req,name=snapshot_id,json=snapshotId" json:"snapshot_id,omitempty"`
+	BucketSnapshots []*PbLakeSnapshotForBucket `protobuf:"bytes,3,rep,name=bucket_snapshots,json=bucketSnapshots" json:"bucket_snapshots,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *GetLakeSnapshotResponse) Reset() {
+	*x = GetLakeSnapshotResponse{}
+	mi := &file_fluss_api_proto_msgTypes[91]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetLakeSnapshotResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetLakeSnapshotResponse) ProtoMessage() {}
+
+func (x *GetLakeSnapshotResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[91]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetLakeSnapshotResponse.ProtoReflect.Descriptor instead.
+func (*GetLakeSnapshotResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{91}
+}
+
+func (x *GetLakeSnapshotResponse) GetTableId() int64 {
+	if x != nil && x.TableId != nil {
+		return *x.TableId
+	}
+	return 0
+}
+
+func (x *GetLakeSnapshotResponse) GetSnapshotId() int64 {
+	if x != nil && x.SnapshotId != nil {
+		return *x.SnapshotId
+	}
+	return 0
+}
+
+func (x *GetLakeSnapshotResponse) GetBucketSnapshots() []*PbLakeSnapshotForBucket {
+	if x != nil {
+		return x.BucketSnapshots
+	}
+	return nil
+}
+
+type PbLakeSnapshotForBucket struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	PartitionId *int64                 `protobuf:"varint,1,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
+	BucketId    *int32                 `protobuf:"varint,2,req,name=bucket_id,json=bucketId" json:"bucket_id,omitempty"`
+	// Absent when the bucket has nothing in the lake yet (read it from the earliest offset).
+	LogOffset     *int64  `protobuf:"varint,3,opt,name=log_offset,json=logOffset" json:"log_offset,omitempty"`
+	PartitionName *string `protobuf:"bytes,4,opt,name=partition_name,json=partitionName" json:"partition_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbLakeSnapshotForBucket) Reset() {
+	*x = PbLakeSnapshotForBucket{}
+	mi := &file_fluss_api_proto_msgTypes[92]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbLakeSnapshotForBucket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbLakeSnapshotForBucket) ProtoMessage() {}
+
+func (x *PbLakeSnapshotForBucket) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[92]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbLakeSnapshotForBucket.ProtoReflect.Descriptor instead.
+func (*PbLakeSnapshotForBucket) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{92}
+}
+
+func (x *PbLakeSnapshotForBucket) GetPartitionId() int64 {
+	if x != nil && x.PartitionId != nil {
+		return *x.PartitionId
+	}
+	return 0
+}
+
+func (x *PbLakeSnapshotForBucket) GetBucketId() int32 {
+	if x != nil && x.BucketId != nil {
+		return *x.BucketId
+	}
+	return 0
+}
+
+func (x *PbLakeSnapshotForBucket) GetLogOffset() int64 {
+	if x != nil && x.LogOffset != nil {
+		return *x.LogOffset
+	}
+	return 0
+}
+
+func (x *PbLakeSnapshotForBucket) GetPartitionName() string {
+	if x != nil && x.PartitionName != nil {
+		return *x.PartitionName
+	}
+	return ""
+}
+
 // ---- LIST_KV_SNAPSHOTS (1064, Fluss 1.0 FlussApi.proto): the active snapshots of a table
 // (or partition): the retained ones and those still in use, several per bucket. ----
 type ListKvSnapshotsRequest struct {
@@ -5317,7 +5512,7 @@ type ListKvSnapshotsRequest struct {
 
 func (x *ListKvSnapshotsRequest) Reset() {
 	*x = ListKvSnapshotsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[90]
+	mi := &file_fluss_api_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5329,7 +5524,7 @@ func (x *ListKvSnapshotsRequest) String() string {
 func (*ListKvSnapshotsRequest) ProtoMessage() {}
 
 func (x *ListKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[90]
+	mi := &file_fluss_api_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5342,7 +5537,7 @@ func (x *ListKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListKvSnapshotsRequest.ProtoReflect.Descriptor instead.
 func (*ListKvSnapshotsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{90}
+	return file_fluss_api_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *ListKvSnapshotsRequest) GetTableId() int64 {
@@ -5370,7 +5565,7 @@ type ListKvSnapshotsResponse struct {
 
 func (x *ListKvSnapshotsResponse) Reset() {
 	*x = ListKvSnapshotsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[91]
+	mi := &file_fluss_api_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5382,7 +5577,7 @@ func (x *ListKvSnapshotsResponse) String() string {
 func (*ListKvSnapshotsResponse) ProtoMessage() {}
 
 func (x *ListKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[91]
+	mi := &file_fluss_api_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5395,7 +5590,7 @@ func (x *ListKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListKvSnapshotsResponse.ProtoReflect.Descriptor instead.
 func (*ListKvSnapshotsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{91}
+	return file_fluss_api_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *ListKvSnapshotsResponse) GetTableId() int64 {
@@ -5428,7 +5623,7 @@ type ListAclsRequest struct {
 
 func (x *ListAclsRequest) Reset() {
 	*x = ListAclsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[92]
+	mi := &file_fluss_api_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5440,7 +5635,7 @@ func (x *ListAclsRequest) String() string {
 func (*ListAclsRequest) ProtoMessage() {}
 
 func (x *ListAclsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[92]
+	mi := &file_fluss_api_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5453,7 +5648,7 @@ func (x *ListAclsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAclsRequest.ProtoReflect.Descriptor instead.
 func (*ListAclsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{92}
+	return file_fluss_api_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *ListAclsRequest) GetAclFilter() *PbAclFilter {
@@ -5472,7 +5667,7 @@ type ListAclsResponse struct {
 
 func (x *ListAclsResponse) Reset() {
 	*x = ListAclsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[93]
+	mi := &file_fluss_api_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5484,7 +5679,7 @@ func (x *ListAclsResponse) String() string {
 func (*ListAclsResponse) ProtoMessage() {}
 
 func (x *ListAclsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[93]
+	mi := &file_fluss_api_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5497,7 +5692,7 @@ func (x *ListAclsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAclsResponse.ProtoReflect.Descriptor instead.
 func (*ListAclsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{93}
+	return file_fluss_api_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *ListAclsResponse) GetAcl() []*PbAclInfo {
@@ -5516,7 +5711,7 @@ type CreateAclsRequest struct {
 
 func (x *CreateAclsRequest) Reset() {
 	*x = CreateAclsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[94]
+	mi := &file_fluss_api_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5528,7 +5723,7 @@ func (x *CreateAclsRequest) String() string {
 func (*CreateAclsRequest) ProtoMessage() {}
 
 func (x *CreateAclsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[94]
+	mi := &file_fluss_api_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5541,7 +5736,7 @@ func (x *CreateAclsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateAclsRequest.ProtoReflect.Descriptor instead.
 func (*CreateAclsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{94}
+	return file_fluss_api_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *CreateAclsRequest) GetAcl() []*PbAclInfo {
@@ -5560,7 +5755,7 @@ type CreateAclsResponse struct {
 
 func (x *CreateAclsResponse) Reset() {
 	*x = CreateAclsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[95]
+	mi := &file_fluss_api_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5572,7 +5767,7 @@ func (x *CreateAclsResponse) String() string {
 func (*CreateAclsResponse) ProtoMessage() {}
 
 func (x *CreateAclsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[95]
+	mi := &file_fluss_api_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5585,7 +5780,7 @@ func (x *CreateAclsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateAclsResponse.ProtoReflect.Descriptor instead.
 func (*CreateAclsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{95}
+	return file_fluss_api_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *CreateAclsResponse) GetAclRes() []*PbCreateAclRespInfo {
@@ -5604,7 +5799,7 @@ type DropAclsRequest struct {
 
 func (x *DropAclsRequest) Reset() {
 	*x = DropAclsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[96]
+	mi := &file_fluss_api_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5616,7 +5811,7 @@ func (x *DropAclsRequest) String() string {
 func (*DropAclsRequest) ProtoMessage() {}
 
 func (x *DropAclsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[96]
+	mi := &file_fluss_api_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5629,7 +5824,7 @@ func (x *DropAclsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropAclsRequest.ProtoReflect.Descriptor instead.
 func (*DropAclsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{96}
+	return file_fluss_api_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *DropAclsRequest) GetAclFilter() []*PbAclFilter {
@@ -5648,7 +5843,7 @@ type DropAclsResponse struct {
 
 func (x *DropAclsResponse) Reset() {
 	*x = DropAclsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[97]
+	mi := &file_fluss_api_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5660,7 +5855,7 @@ func (x *DropAclsResponse) String() string {
 func (*DropAclsResponse) ProtoMessage() {}
 
 func (x *DropAclsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[97]
+	mi := &file_fluss_api_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5673,7 +5868,7 @@ func (x *DropAclsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropAclsResponse.ProtoReflect.Descriptor instead.
 func (*DropAclsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{97}
+	return file_fluss_api_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *DropAclsResponse) GetFilterResults() []*PbDropAclsFilterResult {
@@ -5694,7 +5889,7 @@ type PbCreateAclRespInfo struct {
 
 func (x *PbCreateAclRespInfo) Reset() {
 	*x = PbCreateAclRespInfo{}
-	mi := &file_fluss_api_proto_msgTypes[98]
+	mi := &file_fluss_api_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5706,7 +5901,7 @@ func (x *PbCreateAclRespInfo) String() string {
 func (*PbCreateAclRespInfo) ProtoMessage() {}
 
 func (x *PbCreateAclRespInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[98]
+	mi := &file_fluss_api_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5719,7 +5914,7 @@ func (x *PbCreateAclRespInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbCreateAclRespInfo.ProtoReflect.Descriptor instead.
 func (*PbCreateAclRespInfo) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{98}
+	return file_fluss_api_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *PbCreateAclRespInfo) GetAcl() *PbAclInfo {
@@ -5758,7 +5953,7 @@ type PbAclInfo struct {
 
 func (x *PbAclInfo) Reset() {
 	*x = PbAclInfo{}
-	mi := &file_fluss_api_proto_msgTypes[99]
+	mi := &file_fluss_api_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5770,7 +5965,7 @@ func (x *PbAclInfo) String() string {
 func (*PbAclInfo) ProtoMessage() {}
 
 func (x *PbAclInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[99]
+	mi := &file_fluss_api_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5783,7 +5978,7 @@ func (x *PbAclInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbAclInfo.ProtoReflect.Descriptor instead.
 func (*PbAclInfo) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{99}
+	return file_fluss_api_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *PbAclInfo) GetResourceName() string {
@@ -5850,7 +6045,7 @@ type PbAclFilter struct {
 
 func (x *PbAclFilter) Reset() {
 	*x = PbAclFilter{}
-	mi := &file_fluss_api_proto_msgTypes[100]
+	mi := &file_fluss_api_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5862,7 +6057,7 @@ func (x *PbAclFilter) String() string {
 func (*PbAclFilter) ProtoMessage() {}
 
 func (x *PbAclFilter) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[100]
+	mi := &file_fluss_api_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5875,7 +6070,7 @@ func (x *PbAclFilter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbAclFilter.ProtoReflect.Descriptor instead.
 func (*PbAclFilter) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{100}
+	return file_fluss_api_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *PbAclFilter) GetResourceName() string {
@@ -5938,7 +6133,7 @@ type PbDropAclsFilterResult struct {
 
 func (x *PbDropAclsFilterResult) Reset() {
 	*x = PbDropAclsFilterResult{}
-	mi := &file_fluss_api_proto_msgTypes[101]
+	mi := &file_fluss_api_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5950,7 +6145,7 @@ func (x *PbDropAclsFilterResult) String() string {
 func (*PbDropAclsFilterResult) ProtoMessage() {}
 
 func (x *PbDropAclsFilterResult) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[101]
+	mi := &file_fluss_api_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5963,7 +6158,7 @@ func (x *PbDropAclsFilterResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbDropAclsFilterResult.ProtoReflect.Descriptor instead.
 func (*PbDropAclsFilterResult) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{101}
+	return file_fluss_api_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *PbDropAclsFilterResult) GetMatchingAcls() []*PbDropAclsMatchingAcl {
@@ -5998,7 +6193,7 @@ type PbDropAclsMatchingAcl struct {
 
 func (x *PbDropAclsMatchingAcl) Reset() {
 	*x = PbDropAclsMatchingAcl{}
-	mi := &file_fluss_api_proto_msgTypes[102]
+	mi := &file_fluss_api_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6010,7 +6205,7 @@ func (x *PbDropAclsMatchingAcl) String() string {
 func (*PbDropAclsMatchingAcl) ProtoMessage() {}
 
 func (x *PbDropAclsMatchingAcl) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[102]
+	mi := &file_fluss_api_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6023,7 +6218,7 @@ func (x *PbDropAclsMatchingAcl) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbDropAclsMatchingAcl.ProtoReflect.Descriptor instead.
 func (*PbDropAclsMatchingAcl) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{102}
+	return file_fluss_api_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *PbDropAclsMatchingAcl) GetAcl() *PbAclInfo {
@@ -6055,7 +6250,7 @@ type DescribeClusterConfigsRequest struct {
 
 func (x *DescribeClusterConfigsRequest) Reset() {
 	*x = DescribeClusterConfigsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[103]
+	mi := &file_fluss_api_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6067,7 +6262,7 @@ func (x *DescribeClusterConfigsRequest) String() string {
 func (*DescribeClusterConfigsRequest) ProtoMessage() {}
 
 func (x *DescribeClusterConfigsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[103]
+	mi := &file_fluss_api_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6080,7 +6275,7 @@ func (x *DescribeClusterConfigsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeClusterConfigsRequest.ProtoReflect.Descriptor instead.
 func (*DescribeClusterConfigsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{103}
+	return file_fluss_api_proto_rawDescGZIP(), []int{106}
 }
 
 type DescribeClusterConfigsResponse struct {
@@ -6092,7 +6287,7 @@ type DescribeClusterConfigsResponse struct {
 
 func (x *DescribeClusterConfigsResponse) Reset() {
 	*x = DescribeClusterConfigsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[104]
+	mi := &file_fluss_api_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6104,7 +6299,7 @@ func (x *DescribeClusterConfigsResponse) String() string {
 func (*DescribeClusterConfigsResponse) ProtoMessage() {}
 
 func (x *DescribeClusterConfigsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[104]
+	mi := &file_fluss_api_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6117,7 +6312,7 @@ func (x *DescribeClusterConfigsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeClusterConfigsResponse.ProtoReflect.Descriptor instead.
 func (*DescribeClusterConfigsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{104}
+	return file_fluss_api_proto_rawDescGZIP(), []int{107}
 }
 
 func (x *DescribeClusterConfigsResponse) GetConfigs() []*PbDescribeConfig {
@@ -6138,7 +6333,7 @@ type PbDescribeConfig struct {
 
 func (x *PbDescribeConfig) Reset() {
 	*x = PbDescribeConfig{}
-	mi := &file_fluss_api_proto_msgTypes[105]
+	mi := &file_fluss_api_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6150,7 +6345,7 @@ func (x *PbDescribeConfig) String() string {
 func (*PbDescribeConfig) ProtoMessage() {}
 
 func (x *PbDescribeConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[105]
+	mi := &file_fluss_api_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6163,7 +6358,7 @@ func (x *PbDescribeConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbDescribeConfig.ProtoReflect.Descriptor instead.
 func (*PbDescribeConfig) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{105}
+	return file_fluss_api_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *PbDescribeConfig) GetConfigKey() string {
@@ -6198,7 +6393,7 @@ type AlterClusterConfigsRequest struct {
 
 func (x *AlterClusterConfigsRequest) Reset() {
 	*x = AlterClusterConfigsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[106]
+	mi := &file_fluss_api_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6210,7 +6405,7 @@ func (x *AlterClusterConfigsRequest) String() string {
 func (*AlterClusterConfigsRequest) ProtoMessage() {}
 
 func (x *AlterClusterConfigsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[106]
+	mi := &file_fluss_api_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6223,7 +6418,7 @@ func (x *AlterClusterConfigsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterClusterConfigsRequest.ProtoReflect.Descriptor instead.
 func (*AlterClusterConfigsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{106}
+	return file_fluss_api_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *AlterClusterConfigsRequest) GetAlterConfigs() []*PbAlterConfig {
@@ -6241,7 +6436,7 @@ type AlterClusterConfigsResponse struct {
 
 func (x *AlterClusterConfigsResponse) Reset() {
 	*x = AlterClusterConfigsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[107]
+	mi := &file_fluss_api_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6253,7 +6448,7 @@ func (x *AlterClusterConfigsResponse) String() string {
 func (*AlterClusterConfigsResponse) ProtoMessage() {}
 
 func (x *AlterClusterConfigsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[107]
+	mi := &file_fluss_api_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6266,7 +6461,7 @@ func (x *AlterClusterConfigsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterClusterConfigsResponse.ProtoReflect.Descriptor instead.
 func (*AlterClusterConfigsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{107}
+	return file_fluss_api_proto_rawDescGZIP(), []int{110}
 }
 
 // REBALANCE (1049), LIST_REBALANCE_PROGRESS (1050), CANCEL_REBALANCE (1051), 0.9+.
@@ -6280,7 +6475,7 @@ type RebalanceRequest struct {
 
 func (x *RebalanceRequest) Reset() {
 	*x = RebalanceRequest{}
-	mi := &file_fluss_api_proto_msgTypes[108]
+	mi := &file_fluss_api_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6292,7 +6487,7 @@ func (x *RebalanceRequest) String() string {
 func (*RebalanceRequest) ProtoMessage() {}
 
 func (x *RebalanceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[108]
+	mi := &file_fluss_api_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6305,7 +6500,7 @@ func (x *RebalanceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RebalanceRequest.ProtoReflect.Descriptor instead.
 func (*RebalanceRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{108}
+	return file_fluss_api_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *RebalanceRequest) GetGoals() []int32 {
@@ -6324,7 +6519,7 @@ type RebalanceResponse struct {
 
 func (x *RebalanceResponse) Reset() {
 	*x = RebalanceResponse{}
-	mi := &file_fluss_api_proto_msgTypes[109]
+	mi := &file_fluss_api_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6336,7 +6531,7 @@ func (x *RebalanceResponse) String() string {
 func (*RebalanceResponse) ProtoMessage() {}
 
 func (x *RebalanceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[109]
+	mi := &file_fluss_api_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6349,7 +6544,7 @@ func (x *RebalanceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RebalanceResponse.ProtoReflect.Descriptor instead.
 func (*RebalanceResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{109}
+	return file_fluss_api_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *RebalanceResponse) GetRebalanceId() string {
@@ -6368,7 +6563,7 @@ type ListRebalanceProgressRequest struct {
 
 func (x *ListRebalanceProgressRequest) Reset() {
 	*x = ListRebalanceProgressRequest{}
-	mi := &file_fluss_api_proto_msgTypes[110]
+	mi := &file_fluss_api_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6380,7 +6575,7 @@ func (x *ListRebalanceProgressRequest) String() string {
 func (*ListRebalanceProgressRequest) ProtoMessage() {}
 
 func (x *ListRebalanceProgressRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[110]
+	mi := &file_fluss_api_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6393,7 +6588,7 @@ func (x *ListRebalanceProgressRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRebalanceProgressRequest.ProtoReflect.Descriptor instead.
 func (*ListRebalanceProgressRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{110}
+	return file_fluss_api_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *ListRebalanceProgressRequest) GetRebalanceId() string {
@@ -6416,7 +6611,7 @@ type ListRebalanceProgressResponse struct {
 
 func (x *ListRebalanceProgressResponse) Reset() {
 	*x = ListRebalanceProgressResponse{}
-	mi := &file_fluss_api_proto_msgTypes[111]
+	mi := &file_fluss_api_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6428,7 +6623,7 @@ func (x *ListRebalanceProgressResponse) String() string {
 func (*ListRebalanceProgressResponse) ProtoMessage() {}
 
 func (x *ListRebalanceProgressResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[111]
+	mi := &file_fluss_api_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6441,7 +6636,7 @@ func (x *ListRebalanceProgressResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRebalanceProgressResponse.ProtoReflect.Descriptor instead.
 func (*ListRebalanceProgressResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{111}
+	return file_fluss_api_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *ListRebalanceProgressResponse) GetRebalanceId() string {
@@ -6475,7 +6670,7 @@ type PbRebalanceProgressForTable struct {
 
 func (x *PbRebalanceProgressForTable) Reset() {
 	*x = PbRebalanceProgressForTable{}
-	mi := &file_fluss_api_proto_msgTypes[112]
+	mi := &file_fluss_api_proto_msgTypes[115]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6487,7 +6682,7 @@ func (x *PbRebalanceProgressForTable) String() string {
 func (*PbRebalanceProgressForTable) ProtoMessage() {}
 
 func (x *PbRebalanceProgressForTable) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[112]
+	mi := &file_fluss_api_proto_msgTypes[115]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6500,7 +6695,7 @@ func (x *PbRebalanceProgressForTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRebalanceProgressForTable.ProtoReflect.Descriptor instead.
 func (*PbRebalanceProgressForTable) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{112}
+	return file_fluss_api_proto_rawDescGZIP(), []int{115}
 }
 
 func (x *PbRebalanceProgressForTable) GetTableId() int64 {
@@ -6527,7 +6722,7 @@ type PbRebalanceProgressForBucket struct {
 
 func (x *PbRebalanceProgressForBucket) Reset() {
 	*x = PbRebalanceProgressForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[113]
+	mi := &file_fluss_api_proto_msgTypes[116]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6539,7 +6734,7 @@ func (x *PbRebalanceProgressForBucket) String() string {
 func (*PbRebalanceProgressForBucket) ProtoMessage() {}
 
 func (x *PbRebalanceProgressForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[113]
+	mi := &file_fluss_api_proto_msgTypes[116]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6552,7 +6747,7 @@ func (x *PbRebalanceProgressForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRebalanceProgressForBucket.ProtoReflect.Descriptor instead.
 func (*PbRebalanceProgressForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{113}
+	return file_fluss_api_proto_rawDescGZIP(), []int{116}
 }
 
 func (x *PbRebalanceProgressForBucket) GetRebalancePlan() *PbRebalancePlanForBucket {
@@ -6583,7 +6778,7 @@ type PbRebalancePlanForBucket struct {
 
 func (x *PbRebalancePlanForBucket) Reset() {
 	*x = PbRebalancePlanForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[114]
+	mi := &file_fluss_api_proto_msgTypes[117]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6595,7 +6790,7 @@ func (x *PbRebalancePlanForBucket) String() string {
 func (*PbRebalancePlanForBucket) ProtoMessage() {}
 
 func (x *PbRebalancePlanForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[114]
+	mi := &file_fluss_api_proto_msgTypes[117]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6608,7 +6803,7 @@ func (x *PbRebalancePlanForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRebalancePlanForBucket.ProtoReflect.Descriptor instead.
 func (*PbRebalancePlanForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{114}
+	return file_fluss_api_proto_rawDescGZIP(), []int{117}
 }
 
 func (x *PbRebalancePlanForBucket) GetPartitionId() int64 {
@@ -6662,7 +6857,7 @@ type CancelRebalanceRequest struct {
 
 func (x *CancelRebalanceRequest) Reset() {
 	*x = CancelRebalanceRequest{}
-	mi := &file_fluss_api_proto_msgTypes[115]
+	mi := &file_fluss_api_proto_msgTypes[118]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6674,7 +6869,7 @@ func (x *CancelRebalanceRequest) String() string {
 func (*CancelRebalanceRequest) ProtoMessage() {}
 
 func (x *CancelRebalanceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[115]
+	mi := &file_fluss_api_proto_msgTypes[118]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6687,7 +6882,7 @@ func (x *CancelRebalanceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRebalanceRequest.ProtoReflect.Descriptor instead.
 func (*CancelRebalanceRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{115}
+	return file_fluss_api_proto_rawDescGZIP(), []int{118}
 }
 
 func (x *CancelRebalanceRequest) GetRebalanceId() string {
@@ -6705,7 +6900,7 @@ type CancelRebalanceResponse struct {
 
 func (x *CancelRebalanceResponse) Reset() {
 	*x = CancelRebalanceResponse{}
-	mi := &file_fluss_api_proto_msgTypes[116]
+	mi := &file_fluss_api_proto_msgTypes[119]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6717,7 +6912,7 @@ func (x *CancelRebalanceResponse) String() string {
 func (*CancelRebalanceResponse) ProtoMessage() {}
 
 func (x *CancelRebalanceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[116]
+	mi := &file_fluss_api_proto_msgTypes[119]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6730,7 +6925,7 @@ func (x *CancelRebalanceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRebalanceResponse.ProtoReflect.Descriptor instead.
 func (*CancelRebalanceResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{116}
+	return file_fluss_api_proto_rawDescGZIP(), []int{119}
 }
 
 // Fluss 1.0: ALTER_DATABASE (1060) and GET_CLUSTER_HEALTH (1062).
@@ -6746,7 +6941,7 @@ type AlterDatabaseRequest struct {
 
 func (x *AlterDatabaseRequest) Reset() {
 	*x = AlterDatabaseRequest{}
-	mi := &file_fluss_api_proto_msgTypes[117]
+	mi := &file_fluss_api_proto_msgTypes[120]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6758,7 +6953,7 @@ func (x *AlterDatabaseRequest) String() string {
 func (*AlterDatabaseRequest) ProtoMessage() {}
 
 func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[117]
+	mi := &file_fluss_api_proto_msgTypes[120]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6771,7 +6966,7 @@ func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterDatabaseRequest.ProtoReflect.Descriptor instead.
 func (*AlterDatabaseRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{117}
+	return file_fluss_api_proto_rawDescGZIP(), []int{120}
 }
 
 func (x *AlterDatabaseRequest) GetDatabaseName() string {
@@ -6810,7 +7005,7 @@ type AlterDatabaseResponse struct {
 
 func (x *AlterDatabaseResponse) Reset() {
 	*x = AlterDatabaseResponse{}
-	mi := &file_fluss_api_proto_msgTypes[118]
+	mi := &file_fluss_api_proto_msgTypes[121]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6822,7 +7017,7 @@ func (x *AlterDatabaseResponse) String() string {
 func (*AlterDatabaseResponse) ProtoMessage() {}
 
 func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[118]
+	mi := &file_fluss_api_proto_msgTypes[121]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6835,7 +7030,7 @@ func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterDatabaseResponse.ProtoReflect.Descriptor instead.
 func (*AlterDatabaseResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{118}
+	return file_fluss_api_proto_rawDescGZIP(), []int{121}
 }
 
 type GetClusterHealthRequest struct {
@@ -6846,7 +7041,7 @@ type GetClusterHealthRequest struct {
 
 func (x *GetClusterHealthRequest) Reset() {
 	*x = GetClusterHealthRequest{}
-	mi := &file_fluss_api_proto_msgTypes[119]
+	mi := &file_fluss_api_proto_msgTypes[122]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6858,7 +7053,7 @@ func (x *GetClusterHealthRequest) String() string {
 func (*GetClusterHealthRequest) ProtoMessage() {}
 
 func (x *GetClusterHealthRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[119]
+	mi := &file_fluss_api_proto_msgTypes[122]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6871,7 +7066,7 @@ func (x *GetClusterHealthRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterHealthRequest.ProtoReflect.Descriptor instead.
 func (*GetClusterHealthRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{119}
+	return file_fluss_api_proto_rawDescGZIP(), []int{122}
 }
 
 type GetClusterHealthResponse struct {
@@ -6888,7 +7083,7 @@ type GetClusterHealthResponse struct {
 
 func (x *GetClusterHealthResponse) Reset() {
 	*x = GetClusterHealthResponse{}
-	mi := &file_fluss_api_proto_msgTypes[120]
+	mi := &file_fluss_api_proto_msgTypes[123]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6900,7 +7095,7 @@ func (x *GetClusterHealthResponse) String() string {
 func (*GetClusterHealthResponse) ProtoMessage() {}
 
 func (x *GetClusterHealthResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[120]
+	mi := &file_fluss_api_proto_msgTypes[123]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6913,7 +7108,7 @@ func (x *GetClusterHealthResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterHealthResponse.ProtoReflect.Descriptor instead.
 func (*GetClusterHealthResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{120}
+	return file_fluss_api_proto_rawDescGZIP(), []int{123}
 }
 
 func (x *GetClusterHealthResponse) GetNumReplicas() int32 {
@@ -6971,7 +7166,7 @@ type PbPredicate struct {
 
 func (x *PbPredicate) Reset() {
 	*x = PbPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[121]
+	mi := &file_fluss_api_proto_msgTypes[124]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6983,7 +7178,7 @@ func (x *PbPredicate) String() string {
 func (*PbPredicate) ProtoMessage() {}
 
 func (x *PbPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[121]
+	mi := &file_fluss_api_proto_msgTypes[124]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6996,7 +7191,7 @@ func (x *PbPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPredicate.ProtoReflect.Descriptor instead.
 func (*PbPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{121}
+	return file_fluss_api_proto_rawDescGZIP(), []int{124}
 }
 
 func (x *PbPredicate) GetType() int32 {
@@ -7032,7 +7227,7 @@ type PbLeafPredicate struct {
 
 func (x *PbLeafPredicate) Reset() {
 	*x = PbLeafPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[122]
+	mi := &file_fluss_api_proto_msgTypes[125]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7044,7 +7239,7 @@ func (x *PbLeafPredicate) String() string {
 func (*PbLeafPredicate) ProtoMessage() {}
 
 func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[122]
+	mi := &file_fluss_api_proto_msgTypes[125]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7057,7 +7252,7 @@ func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLeafPredicate.ProtoReflect.Descriptor instead.
 func (*PbLeafPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{122}
+	return file_fluss_api_proto_rawDescGZIP(), []int{125}
 }
 
 func (x *PbLeafPredicate) GetFunction() int32 {
@@ -7091,7 +7286,7 @@ type PbCompoundPredicate struct {
 
 func (x *PbCompoundPredicate) Reset() {
 	*x = PbCompoundPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[123]
+	mi := &file_fluss_api_proto_msgTypes[126]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7103,7 +7298,7 @@ func (x *PbCompoundPredicate) String() string {
 func (*PbCompoundPredicate) ProtoMessage() {}
 
 func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[123]
+	mi := &file_fluss_api_proto_msgTypes[126]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7116,7 +7311,7 @@ func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbCompoundPredicate.ProtoReflect.Descriptor instead.
 func (*PbCompoundPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{123}
+	return file_fluss_api_proto_rawDescGZIP(), []int{126}
 }
 
 func (x *PbCompoundPredicate) GetFunction() int32 {
@@ -7154,7 +7349,7 @@ type PbLiteralValue struct {
 
 func (x *PbLiteralValue) Reset() {
 	*x = PbLiteralValue{}
-	mi := &file_fluss_api_proto_msgTypes[124]
+	mi := &file_fluss_api_proto_msgTypes[127]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7166,7 +7361,7 @@ func (x *PbLiteralValue) String() string {
 func (*PbLiteralValue) ProtoMessage() {}
 
 func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[124]
+	mi := &file_fluss_api_proto_msgTypes[127]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7179,7 +7374,7 @@ func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLiteralValue.ProtoReflect.Descriptor instead.
 func (*PbLiteralValue) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{124}
+	return file_fluss_api_proto_rawDescGZIP(), []int{127}
 }
 
 func (x *PbLiteralValue) GetLiteralType() int32 {
@@ -7286,7 +7481,7 @@ type PbScanReqForBucket struct {
 
 func (x *PbScanReqForBucket) Reset() {
 	*x = PbScanReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[125]
+	mi := &file_fluss_api_proto_msgTypes[128]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7298,7 +7493,7 @@ func (x *PbScanReqForBucket) String() string {
 func (*PbScanReqForBucket) ProtoMessage() {}
 
 func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[125]
+	mi := &file_fluss_api_proto_msgTypes[128]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7311,7 +7506,7 @@ func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbScanReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbScanReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{125}
+	return file_fluss_api_proto_rawDescGZIP(), []int{128}
 }
 
 func (x *PbScanReqForBucket) GetTableId() int64 {
@@ -7356,7 +7551,7 @@ type ScanKvRequest struct {
 
 func (x *ScanKvRequest) Reset() {
 	*x = ScanKvRequest{}
-	mi := &file_fluss_api_proto_msgTypes[126]
+	mi := &file_fluss_api_proto_msgTypes[129]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7368,7 +7563,7 @@ func (x *ScanKvRequest) String() string {
 func (*ScanKvRequest) ProtoMessage() {}
 
 func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[126]
+	mi := &file_fluss_api_proto_msgTypes[129]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7381,7 +7576,7 @@ func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvRequest.ProtoReflect.Descriptor instead.
 func (*ScanKvRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{126}
+	return file_fluss_api_proto_rawDescGZIP(), []int{129}
 }
 
 func (x *ScanKvRequest) GetScannerId() []byte {
@@ -7436,7 +7631,7 @@ type ScanKvResponse struct {
 
 func (x *ScanKvResponse) Reset() {
 	*x = ScanKvResponse{}
-	mi := &file_fluss_api_proto_msgTypes[127]
+	mi := &file_fluss_api_proto_msgTypes[130]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7448,7 +7643,7 @@ func (x *ScanKvResponse) String() string {
 func (*ScanKvResponse) ProtoMessage() {}
 
 func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[127]
+	mi := &file_fluss_api_proto_msgTypes[130]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7461,7 +7656,7 @@ func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvResponse.ProtoReflect.Descriptor instead.
 func (*ScanKvResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{127}
+	return file_fluss_api_proto_rawDescGZIP(), []int{130}
 }
 
 func (x *ScanKvResponse) GetErrorCode() int32 {
@@ -7901,7 +8096,24 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\vsnapshot_id\x18\x02 \x01(\x03R\n" +
 	"snapshotId\x12\x1d\n" +
 	"\n" +
-	"log_offset\x18\x03 \x01(\x03R\tlogOffset\"V\n" +
+	"log_offset\x18\x03 \x01(\x03R\tlogOffset\"\x8d\x01\n" +
+	"\x16GetLakeSnapshotRequest\x126\n" +
+	"\n" +
+	"table_path\x18\x01 \x02(\v2\x17.fluss.wire.PbTablePathR\ttablePath\x12\x1f\n" +
+	"\vsnapshot_id\x18\x02 \x01(\x03R\n" +
+	"snapshotId\x12\x1a\n" +
+	"\breadable\x18\x03 \x01(\bR\breadable\"\xa5\x01\n" +
+	"\x17GetLakeSnapshotResponse\x12\x19\n" +
+	"\btable_id\x18\x01 \x02(\x03R\atableId\x12\x1f\n" +
+	"\vsnapshot_id\x18\x02 \x02(\x03R\n" +
+	"snapshotId\x12N\n" +
+	"\x10bucket_snapshots\x18\x03 \x03(\v2#.fluss.wire.PbLakeSnapshotForBucketR\x0fbucketSnapshots\"\x9f\x01\n" +
+	"\x17PbLakeSnapshotForBucket\x12!\n" +
+	"\fpartition_id\x18\x01 \x01(\x03R\vpartitionId\x12\x1b\n" +
+	"\tbucket_id\x18\x02 \x02(\x05R\bbucketId\x12\x1d\n" +
+	"\n" +
+	"log_offset\x18\x03 \x01(\x03R\tlogOffset\x12%\n" +
+	"\x0epartition_name\x18\x04 \x01(\tR\rpartitionName\"V\n" +
 	"\x16ListKvSnapshotsRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x02(\x03R\atableId\x12!\n" +
 	"\fpartition_id\x18\x02 \x01(\x03R\vpartitionId\"\x9c\x01\n" +
@@ -8067,7 +8279,7 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 128)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 131)
 var file_fluss_api_proto_goTypes = []any{
 	(*ErrorResponse)(nil),                  // 0: fluss.wire.ErrorResponse
 	(*ApiVersionsRequest)(nil),             // 1: fluss.wire.ApiVersionsRequest
@@ -8159,44 +8371,47 @@ var file_fluss_api_proto_goTypes = []any{
 	(*GetLatestKvSnapshotsRequest)(nil),    // 87: fluss.wire.GetLatestKvSnapshotsRequest
 	(*GetLatestKvSnapshotsResponse)(nil),   // 88: fluss.wire.GetLatestKvSnapshotsResponse
 	(*PbKvSnapshot)(nil),                   // 89: fluss.wire.PbKvSnapshot
-	(*ListKvSnapshotsRequest)(nil),         // 90: fluss.wire.ListKvSnapshotsRequest
-	(*ListKvSnapshotsResponse)(nil),        // 91: fluss.wire.ListKvSnapshotsResponse
-	(*ListAclsRequest)(nil),                // 92: fluss.wire.ListAclsRequest
-	(*ListAclsResponse)(nil),               // 93: fluss.wire.ListAclsResponse
-	(*CreateAclsRequest)(nil),              // 94: fluss.wire.CreateAclsRequest
-	(*CreateAclsResponse)(nil),             // 95: fluss.wire.CreateAclsResponse
-	(*DropAclsRequest)(nil),                // 96: fluss.wire.DropAclsRequest
-	(*DropAclsResponse)(nil),               // 97: fluss.wire.DropAclsResponse
-	(*PbCreateAclRespInfo)(nil),            // 98: fluss.wire.PbCreateAclRespInfo
-	(*PbAclInfo)(nil),                      // 99: fluss.wire.PbAclInfo
-	(*PbAclFilter)(nil),                    // 100: fluss.wire.PbAclFilter
-	(*PbDropAclsFilterResult)(nil),         // 101: fluss.wire.PbDropAclsFilterResult
-	(*PbDropAclsMatchingAcl)(nil),          // 102: fluss.wire.PbDropAclsMatchingAcl
-	(*DescribeClusterConfigsRequest)(nil),  // 103: fluss.wire.DescribeClusterConfigsRequest
-	(*DescribeClusterConfigsResponse)(nil), // 104: fluss.wire.DescribeClusterConfigsResponse
-	(*PbDescribeConfig)(nil),               // 105: fluss.wire.PbDescribeConfig
-	(*AlterClusterConfigsRequest)(nil),     // 106: fluss.wire.AlterClusterConfigsRequest
-	(*AlterClusterConfigsResponse)(nil),    // 107: fluss.wire.AlterClusterConfigsResponse
-	(*RebalanceRequest)(nil),               // 108: fluss.wire.RebalanceRequest
-	(*RebalanceResponse)(nil),              // 109: fluss.wire.RebalanceResponse
-	(*ListRebalanceProgressRequest)(nil),   // 110: fluss.wire.ListRebalanceProgressRequest
-	(*ListRebalanceProgressResponse)(nil),  // 111: fluss.wire.ListRebalanceProgressResponse
-	(*PbRebalanceProgressForTable)(nil),    // 112: fluss.wire.PbRebalanceProgressForTable
-	(*PbRebalanceProgressForBucket)(nil),   // 113: fluss.wire.PbRebalanceProgressForBucket
-	(*PbRebalancePlanForBucket)(nil),       // 114: fluss.wire.PbRebalancePlanForBucket
-	(*CancelRebalanceRequest)(nil),         // 115: fluss.wire.CancelRebalanceRequest
-	(*CancelRebalanceResponse)(nil),        // 116: fluss.wire.CancelRebalanceResponse
-	(*AlterDatabaseRequest)(nil),           // 117: fluss.wire.AlterDatabaseRequest
-	(*AlterDatabaseResponse)(nil),          // 118: fluss.wire.AlterDatabaseResponse
-	(*GetClusterHealthRequest)(nil),        // 119: fluss.wire.GetClusterHealthRequest
-	(*GetClusterHealthResponse)(nil),       // 120: fluss.wire.GetClusterHealthResponse
-	(*PbPredicate)(nil),                    // 121: fluss.wire.PbPredicate
-	(*PbLeafPredicate)(nil),                // 122: fluss.wire.PbLeafPredicate
-	(*PbCompoundPredicate)(nil),            // 123: fluss.wire.PbCompoundPredicate
-	(*PbLiteralValue)(nil),                 // 124: fluss.wire.PbLiteralValue
-	(*PbScanReqForBucket)(nil),             // 125: fluss.wire.PbScanReqForBucket
-	(*ScanKvRequest)(nil),                  // 126: fluss.wire.ScanKvRequest
-	(*ScanKvResponse)(nil),                 // 127: fluss.wire.ScanKvResponse
+	(*GetLakeSnapshotRequest)(nil),         // 90: fluss.wire.GetLakeSnapshotRequest
+	(*GetLakeSnapshotResponse)(nil),        // 91: fluss.wire.GetLakeSnapshotResponse
+	(*PbLakeSnapshotForBucket)(nil),        // 92: fluss.wire.PbLakeSnapshotForBucket
+	(*ListKvSnapshotsRequest)(nil),         // 93: fluss.wire.ListKvSnapshotsRequest
+	(*ListKvSnapshotsResponse)(nil),        // 94: fluss.wire.ListKvSnapshotsResponse
+	(*ListAclsRequest)(nil),                // 95: fluss.wire.ListAclsRequest
+	(*ListAclsResponse)(nil),               // 96: fluss.wire.ListAclsResponse
+	(*CreateAclsRequest)(nil),              // 97: fluss.wire.CreateAclsRequest
+	(*CreateAclsResponse)(nil),             // 98: fluss.wire.CreateAclsResponse
+	(*DropAclsRequest)(nil),                // 99: fluss.wire.DropAclsRequest
+	(*DropAclsResponse)(nil),               // 100: fluss.wire.DropAclsResponse
+	(*PbCreateAclRespInfo)(nil),            // 101: fluss.wire.PbCreateAclRespInfo
+	(*PbAclInfo)(nil),                      // 102: fluss.wire.PbAclInfo
+	(*PbAclFilter)(nil),                    // 103: fluss.wire.PbAclFilter
+	(*PbDropAclsFilterResult)(nil),         // 104: fluss.wire.PbDropAclsFilterResult
+	(*PbDropAclsMatchingAcl)(nil),          // 105: fluss.wire.PbDropAclsMatchingAcl
+	(*DescribeClusterConfigsRequest)(nil),  // 106: fluss.wire.DescribeClusterConfigsRequest
+	(*DescribeClusterConfigsResponse)(nil), // 107: fluss.wire.DescribeClusterConfigsResponse
+	(*PbDescribeConfig)(nil),               // 108: fluss.wire.PbDescribeConfig
+	(*AlterClusterConfigsRequest)(nil),     // 109: fluss.wire.AlterClusterConfigsRequest
+	(*AlterClusterConfigsResponse)(nil),    // 110: fluss.wire.AlterClusterConfigsResponse
+	(*RebalanceRequest)(nil),               // 111: fluss.wire.RebalanceRequest
+	(*RebalanceResponse)(nil),              // 112: fluss.wire.RebalanceResponse
+	(*ListRebalanceProgressRequest)(nil),   // 113: fluss.wire.ListRebalanceProgressRequest
+	(*ListRebalanceProgressResponse)(nil),  // 114: fluss.wire.ListRebalanceProgressResponse
+	(*PbRebalanceProgressForTable)(nil),    // 115: fluss.wire.PbRebalanceProgressForTable
+	(*PbRebalanceProgressForBucket)(nil),   // 116: fluss.wire.PbRebalanceProgressForBucket
+	(*PbRebalancePlanForBucket)(nil),       // 117: fluss.wire.PbRebalancePlanForBucket
+	(*CancelRebalanceRequest)(nil),         // 118: fluss.wire.CancelRebalanceRequest
+	(*CancelRebalanceResponse)(nil),        // 119: fluss.wire.CancelRebalanceResponse
+	(*AlterDatabaseRequest)(nil),           // 120: fluss.wire.AlterDatabaseRequest
+	(*AlterDatabaseResponse)(nil),          // 121: fluss.wire.AlterDatabaseResponse
+	(*GetClusterHealthRequest)(nil),        // 122: fluss.wire.GetClusterHealthRequest
+	(*GetClusterHealthResponse)(nil),       // 123: fluss.wire.GetClusterHealthResponse
+	(*PbPredicate)(nil),                    // 124: fluss.wire.PbPredicate
+	(*PbLeafPredicate)(nil),                // 125: fluss.wire.PbLeafPredicate
+	(*PbCompoundPredicate)(nil),            // 126: fluss.wire.PbCompoundPredicate
+	(*PbLiteralValue)(nil),                 // 127: fluss.wire.PbLiteralValue
+	(*PbScanReqForBucket)(nil),             // 128: fluss.wire.PbScanReqForBucket
+	(*ScanKvRequest)(nil),                  // 129: fluss.wire.ScanKvRequest
+	(*ScanKvResponse)(nil),                 // 130: fluss.wire.ScanKvResponse
 }
 var file_fluss_api_proto_depIdxs = []int32{
 	3,   // 0: fluss.wire.ApiVersionsResponse.api_versions:type_name -> fluss.wire.PbApiVersion
@@ -8237,7 +8452,7 @@ var file_fluss_api_proto_depIdxs = []int32{
 	62,  // 35: fluss.wire.ProduceLogResponse.buckets_resp:type_name -> fluss.wire.PbProduceLogRespForBucket
 	64,  // 36: fluss.wire.FetchLogRequest.tables_req:type_name -> fluss.wire.PbFetchLogReqForTable
 	65,  // 37: fluss.wire.PbFetchLogReqForTable.buckets_req:type_name -> fluss.wire.PbFetchLogReqForBucket
-	121, // 38: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
+	124, // 38: fluss.wire.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.wire.PbPredicate
 	67,  // 39: fluss.wire.FetchLogResponse.tables_resp:type_name -> fluss.wire.PbFetchLogRespForTable
 	68,  // 40: fluss.wire.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.wire.PbFetchLogRespForBucket
 	69,  // 41: fluss.wire.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.wire.PbRemoteLogFetchInfo
@@ -8252,32 +8467,34 @@ var file_fluss_api_proto_depIdxs = []int32{
 	86,  // 50: fluss.wire.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.wire.PbValueList
 	6,   // 51: fluss.wire.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.wire.PbTablePath
 	89,  // 52: fluss.wire.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.wire.PbKvSnapshot
-	89,  // 53: fluss.wire.ListKvSnapshotsResponse.active_snapshots:type_name -> fluss.wire.PbKvSnapshot
-	100, // 54: fluss.wire.ListAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
-	99,  // 55: fluss.wire.ListAclsResponse.acl:type_name -> fluss.wire.PbAclInfo
-	99,  // 56: fluss.wire.CreateAclsRequest.acl:type_name -> fluss.wire.PbAclInfo
-	98,  // 57: fluss.wire.CreateAclsResponse.aclRes:type_name -> fluss.wire.PbCreateAclRespInfo
-	100, // 58: fluss.wire.DropAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
-	101, // 59: fluss.wire.DropAclsResponse.filter_results:type_name -> fluss.wire.PbDropAclsFilterResult
-	99,  // 60: fluss.wire.PbCreateAclRespInfo.acl:type_name -> fluss.wire.PbAclInfo
-	102, // 61: fluss.wire.PbDropAclsFilterResult.matching_acls:type_name -> fluss.wire.PbDropAclsMatchingAcl
-	99,  // 62: fluss.wire.PbDropAclsMatchingAcl.acl:type_name -> fluss.wire.PbAclInfo
-	105, // 63: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
-	43,  // 64: fluss.wire.AlterClusterConfigsRequest.alter_configs:type_name -> fluss.wire.PbAlterConfig
-	112, // 65: fluss.wire.ListRebalanceProgressResponse.table_progress:type_name -> fluss.wire.PbRebalanceProgressForTable
-	113, // 66: fluss.wire.PbRebalanceProgressForTable.buckets_progress:type_name -> fluss.wire.PbRebalanceProgressForBucket
-	114, // 67: fluss.wire.PbRebalanceProgressForBucket.rebalance_plan:type_name -> fluss.wire.PbRebalancePlanForBucket
-	43,  // 68: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
-	122, // 69: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
-	123, // 70: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
-	124, // 71: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
-	121, // 72: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
-	125, // 73: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
-	74,  // [74:74] is the sub-list for method output_type
-	74,  // [74:74] is the sub-list for method input_type
-	74,  // [74:74] is the sub-list for extension type_name
-	74,  // [74:74] is the sub-list for extension extendee
-	0,   // [0:74] is the sub-list for field type_name
+	6,   // 53: fluss.wire.GetLakeSnapshotRequest.table_path:type_name -> fluss.wire.PbTablePath
+	92,  // 54: fluss.wire.GetLakeSnapshotResponse.bucket_snapshots:type_name -> fluss.wire.PbLakeSnapshotForBucket
+	89,  // 55: fluss.wire.ListKvSnapshotsResponse.active_snapshots:type_name -> fluss.wire.PbKvSnapshot
+	103, // 56: fluss.wire.ListAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
+	102, // 57: fluss.wire.ListAclsResponse.acl:type_name -> fluss.wire.PbAclInfo
+	102, // 58: fluss.wire.CreateAclsRequest.acl:type_name -> fluss.wire.PbAclInfo
+	101, // 59: fluss.wire.CreateAclsResponse.aclRes:type_name -> fluss.wire.PbCreateAclRespInfo
+	103, // 60: fluss.wire.DropAclsRequest.acl_filter:type_name -> fluss.wire.PbAclFilter
+	104, // 61: fluss.wire.DropAclsResponse.filter_results:type_name -> fluss.wire.PbDropAclsFilterResult
+	102, // 62: fluss.wire.PbCreateAclRespInfo.acl:type_name -> fluss.wire.PbAclInfo
+	105, // 63: fluss.wire.PbDropAclsFilterResult.matching_acls:type_name -> fluss.wire.PbDropAclsMatchingAcl
+	102, // 64: fluss.wire.PbDropAclsMatchingAcl.acl:type_name -> fluss.wire.PbAclInfo
+	108, // 65: fluss.wire.DescribeClusterConfigsResponse.configs:type_name -> fluss.wire.PbDescribeConfig
+	43,  // 66: fluss.wire.AlterClusterConfigsRequest.alter_configs:type_name -> fluss.wire.PbAlterConfig
+	115, // 67: fluss.wire.ListRebalanceProgressResponse.table_progress:type_name -> fluss.wire.PbRebalanceProgressForTable
+	116, // 68: fluss.wire.PbRebalanceProgressForTable.buckets_progress:type_name -> fluss.wire.PbRebalanceProgressForBucket
+	117, // 69: fluss.wire.PbRebalanceProgressForBucket.rebalance_plan:type_name -> fluss.wire.PbRebalancePlanForBucket
+	43,  // 70: fluss.wire.AlterDatabaseRequest.config_changes:type_name -> fluss.wire.PbAlterConfig
+	125, // 71: fluss.wire.PbPredicate.leaf:type_name -> fluss.wire.PbLeafPredicate
+	126, // 72: fluss.wire.PbPredicate.compound:type_name -> fluss.wire.PbCompoundPredicate
+	127, // 73: fluss.wire.PbLeafPredicate.literals:type_name -> fluss.wire.PbLiteralValue
+	124, // 74: fluss.wire.PbCompoundPredicate.children:type_name -> fluss.wire.PbPredicate
+	128, // 75: fluss.wire.ScanKvRequest.bucket_scan_req:type_name -> fluss.wire.PbScanReqForBucket
+	76,  // [76:76] is the sub-list for method output_type
+	76,  // [76:76] is the sub-list for method input_type
+	76,  // [76:76] is the sub-list for extension type_name
+	76,  // [76:76] is the sub-list for extension extendee
+	0,   // [0:76] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -8291,7 +8508,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   128,
+			NumMessages:   131,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
