@@ -46,10 +46,16 @@ func TestSemiAntiJoin(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			n := &HashJoin{Kind: c.kind, Left: left, Right: right, LeftKeys: lk, RightKeys: rk, Residual: c.residual, NullAware: c.nullAware}
-			for _, per := range []int{1, 10} {
-				rows, err := runMany(t, n, [][][]any{c.l, c.r}, per, nil, nil)
-				require.NoError(t, err)
-				assert.ElementsMatch(t, c.want, rows, "batches of %d", per)
+			// The left side small enough to be read first and indexed (op_semifirst.go),
+			// and too big for it: the right side held and indexed.
+			defer func(v int64) { semiFirstBytes = v }(semiFirstBytes)
+			for _, first := range []int64{semiFirstBytes, 0} {
+				semiFirstBytes = first
+				for _, per := range []int{1, 10} {
+					rows, err := runMany(t, n, [][][]any{c.l, c.r}, per, nil, nil)
+					require.NoError(t, err)
+					assert.ElementsMatch(t, c.want, rows, "batches of %d, left read first up to %d bytes", per, first)
+				}
 			}
 		})
 	}
