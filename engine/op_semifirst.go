@@ -7,8 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-// A SEMI or ANTI join whose left side is small reads it first and indexes it, then streams
-// its right side through that index, marking the left rows a right row matches: it holds
+// A SEMI or ANTI join whose left side is small, and smaller than its right side, reads it
+// first and indexes it, then streams its right side through that index, marking the left rows a right row matches: it holds
 // the few left rows instead of the whole right side (TPC-H Q21's EXISTS and NOT EXISTS over
 // lineitem, after the joins and filters have left a few thousand rows of l1, held all of
 // lineitem twice as build sides). The left side is read up to semiFirstBytes (an eighth of
@@ -82,6 +82,49 @@ func (h *hashJoinOp) fromLeft(held []arrow.RecordBatch) error {
 	h.leftEnded = true
 	if len(held) == 0 {
 		return nil // no left row: nothing to pass, and the right side is not read
+	}
+	// The smaller side is indexed: the right side is read up to as many rows as the left
+	// has; when it ends by then, it is the build side as usual (Q20's partsupp semi-joined
+	// with a few parts).
+	var leftRows int64
+	for _, b := range held {
+		leftRows += b.NumRows()
+	}
+	right := &heldThen{in: h.right}
+	h.right = right
+	var rightRows int64
+	for rightRows <= leftRows {
+		if err := h.ec.ctx.Err(); err != nil {
+			return err
+		}
+		b, err := right.in.Next()
+		if err == io.EOF {
+			right.ended = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+		right.held = append(right.held, b)
+		rightRows += b.NumRows()
+		sz := batchBytes(b)
+		h.held += sz
+		if err := h.budget.Grow(sz, hashJoinState); err != nil {
+			return err
+		}
+	}
+	if right.ended {
+		if err := h.readBuild(); err != nil {
+			return err
+		}
+		for _, b := range held {
+			out, err := h.semi.probe(h, b)
+			if err != nil {
+				return err
+			}
+			h.pending = append(h.pending, out...)
+		}
+		return nil
 	}
 	schema, err := schemaOf(h.n.Left.Columns())
 	if err != nil {
@@ -200,4 +243,33 @@ func (h *hashJoinOp) pairsHold(left, right arrow.RecordBatch, li, ri []int64, ma
 		}
 	}
 	return nil
+}
+
+// heldThen is an input whose first batches were read ahead: it returns them, then the
+// rest of in.
+type heldThen struct {
+	in    Operator
+	held  []arrow.RecordBatch
+	ended bool // in returned io.EOF
+}
+
+func (r *heldThen) Next() (arrow.RecordBatch, error) {
+	if len(r.held) > 0 {
+		b := r.held[0]
+		r.held[0] = nil
+		r.held = r.held[1:]
+		return b, nil
+	}
+	if r.ended {
+		return nil, io.EOF
+	}
+	return r.in.Next()
+}
+
+func (r *heldThen) Close() {
+	for _, b := range r.held {
+		b.Release()
+	}
+	r.held = nil
+	r.in.Close()
 }
