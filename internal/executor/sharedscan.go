@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"reflect"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -26,32 +25,6 @@ import (
 // query), and the held batches are given back; a reader that has started and fallen that
 // far behind fails the query with the budget's error.
 
-// sharedKey reports whether a and b read the same rows of the same table, so that one scan
-// of the union of their columns can feed both.
-func sharedKey(a, b *planner.Scan) bool {
-	return a.Table.TableID == b.Table.TableID && a.Buckets == b.Buckets &&
-		a.Start == b.Start && a.StartTimestamp == b.StartTimestamp &&
-		a.Partitioned == b.Partitioned && slices.Equal(partitionIDs(a), partitionIDs(b)) &&
-		a.FilterKeepsBatches == b.FilterKeepsBatches &&
-		reflect.DeepEqual(a.ServerFilter(), b.ServerFilter())
-}
-
-// shareable reports whether s may be read through a shared scan: a bounded plain scan
-// whose rows reach the engine untouched.
-func shareable(s *planner.Scan) bool {
-	return s.Bounded && s.Virtual == planner.NotVirtual && len(s.Projection) > 0 &&
-		s.Output.Filter == nil && !s.Output.Count && s.Output.Limit < 0 &&
-		!(s.Partitioned && len(s.Partitions) == 0)
-}
-
-func partitionIDs(s *planner.Scan) []int64 {
-	ids := make([]int64, len(s.Partitions))
-	for i, p := range s.Partitions {
-		ids[i] = p.ID
-	}
-	return ids
-}
-
 // openInputs opens the query's sources as engine inputs, the scans that read the same
 // rows of a table as readers of one shared scan.
 func (c *Session) openInputs(ctx context.Context, srcs []planner.QueryPlan, budget *engine.Budget) ([]engine.Operator, error) {
@@ -68,11 +41,10 @@ func (c *Session) openInputs(ctx context.Context, srcs []planner.QueryPlan, budg
 		if inputs[i] != nil {
 			continue
 		}
-		scan, ok := src.(*planner.Scan)
 		group := []int{i}
-		if ok && shareable(scan) {
+		if scan, ok := src.(*planner.Scan); ok && !(scan.Partitioned && len(scan.Partitions) == 0) {
 			for j := i + 1; j < len(srcs); j++ {
-				if other, ok := srcs[j].(*planner.Scan); ok && shareable(other) && sharedKey(scan, other) {
+				if other, ok := srcs[j].(*planner.Scan); ok && inputs[j] == nil && scan.SharesRead(other) {
 					group = append(group, j)
 				}
 			}
