@@ -15,6 +15,15 @@ import (
 	"github.com/flussql/flussql"
 )
 
+// column returns column c of rows.
+func column(rows [][]string, c int) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r[c]
+	}
+	return out
+}
+
 // TestJoins runs joins, subqueries and UNION ALL end to end: lookup joins of a log table
 // with primary-key tables (plain, partitioned, by prefix), hash joins of two log tables,
 // subqueries in FROM and UNION ALL.
@@ -141,6 +150,49 @@ func TestJoins(t *testing.T) {
 		})
 		require.NoError(t, err)
 		assert.Equal(t, map[int32]string{1: "ann", 2: "bob", 3: array.NullValueStr, 4: "ann", 5: array.NullValueStr, 6: "cy", 7: array.NullValueStr}, names)
+	})
+	t.Run("a table read twice is read once, and again past half the budget", func(t *testing.T) {
+		q := `SELECT id FROM ` + orders + ` WHERE amount > (SELECT AVG(amount) FROM ` + orders + `) ORDER BY id`
+		plan := strings.Join(column(queryStrings(t, db, `EXPLAIN `+q), 0), "\n")
+		assert.Contains(t, plan, "read once with input 0")
+		assert.Equal(t, [][]string{{"4"}, {"5"}, {"6"}}, queryStrings(t, db, q)) // above the average, 300.14
+		// UNION ALL holds nothing: under 64 bytes, half of which holds no batch, the second
+		// branch, not started while the first reads, reads the table itself.
+		u := `SELECT id FROM ` + orders + ` UNION ALL SELECT amount FROM ` + orders
+		plan = strings.Join(column(queryStrings(t, db, `EXPLAIN `+u), 0), "\n")
+		assert.Contains(t, plan, "read once with input 0")
+		small, err := sql.Open("fluss", "fluss://"+os.Getenv("FLUSS_BOOTSTRAP_SERVERS")+"/fluss?query_memory=64B")
+		require.NoError(t, err)
+		defer small.Close()
+		want := []string{"1", "2", "3", "4", "5", "6", "7", "100", "200", "300", "400", "500", "600", "1"}
+		for _, d := range []*sql.DB{db, small} {
+			assert.ElementsMatch(t, want, column(queryStrings(t, d, u), 0))
+		}
+
+		ctx := context.Background()
+		conn, err := db.Conn(ctx)
+		require.NoError(t, err)
+		defer conn.Close()
+		var ids []int32
+		err = conn.Raw(func(dc any) error {
+			r, err := dc.(flussql.ArrowConn).QueryArrow(ctx, q)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			for {
+				rec, err := r.Next(ctx)
+				if err == io.EOF {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				ids = append(ids, rec.Column(0).(*array.Int32).Int32Values()...)
+			}
+		})
+		require.NoError(t, err)
+		assert.Equal(t, []int32{4, 5, 6}, ids)
 	})
 	t.Run("hash join over the memory budget", func(t *testing.T) {
 		small, err := sql.Open("fluss", "fluss://"+os.Getenv("FLUSS_BOOTSTRAP_SERVERS")+"/fluss?query_memory=32B") // the five rows and their index take more

@@ -197,6 +197,9 @@ func (n *HashJoin) Describe() string {
 			on = n.Residual.String()
 		}
 	}
+	if (n.Kind == SemiJoin || n.Kind == AntiJoin) && !n.NullAware && !n.SingleMatch {
+		return fmt.Sprintf("HashJoin %s ON %s (build side: the first input when it is small, else the second; in memory)", kind, on)
+	}
 	return fmt.Sprintf("HashJoin %s ON %s (build side: the second input, in memory)", kind, on)
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,6 +21,7 @@ type hashJoinOp struct {
 	n           *HashJoin
 	j           *joiner
 	built       bool
+	leftEnded   bool // the left side was read whole first (op_semifirst.go)
 	build       arrow.RecordBatch
 	index       *joinIndex // nil when the build side has no rows
 	held        int64
@@ -172,11 +174,18 @@ func concatBatches(mem memory.Allocator, schema *arrow.Schema, batches []arrow.R
 
 func (h *hashJoinOp) Next() (arrow.RecordBatch, error) {
 	if !h.built {
-		if err := h.readBuild(); err != nil {
+		read := h.readBuild
+		if h.semiFirst() {
+			read = h.startSemi
+		}
+		if err := read(); err != nil {
 			return nil, err
 		}
 	}
 	for len(h.pending) == 0 {
+		if h.leftEnded {
+			return nil, io.EOF
+		}
 		if err := h.ec.ctx.Err(); err != nil {
 			return nil, err
 		}

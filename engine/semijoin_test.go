@@ -46,10 +46,24 @@ func TestSemiAntiJoin(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			n := &HashJoin{Kind: c.kind, Left: left, Right: right, LeftKeys: lk, RightKeys: rk, Residual: c.residual, NullAware: c.nullAware}
-			for _, per := range []int{1, 10} {
-				rows, err := runMany(t, n, [][][]any{c.l, c.r}, per, nil, nil)
-				require.NoError(t, err)
-				assert.ElementsMatch(t, c.want, rows, "batches of %d", per)
+			// The left side small enough to be read first (op_semifirst.go), and too big
+			// for it; the right side as given (it has no more rows than the left: it is
+			// indexed) and four times over (the same answer; more rows than the left:
+			// the left is indexed and the right streams through it).
+			defer func(v int64) { semiFirstBytes = v }(semiFirstBytes)
+			var r4 [][]any
+			for range 4 {
+				r4 = append(r4, c.r...)
+			}
+			for _, first := range []int64{semiFirstBytes, 0} {
+				semiFirstBytes = first
+				for _, right := range [][][]any{c.r, r4} {
+					for _, per := range []int{1, 10} {
+						rows, err := runMany(t, n, [][][]any{c.l, right}, per, nil, nil)
+						require.NoError(t, err)
+						assert.ElementsMatch(t, c.want, rows, "batches of %d, left read first up to %d bytes, %d right rows", per, first, len(right))
+					}
+				}
 			}
 		})
 	}

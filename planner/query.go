@@ -54,6 +54,9 @@ func (q *Query) String() string {
 			for _, line := range strings.Split(strings.TrimRight(in.String(), "\n"), "\n") {
 				b.WriteString("    " + line + "\n")
 			}
+			if j := q.SharedWith(i); j >= 0 {
+				fmt.Fprintf(&b, "    read once with input %d: one scan of the columns of both\n", j)
+			}
 		}
 		for i, l := range q.Lookups {
 			fmt.Fprintf(&b, "  server, lookup join %d: %s\n", i, l)
@@ -70,6 +73,21 @@ func (q *Query) String() string {
 	d.pending(q.Placeholders)
 	b.WriteString(d.String())
 	return b.String()
+}
+
+// SharedWith returns the first input before Inputs[i] that reads the same rows (see
+// Scan.SharesRead), which the driver reads once for both; -1 when there is none.
+func (q *Query) SharedWith(i int) int {
+	s, ok := q.Inputs[i].(*Scan)
+	if !ok {
+		return -1
+	}
+	for j := range i {
+		if o, ok := q.Inputs[j].(*Scan); ok && o.SharesRead(s) {
+			return j
+		}
+	}
+	return -1
 }
 
 func (*Query) plan() {}

@@ -121,20 +121,33 @@ func (b *builder) orderComma(items []parser.FromItem, conj []parser.Expr) (parse
 		r := remaining[pick]
 		reordered = reordered || pick > 0
 		remaining = append(remaining[:pick:pick], remaining[pick+1:]...)
-		var on []parser.Expr
-		for i, c := range conj {
-			if used[i] || !movable(c) {
-				continue
-			}
-			if sd, err := sideOf(c, joined, scopes[r]); err == nil && sd == sideBoth {
-				on = append(on, c)
-				used[i] = true
-			}
+		right, rsc := items[r], scopes[r]
+		if keys[r] == nil {
+			a := &armer{items: items, scopes: scopes, keys: keys, conj: conj, joined: joined}
+			var armed bool
+			right, rsc, remaining, armed = a.arm(r, used, remaining)
+			reordered = reordered || armed
 		}
-		tree = &parser.Join{Kind: parser.JoinInner, Left: tree, Right: items[r], On: andAll(on)}
-		joined = concat(joined, scopes[r], false)
+		tree = &parser.Join{Kind: parser.JoinInner, Left: tree, Right: right, On: andAll(onBetween(conj, used, joined, rsc))}
+		joined = concat(joined, rsc, false)
 	}
 	return tree, used, reordered, nil
+}
+
+// onBetween moves the unused conjuncts that name both l and r (and nothing else) into
+// an ON, marking them used.
+func onBetween(conj []parser.Expr, used []bool, l, r *scope) []parser.Expr {
+	var on []parser.Expr
+	for i, c := range conj {
+		if used[i] || !movable(c) {
+			continue
+		}
+		if sd, err := sideOf(c, l, r); err == nil && sd == sideBoth {
+			on = append(on, c)
+			used[i] = true
+		}
+	}
+	return on
 }
 
 // largestItem is the item the order starts from, the probe side that the

@@ -83,6 +83,8 @@ func (d *decorr) semiJoined(node engine.Node, mark string) {
 	sc := d.rel.scope
 	if mark != "" {
 		sc = concat(sc, &scope{cols: []scopeCol{{qual: mark, name: engine.MarkColumn, typ: types.NewBoolean()}}}, false)
+	} else {
+		node = sinkSemi(node)
 	}
 	d.rel = &relation{node: node, scope: sc, bounded: d.rel.bounded}
 }

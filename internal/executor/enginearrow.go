@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -50,6 +51,10 @@ func (c *Session) queryArrow(ctx context.Context, q *planner.Query) (ArrowReader
 			r.scans = append(r.scans, x)
 		case *kvScanInput:
 			r.kvs = append(r.kvs, x)
+		case *sharedUser:
+			if !slices.Contains(r.shared, x.s) {
+				r.shared = append(r.shared, x.s)
+			}
 		}
 	}
 	return r, nil
@@ -61,6 +66,7 @@ type engineArrowReader struct {
 	op     engine.Operator
 	scans  []*scanInput   // the log-scan inputs
 	kvs    []*kvScanInput // the KV-scan inputs
+	shared []*sharedScan  // the scans several inputs read
 	cancel context.CancelFunc
 	cur    arrow.RecordBatch
 	done   bool
@@ -81,6 +87,9 @@ func (r *engineArrowReader) Next(ctx context.Context) (arrow.RecordBatch, error)
 	}
 	for _, kv := range r.kvs {
 		kv.ctx = ctx
+	}
+	for _, s := range r.shared {
+		s.setContext(ctx)
 	}
 	b, err := r.op.Next()
 	if err == io.EOF {

@@ -32,19 +32,16 @@ func (c *Session) buildQuery(ctx, octx context.Context, q *planner.Query) (engin
 	if q.Source != nil {
 		srcs = []planner.QueryPlan{q.Source}
 	}
-	var inputs []engine.Operator
+	budget := &engine.Budget{Limit: c.ex.opts.QueryMemory, Setting: "the DSN key query_memory"}
+	inputs, err := c.openInputs(ctx, srcs, budget)
+	if err != nil {
+		return nil, nil, err
+	}
 	fail := func(err error) (engine.Operator, []engine.Operator, error) {
 		for _, in := range inputs {
 			in.Close()
 		}
 		return nil, nil, err
-	}
-	for _, src := range srcs {
-		in, err := c.queryInput(ctx, src)
-		if err != nil {
-			return fail(err)
-		}
-		inputs = append(inputs, in)
 	}
 	lookers, err := c.lookers(q)
 	if err != nil {
@@ -55,7 +52,6 @@ func (c *Session) buildQuery(ctx, octx context.Context, q *planner.Query) (engin
 	if len(inputs) > 0 {
 		first, more = inputs[0], inputs[1:]
 	}
-	budget := &engine.Budget{Limit: c.ex.opts.QueryMemory, Setting: "the DSN key query_memory"}
 	op, err := engine.Build(octx, q.Root, first, engine.Options{Budget: budget, Inputs: more, Lookers: lookers})
 	if err != nil {
 		return fail(err)

@@ -88,3 +88,9 @@ SELECT id FROM logs /*+ OPTIONS('scan.startup.mode' = 'latest') */ UNION ALL SEL
 (SELECT id FROM logs ORDER BY id DESC LIMIT 2) UNION ALL SELECT id FROM logs
 ====
 SELECT x.id FROM (SELECT id FROM logs ORDER BY id LIMIT ? OFFSET ?) AS x WHERE x.id > ?
+====
+-- an item behind another that WHERE filters joins it first, as one build side (an arm)
+SELECT l.id, m.v FROM logs l, events e, metrics m WHERE l.level = e.id AND e.score = m.id AND m.ok
+====
+-- without a filter behind it, the order of the list
+SELECT l.id, m.v FROM logs l, events e, metrics m WHERE l.level = e.id AND e.score = m.id

@@ -83,3 +83,14 @@ SELECT level, COUNT(*) FROM logs GROUP BY level HAVING COUNT(*) > 1 OR level IN 
 SELECT id FROM logs WHERE level IN (SELECT user_id FROM users WHERE score > 3)
 ====
 SELECT id FROM logs WHERE NOT EXISTS (SELECT * FROM users WHERE users.user_id = logs.level)
+====
+-- a SEMI join on the columns of a build side moves onto it (TPC-H Q18's shape)
+SELECT l.id, e.score FROM logs l, events e WHERE e.id = l.level AND e.score IN (SELECT level FROM logs GROUP BY level HAVING SUM(id) > 3)
+====
+-- NOT IN onto the build side, NULL-aware still
+SELECT l.id FROM logs l, events e WHERE e.id = l.level AND e.score NOT IN (SELECT v FROM metrics)
+====
+-- on the stream's columns, or on both sides', it stays above the join
+SELECT l.id FROM logs l, events e WHERE e.id = l.level AND l.id IN (SELECT level FROM logs)
+====
+SELECT l.id FROM logs l, events e WHERE e.id = l.level AND EXISTS (SELECT 1 FROM metrics m WHERE m.id = e.score AND m.v <> l.id)

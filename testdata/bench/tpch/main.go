@@ -22,8 +22,9 @@
 // TPCH_LOAD=values loads with multi-row INSERT … VALUES in transactions instead of
 // ArrowConn.AppendArrowReader (to compare the two); TPCH_LOAD=keyed makes the dimension
 // tables primary-key tables (Fluss 1.0: their full scans need SCAN_KV); TPCH_KEEP=1 keeps
-// the database; TPCH_QUERY_MEMORY sets the DSN's query_memory (512MiB at scale 1: Q21's
-// EXISTS and NOT EXISTS hold lineitem, over the default 256MiB).
+// the database; TPCH_QUERY_MEMORY sets the DSN's query_memory (512MiB at scale 1 for the
+// JOIN … ON spellings of Q5, Q8 and Q9, which hold lineitem on the right of JOIN, over the
+// default 256MiB).
 // Run it from the repository root (it reads testdata/tpch).
 package main
 
