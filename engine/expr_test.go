@@ -113,6 +113,8 @@ func TestExpressions(t *testing.T) {
 		{"is not null of a decimal", func() (Expr, error) {
 			return &IsNull{X: must(NewBinary("*", dec("1.50", 3, 2), ca)), Not: true}, nil
 		}, []any{true, false, true, true, true}},
+		{"not of is null holds no buffer past the batch", func() (Expr, error) { return NewNot(&IsNull{X: ca}) }, []any{true, false, true, true, true}},
+		{"not of a comparison keeps its NULLs", func() (Expr, error) { return NewNot(must(NewCompare(">", ca, intConst(2)))) }, []any{false, nil, true, false, true}},
 		{"is null of a string and of NULL", func() (Expr, error) {
 			return NewLogic(true, &IsNull{X: cs}, &IsNull{X: null})
 		}, []any{false, false, true, false, false}},
