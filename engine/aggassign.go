@@ -68,6 +68,8 @@ func (a *aggregateOp) assign(keyCols []arrow.Array, gids []int32) error {
 			}
 			gids[r] = g
 		}
+	case keysMulti:
+		return a.assignMulti(keyCols, gids)
 	default:
 		return a.assignEncoded(keyCols, gids)
 	}
@@ -180,6 +182,9 @@ func (a *aggregateOp) assignEncoded(keyCols []arrow.Array, gids []int32) error {
 func (a *aggregateOp) buildKeys(i int, t types.DataType) (arrow.Array, error) {
 	if a.mode == keysEncoded {
 		return buildArray(a.ec.mem, t, a.keys[i].vals)
+	}
+	if a.mode == keysMulti {
+		return a.multi.build(a, i, t)
 	}
 	b, err := newBuilder(a.ec.mem, t)
 	if err != nil {

@@ -259,7 +259,7 @@ func TestAggregateTemporalKeys(t *testing.T) {
 		require.NoError(t, err)
 		want := keyInt
 		if len(keys) > 1 {
-			want = keysEncoded
+			want = keysMulti
 		}
 		assert.Equal(t, want, op.(*aggregateOp).mode, "GROUP BY %v", names)
 	}

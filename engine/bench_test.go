@@ -180,3 +180,16 @@ func BenchmarkTopN10Scattered(b *testing.B) {
 	}
 	b.ReportMetric(float64(16<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkInConsts is Q16's p_size IN (49, 14, 23, 45, 19, 3, 36, 9) over
+// 1M rows.
+func BenchmarkInConsts(b *testing.B) {
+	cols := []Column{{"k", types.NewBigInt()}, {"v", types.NewBigInt()}}
+	var list []Expr
+	for _, v := range []int64{49, 14, 23, 45, 19, 3, 36, 9} {
+		list = append(list, intConst(v))
+	}
+	n := &Filter{Input: &Input{Cols: cols}, Cond: must(NewIn(col(0, "k", cols[0].Type), list, false))}
+	b.ReportAllocs()
+	runBench(b, n, 50)
+}

@@ -139,6 +139,9 @@ func (e *In) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 		return nil, err
 	}
 	defer x.Release()
+	if out, ok, err := e.evalConsts(ec, x, b); ok || err != nil {
+		return out, err
+	}
 	var acc arrow.Array
 	for _, v := range e.List {
 		a, err := evalAs(ec, v, e.T, b)

@@ -61,6 +61,13 @@ func TestExpressions(t *testing.T) {
 		}, []any{true, true, false, true, false}},
 		{"not null is null", func() (Expr, error) { return NewNot(must(NewCompare(">", ca, intConst(2)))) }, []any{false, nil, true, false, true}},
 		{"in", func() (Expr, error) { return NewIn(ca, []Expr{intConst(1), intConst(2)}, false) }, []any{false, nil, true, false, true}},
+		{"not in of constants", func() (Expr, error) { return NewIn(ca, []Expr{intConst(1), intConst(2)}, true) }, []any{true, nil, false, true, false}},
+		{"in of strings", func() (Expr, error) { return NewIn(cs, []Expr{strConst("x"), strConst("z")}, false) }, []any{true, false, nil, true, true}},
+		{"not in of strings", func() (Expr, error) { return NewIn(cs, []Expr{strConst("y")}, true) }, []any{true, false, nil, true, true}},
+		{"in of an int and a double", func() (Expr, error) {
+			return NewIn(ca, []Expr{&Const{Value: 2.0, T: types.NewDouble().AsNotNull()}, intConst(3)}, false)
+		}, []any{true, nil, false, true, true}},
+		{"in of a column", func() (Expr, error) { return NewIn(ca, []Expr{intConst(7), ca}, false) }, []any{true, nil, true, true, true}},
 		{"not in with null is never true", func() (Expr, error) { return NewIn(ca, []Expr{intConst(1), null}, true) }, []any{nil, nil, false, nil, nil}},
 		{"like", func() (Expr, error) { return NewLike(cs, strConst("_"), false) }, []any{true, true, nil, true, true}},
 		{"like is case-sensitive", func() (Expr, error) { return NewLike(cs, strConst("X%"), false) }, []any{false, false, nil, false, false}},
@@ -113,6 +120,8 @@ func TestExpressions(t *testing.T) {
 		{"is not null of a decimal", func() (Expr, error) {
 			return &IsNull{X: must(NewBinary("*", dec("1.50", 3, 2), ca)), Not: true}, nil
 		}, []any{true, false, true, true, true}},
+		{"not of is null holds no buffer past the batch", func() (Expr, error) { return NewNot(&IsNull{X: ca}) }, []any{true, false, true, true, true}},
+		{"not of a comparison keeps its NULLs", func() (Expr, error) { return NewNot(must(NewCompare(">", ca, intConst(2)))) }, []any{false, nil, true, false, true}},
 		{"is null of a string and of NULL", func() (Expr, error) {
 			return NewLogic(true, &IsNull{X: cs}, &IsNull{X: null})
 		}, []any{false, false, true, false, false}},

@@ -5,7 +5,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/flussql/flussql/fluss/types"
 )
@@ -63,6 +65,9 @@ func (e *Logic) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 // NULL), arrow-go's "not".
 func boolKernel(ec *evalCtx, fn string, args ...arrow.Array) (arrow.Array, error) {
 	if fn == "invert" {
+		if b, ok := args[0].(*array.Boolean); ok {
+			return invertBool(ec, b), nil
+		}
 		fn = "not"
 	}
 	ds := make([]compute.Datum, len(args))
@@ -148,4 +153,25 @@ func (e *IsNull) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 		}
 	}
 	return bld.NewArray(), nil
+}
+
+// invertBool is NOT over a BOOLEAN column: its value bits inverted into a
+// new buffer, its validity bitmap shared. (arrow-go's "not" kernel kept a
+// reference to the input's validity buffer that it never released.)
+func invertBool(ec *evalCtx, b *array.Boolean) arrow.Array {
+	d := b.Data()
+	off, n := d.Offset(), d.Len()
+	vals := memory.NewResizableBuffer(ec.mem)
+	defer vals.Release()
+	vals.Resize(int(bitutil.BytesForBits(int64(off + n))))
+	if n > 0 {
+		bitutil.InvertBitmap(d.Buffers()[1].Bytes(), off, n, vals.Bytes(), off)
+	}
+	var valid *memory.Buffer
+	if b.NullN() > 0 {
+		valid = d.Buffers()[0]
+	}
+	out := array.NewData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{valid, vals}, nil, b.NullN(), off)
+	defer out.Release()
+	return array.NewBooleanData(out)
 }

@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/flussql/flussql/fluss/types"
 )
 
 // aggregateOp is a hash aggregation: it reads its whole input, keeping one
@@ -16,8 +18,10 @@ import (
 // The state is columnar, so that a million groups cost a few large
 // allocations and little garbage-collector scanning: a single integer key
 // has its own index (intIndex) and key column, a single string key is kept
-// by its index's byte arena (bytesIndex), other keys are encoded into a
-// bytesIndex and kept as values of the model (anyKeys); COUNT, SUM, AVG,
+// by its index's byte arena (bytesIndex), several keys of integers,
+// temporals, strings and DECIMALs are rows of 64-bit codes (multiKeys),
+// other keys are encoded into a bytesIndex and kept as values of the model
+// (anyKeys); COUNT, SUM, AVG,
 // MIN and MAX of integers and floats are typed columns, other aggregates
 // one aggState per group. The result columns are built from these.
 type aggregateOp struct {
@@ -35,6 +39,7 @@ type aggregateOp struct {
 	intKeys   []int64
 	strs      bytesIndex
 	keys      []anyKeys
+	multi     *multiKeys // the index of several keys of the types it takes
 	nullGroup int32
 	groups    int
 	accs      []accumulator
@@ -52,6 +57,7 @@ const (
 	keysNone    keyMode = iota // a global aggregate: one group
 	keyInt                     // one integer key, or DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ (integers in Arrow)
 	keyString                  // one STRING or CHAR key
+	keysMulti                  // several keys of integers, temporals, strings and DECIMALs (multiKeys)
 	keysEncoded                // anything else
 )
 
@@ -69,6 +75,8 @@ func newAggregate(ec *evalCtx, budget *Budget, in Operator, n *Aggregate) (Opera
 		a.mode = keyInt
 	case len(n.Keys) == 1 && isString(n.Keys[0].Type().Kind):
 		a.mode, a.strs = keyString, newBytesIndex()
+	case len(n.Keys) <= maxMultiKeys && allKeys(n.Keys, multiKeyable):
+		a.mode, a.multi = keysMulti, newMultiKeys(n.Keys)
 	default:
 		a.mode, a.strs, a.keys = keysEncoded, newBytesIndex(), make([]anyKeys, len(n.Keys))
 	}
@@ -93,6 +101,9 @@ func (a *aggregateOp) account() error {
 	now := a.ints.bytes() + int64(cap(a.intKeys))*8 + a.strs.bytes() + int64(cap(a.gids))*4
 	for i := range a.keys {
 		now += a.keys[i].bytes()
+	}
+	if a.multi != nil {
+		now += a.multi.bytes()
 	}
 	for _, acc := range a.accs {
 		now += acc.bytes()
@@ -190,6 +201,7 @@ func (a *aggregateOp) emit() (arrow.RecordBatch, error) {
 
 func (a *aggregateOp) release() {
 	a.ints, a.intKeys, a.strs, a.keys, a.accs, a.gids, a.groups = intIndex{}, nil, bytesIndex{}, nil, nil, nil, 0
+	a.multi = nil
 	a.budget.Shrink(a.held)
 	a.held, a.distinct = 0, 0
 }
@@ -198,6 +210,16 @@ func (a *aggregateOp) Close() {
 	a.done = true
 	a.in.Close()
 	a.release()
+}
+
+// allKeys reports whether ok holds for the type of every key.
+func allKeys(keys []Expr, ok func(types.DataType) bool) bool {
+	for _, k := range keys {
+		if !ok(k.Type()) {
+			return false
+		}
+	}
+	return true
 }
 
 // schemaOf is the Arrow schema of columns.

@@ -78,6 +78,8 @@ type builder struct {
 	topN map[*parser.Select]*topNLimit // see noteTopN
 	// subqueries counts the subqueries joined so far (their columns' qualifiers).
 	subqueries int
+	// applied are the conjuncts a table's plan applies whole (applied.go).
+	applied map[parser.Expr]bool
 }
 
 func (b *builder) build(stmt parser.Statement) (Plan, error) {

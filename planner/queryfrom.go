@@ -34,6 +34,15 @@ type fromPlan struct {
 	refs  []*parser.ColumnRef
 	star  bool
 	stars map[string]bool // the t of every t.*
+	// owner is the WHERE or ON conjunct each of refs is in (none for the
+	// others); tables are the FROM's tables and derived whether it has
+	// another item (a subquery). With track, a table's plan that applies a
+	// conjunct whole reads no column only that conjunct names, and the
+	// conjunct is not evaluated again (see applyWhole).
+	owner   map[*parser.ColumnRef]parser.Expr
+	tables  []*parser.TableRef
+	derived bool
+	track   bool
 }
 
 // collectRefs records the column references of a SELECT with its FROM's
@@ -56,10 +65,22 @@ func (fp *fromPlan) collectRefs(s *parser.Select) {
 		}
 		return true
 	}
+	owned := func(e parser.Expr) {
+		for _, c := range conjuncts(e) {
+			from := len(fp.refs)
+			parser.Walk(c, visit)
+			for _, r := range fp.refs[from:] {
+				if fp.owner == nil {
+					fp.owner = map[*parser.ColumnRef]parser.Expr{}
+				}
+				fp.owner[r] = c
+			}
+		}
+	}
 	for _, it := range s.Items {
 		parser.Walk(it.Expr, visit)
 	}
-	parser.Walk(s.Where, visit)
+	owned(s.Where)
 	for _, g := range s.GroupBy {
 		parser.Walk(g, visit)
 	}
@@ -69,10 +90,16 @@ func (fp *fromPlan) collectRefs(s *parser.Select) {
 	}
 	var on func(f parser.FromItem)
 	on = func(f parser.FromItem) {
-		if j, ok := f.(*parser.Join); ok {
+		switch j := f.(type) {
+		case *parser.Join:
 			on(j.Left)
 			on(j.Right)
-			parser.Walk(j.On, visit)
+			owned(j.On)
+		case *parser.TableRef:
+			fp.tables = append(fp.tables, j)
+		case nil:
+		default:
+			fp.derived = true
 		}
 	}
 	on(s.From)
@@ -80,12 +107,16 @@ func (fp *fromPlan) collectRefs(s *parser.Select) {
 }
 
 // columnsOf lists the columns of t the statement may name, in table order
-// (all with SELECT *, at least one).
-func (fp *fromPlan) columnsOf(t *parser.TableRef, info *fluss.TableInfo) []parser.SelectItem {
+// (all with SELECT *, at least one), but for the references in the
+// conjuncts of whole, which t's plan applies.
+func (fp *fromPlan) columnsOf(t *parser.TableRef, info *fluss.TableInfo, whole map[parser.Expr]bool) []parser.SelectItem {
 	var items []parser.SelectItem
 	for _, c := range info.Schema().Columns {
 		use := fp.star || fp.stars[t.Name()]
 		for _, r := range fp.refs {
+			if whole[fp.owner[r]] {
+				continue
+			}
 			if (r.Table.Name == "" || r.Table.Name == t.Name()) && strings.EqualFold(r.Name, c.Name) {
 				use = true
 			}
@@ -113,16 +144,26 @@ func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
 	if s.Where != nil && !hasAggregate(s.Where) {
 		fp.where = plainConjuncts(s.Where)
 	}
+	ph := Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location} // before WHERE loses the conjuncts applied below
+	fp.track = true
 	rel, err := b.fromRel(fp, s)
 	if err != nil {
 		return nil, err
+	}
+	fp.track = false
+	if w := b.notApplied(s.Where); w != s.Where {
+		t := *s
+		t.Where = w
+		if lim, ok := b.topN[s]; ok {
+			b.topN[&t] = lim
+		}
+		s = &t
 	}
 	rel, ds, post, err := b.decorrelate(fp, rel, s)
 	if err != nil {
 		return nil, err
 	}
 	rel = writtenOrder(rel, written)
-	ph := Placeholders{Params: parser.Placeholders(s), Location: b.sess.Location}
 	q := &Query{Limit: -1, Placeholders: ph, Inputs: fp.inputs, Lookups: fp.lookups}
 	if s.Limit != nil {
 		if q.LimitValue, err = countValue("LIMIT", s.Limit); err != nil {
@@ -175,21 +216,32 @@ func (b *builder) planTable(fp *fromPlan, t *parser.TableRef, pushable bool) (*r
 	if err != nil {
 		return nil, err
 	}
-	sel := &parser.Select{Items: fp.columnsOf(t, info), Table: t.Table, Hints: t.Hints}
+	sel := &parser.Select{Table: t.Table, Hints: t.Hints}
+	var whole map[parser.Expr]bool
 	if pushable {
 		var mine []parser.Expr
 		for _, c := range fp.where {
 			if onlyTable(c, t, info) {
 				mine = append(mine, c)
+				if fp.track && b.onlyThere(fp, c, t) {
+					if whole == nil {
+						whole = map[parser.Expr]bool{}
+					}
+					whole[c] = true
+				}
 			} else if r := orRestriction(c, t, info); r != nil {
 				mine = append(mine, r)
 			}
 		}
 		sel.Where = andAll(mine)
 	}
+	sel.Items = fp.columnsOf(t, info, whole)
 	p, err := b.query(sel)
 	if err != nil {
 		return nil, inLargerQuery(err)
+	}
+	for c := range whole {
+		b.applyWhole(c)
 	}
 	q := p.(*Query)
 	bounded := true

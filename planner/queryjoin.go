@@ -95,7 +95,7 @@ func equalitiesOf(on parser.Expr, l, r *scope) ([]equality, []parser.Expr, error
 func (b *builder) residualOf(conj []parser.Expr, used map[int]bool, joined *scope) (engine.Expr, error) {
 	var rest []parser.Expr
 	for i, c := range conj {
-		if !used[i] {
+		if !used[i] && !b.applied[c] {
 			rest = append(rest, c)
 		}
 	}
@@ -159,7 +159,7 @@ func (b *builder) planJoin(fp *fromPlan, j *parser.Join, pushable bool) (*relati
 			return nil, fmt.Errorf("JOIN %s FOR SYSTEM_TIME AS OF %s: a virtual table is read from the log, never looked up; look up %s itself", ref.Table, ref.AsOf, vt.base.Path.Table)
 		}
 		if vt == nil && info.HasPrimaryKey() { // a virtual table is read, never looked up
-			rel, why, err := b.lookupJoin(fp, kind, left, ref, info, j.On)
+			rel, why, err := b.lookupJoin(fp, kind, left, ref, info, b.notApplied(j.On))
 			if err != nil || rel != nil {
 				return rel, err
 			}
@@ -171,14 +171,14 @@ func (b *builder) planJoin(fp *fromPlan, j *parser.Join, pushable bool) (*relati
 			if err != nil {
 				return nil, fmt.Errorf("JOIN %s: no lookup join, as %s; and reading the table for a hash join failed: %w", ref.Table, why, err)
 			}
-			return b.hashJoin(kind, left, right, j.On)
+			return b.hashJoin(kind, left, right, b.notApplied(j.On))
 		}
 	}
 	right, err := b.planFrom(fp, j.Right, true)
 	if err != nil {
 		return nil, err
 	}
-	return b.hashJoin(kind, left, right, j.On)
+	return b.hashJoin(kind, left, right, b.notApplied(j.On))
 }
 
 // keyExpr converts the left side of a key equality to the type of the key
