@@ -26,10 +26,9 @@ type epochKey struct {
 
 // fenceStaleLeaders records the leader epochs of buckets (of table tableID, partition
 // partitionID, -1 for none) and marks leaderless, in place, each bucket whose leader epoch is
-// older than one seen before; it returns those buckets' ids and stale leaders, in pairs. A
-// bucket whose answer carried no epoch is left as it is. Each fenced entry is bucket, stale
-// leader, its epoch and the epoch seen before; with epochGuardOff the bucket keeps its stale
-// leader (it is still reported).
+// older than one seen before; it returns, for each, the bucket, the stale leader, its epoch and
+// the epoch seen before. A bucket whose answer carried no epoch is left as it is. With
+// m.guardOff (epochGuardOff when the cache was made) a stale leader is kept, and still reported.
 func (m *metadataCache) fenceStaleLeaders(tableID, partitionID int64, buckets []bucketLocation) (fenced [][4]int32) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -44,7 +43,7 @@ func (m *metadataCache) fenceStaleLeaders(tableID, partitionID int64, buckets []
 		k := epochKey{tableID, partitionID, b.Bucket}
 		if seen, ok := m.epochs[k]; ok && b.LeaderEpoch < seen {
 			fenced = append(fenced, [4]int32{b.Bucket, b.Leader, b.LeaderEpoch, seen})
-			if !epochGuardOff {
+			if !m.guardOff {
 				b.Leader = -1
 			}
 			continue
@@ -57,7 +56,7 @@ func (m *metadataCache) fenceStaleLeaders(tableID, partitionID int64, buckets []
 // noteFenced logs the buckets fenceStaleLeaders refused a leader for.
 func (c *Client) noteFenced(path TablePath, partition string, fenced [][4]int32) {
 	what := "ignored"
-	if epochGuardOff {
+	if c.meta.guardOff {
 		what = "used (guard off)"
 	}
 	for _, f := range fenced {

@@ -42,10 +42,8 @@ func TestFenceStaleLeaders(t *testing.T) {
 
 // With the experiment switch on, a stale leader is reported but kept.
 func TestFenceStaleLeadersGuardOff(t *testing.T) {
-	old := epochGuardOff
-	epochGuardOff = true
-	defer func() { epochGuardOff = old }()
 	m := newMetadataCache()
+	m.guardOff = true
 	in := []bucketLocation{{Bucket: 0, Leader: 2, LeaderEpoch: 5, epochKnown: true}}
 	assert.Empty(t, m.fenceStaleLeaders(1, -1, in))
 	in = []bucketLocation{{Bucket: 0, Leader: 1, LeaderEpoch: 4, epochKnown: true}}
