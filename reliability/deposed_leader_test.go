@@ -26,7 +26,8 @@ import (
 // another, upserts are acknowledged by it, the coordinator is killed, the old leader resumes —
 // and nothing tells it. It answers metadata from its own cache (itself as leader, at the old
 // epoch) and lookups from its own store: a client that asks it (here a fresh one bootstrapped
-// on it, which has no epoch to compare) reads the values from before the acknowledged upserts.
+// on it and cut off from the other servers, which has no epoch to compare) reads the values
+// from before the acknowledged upserts.
 //
 // Runs only with FLUSS_RELIABILITY_REPRO=1 (make reliability-repro); it fails where the server
 // has the anomaly (0.9.1).
@@ -119,7 +120,15 @@ func TestReproDeposedLeaderLookup(t *testing.T) {
 	}
 	faults.add("%s", metadata(fmt.Sprintf("tablet-server-%d", newID), cluster.TabletAddr(newID)))
 
-	// A client that has seen nothing yet, bootstrapped on the resumed server.
+	// A client that has seen nothing yet, bootstrapped on the resumed server, which can open
+	// no new connection to the other tablet servers (their relays refuse new connections; the
+	// writers' client keeps the ones it has): it asks the resumed server for metadata, as any
+	// client may that picks it.
+	for _, n := range tabletNames {
+		if n != oldName {
+			cluster.Relay(n).RefuseNew(true)
+		}
+	}
 	fresh, err := sql.Open("fluss", "fluss://"+oldAddr+"/"+dbName+"?timeout=5s&connect_timeout=3s")
 	require.NoError(t, err)
 	defer fresh.Close()
@@ -130,6 +139,9 @@ func TestReproDeposedLeaderLookup(t *testing.T) {
 			lookup(2, db, k)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	for _, n := range tabletNames {
+		cluster.Relay(n).RefuseNew(false)
 	}
 	faults.add("lookups done; restarting the coordinator")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
