@@ -141,6 +141,8 @@ reliability-short:
 
 ## reliability-repro: the reproductions of server anomalies (TestRepro…, issue 30) on the pinned
 ## release (or FLUSS_VERSION); each fails where the server has its anomaly. Not in make test.
+## FLUSS_RELIABILITY_KEEP_DIR=<dir> keeps the cluster's folder with every server's log (any
+## reliability target); FLUSS_RELIABILITY_REPRO_ROUNDS the rounds of TestReproFrozenLeaderPastSession.
 reliability-repro:
 	cd $(RELIABILITY_DIR) && FLUSS_BOOTSTRAP_SERVERS=own FLUSS_RELIABILITY_REPRO=1 $(GO) test -count=1 -timeout 15m -v -run 'TestRepro' ./...
 

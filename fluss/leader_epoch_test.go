@@ -19,11 +19,11 @@ func TestFenceStaleLeaders(t *testing.T) {
 		table, part int64
 		in          []bucketLocation
 		wantLeaders []int32
-		wantFenced  [][2]int32
+		wantFenced  [][4]int32
 	}{
 		{"first answer", 1, -1, []bucketLocation{loc(0, 1, 0), loc(1, 2, 3)}, []int32{1, 2}, nil},
 		{"bucket 0 moved to a newer epoch", 1, -1, []bucketLocation{loc(0, 2, 1), loc(1, 2, 3)}, []int32{2, 2}, nil},
-		{"a deposed leader's cache: bucket 0 back at epoch 0", 1, -1, []bucketLocation{loc(0, 1, 0), loc(1, 2, 3)}, []int32{-1, 2}, [][2]int32{{0, 1}}},
+		{"a deposed leader's cache: bucket 0 back at epoch 0", 1, -1, []bucketLocation{loc(0, 1, 0), loc(1, 2, 3)}, []int32{-1, 2}, [][4]int32{{0, 1, 0, 1}}},
 		{"the same epoch again", 1, -1, []bucketLocation{loc(0, 2, 1), loc(1, 2, 3)}, []int32{2, 2}, nil},
 		{"no epoch in the answer", 1, -1, []bucketLocation{{Bucket: 0, Leader: 1}, loc(1, 2, 3)}, []int32{1, 2}, nil},
 		{"a leaderless bucket", 1, -1, []bucketLocation{loc(0, -1, 0), loc(1, 2, 3)}, []int32{-1, 2}, nil},
@@ -38,4 +38,15 @@ func TestFenceStaleLeaders(t *testing.T) {
 		assert.Equal(t, step.wantLeaders, leaders, step.name)
 		assert.Equal(t, step.wantFenced, got, step.name)
 	}
+}
+
+// With the experiment switch on, a stale leader is reported but kept.
+func TestFenceStaleLeadersGuardOff(t *testing.T) {
+	m := newMetadataCache()
+	m.guardOff = true
+	in := []bucketLocation{{Bucket: 0, Leader: 2, LeaderEpoch: 5, epochKnown: true}}
+	assert.Empty(t, m.fenceStaleLeaders(1, -1, in))
+	in = []bucketLocation{{Bucket: 0, Leader: 1, LeaderEpoch: 4, epochKnown: true}}
+	assert.Equal(t, [][4]int32{{0, 1, 4, 5}}, m.fenceStaleLeaders(1, -1, in))
+	assert.Equal(t, int32(1), in[0].Leader, "the stale leader is kept")
 }

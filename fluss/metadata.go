@@ -88,6 +88,8 @@ type metadataCache struct {
 	leaders map[partitionKey]map[int32]int32
 	// epochs holds the highest leader epoch seen per bucket (leader_epoch.go).
 	epochs map[epochKey]int32
+	// guardOff keeps stale leaders (epochGuardOff when the cache was made).
+	guardOff bool
 }
 
 func newMetadataCache() metadataCache {
@@ -96,6 +98,7 @@ func newMetadataCache() metadataCache {
 		tables:     map[TablePath]*tableMetadata{},
 		partitions: map[partitionKey]*partitionMetadata{},
 		schemas:    map[schemaKey]*schemaVersion{},
+		guardOff:   epochGuardOff,
 	}
 }
 

@@ -11,6 +11,12 @@
 // The tests run when FLUSS_BOOTSTRAP_SERVERS is set (the signal that a real cluster can be
 // started here; `make test` sets it) in a short profile; `make reliability` runs the long
 // profile (FLUSS_RELIABILITY=long: longer fault windows, a soak, six linearizability runs).
+// The reproductions of server anomalies (TestRepro…, issue 30: a deposed leader answering
+// lookups, a frozen leader's session expiring while writes are in flight) run only with
+// FLUSS_RELIABILITY_REPRO=1 (`make reliability-repro`). FLUSS_RELIABILITY_KEEP_DIR=<dir> keeps
+// the cluster's run folder with every server's log; FLUSSQL_EXPERIMENT_NO_EPOCH_GUARD=1 switches
+// the client's leader-epoch guard off, to measure what it prevents.
+//
 // The package has no non-test code; it is a module of its own (its go.mod points the driver's
 // module at ../) so that porcupine, a test-only dependency, is not in the module graph of the
 // driver's consumers.

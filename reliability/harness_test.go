@@ -41,8 +41,18 @@ func run(m *testing.M) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	// FLUSS_RELIABILITY_KEEP_DIR keeps the run folder (configuration, data and every server's
+	// log, restarted ones rotated to <name>.log.<n>) for reading after the run.
+	keep := os.Getenv("FLUSS_RELIABILITY_KEEP_DIR")
+	if keep != "" {
+		if err := os.MkdirAll(keep, 0o755); err != nil {
+			fmt.Fprintf(os.Stderr, "reliability: %v\n", err)
+			return 1
+		}
+	}
 	var err error
 	cluster, err = localcluster.Start(ctx, localcluster.Options{
+		Dir:                     keep,
 		TabletServers:           3,
 		ZooKeeperSessionTimeout: 6 * time.Second,
 		// A follower that stopped fetching leaves the in-sync replicas after 5 s instead of

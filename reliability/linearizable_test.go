@@ -123,6 +123,8 @@ func (f *faultLog) String() string {
 
 func linearizableRun(t *testing.T) {
 	h := newRegisterHistory()
+	// The servers' logs carry wall-clock times: this maps the history's clock onto them.
+	t.Logf("the history's clock starts at %s (UTC %s)", h.start.Format("15:04:05.000"), h.start.UTC().Format("15:04:05.000"))
 	faults := &faultLog{h: h}
 	// The client's own account of leader changes and metadata refreshes, on the history's
 	// clock: printed when a key is not linearizable, to tell a server's answer from a routing one.
@@ -235,9 +237,17 @@ func linearizableRun(t *testing.T) {
 		}
 		t.Errorf("key %d (%d calls) %s%s; its writes and changing lookups:\n%s", v.Key, v.Ops, what, where, explainKey(ops, v.Key, 40))
 	}
-	t.Logf("linearizability: %d keys checked in %s, %d not linearizable; the client saw %d leader changes and refused %d stale leaders",
+	stale := client.count("older than one already seen")
+	what := "refused"
+	if os.Getenv("FLUSSQL_EXPERIMENT_NO_EPOCH_GUARD") == "1" {
+		what = "used (the guard off)"
+	}
+	t.Logf("linearizability: %d keys checked in %s, %d not linearizable; the client saw %d leader changes and %s %d stale leaders",
 		len(verdicts), time.Since(checkStart).Round(time.Millisecond), bad,
-		client.count("bucket leader changed"), client.count("older than one already seen"))
+		client.count("bucket leader changed"), what, stale)
+	if stale > 0 {
+		t.Logf("stale leaders named by metadata, with the refresh before each:\n%s", client.matching("older than one already seen", "metadata refreshed"))
+	}
 	assert.Positive(t, counts[acked], "no upsert was acknowledged")
 	if bad > 0 {
 		if f, err := os.CreateTemp("", "linearizability-history-*.json"); err == nil {
@@ -254,6 +264,29 @@ func linearizableRun(t *testing.T) {
 		t.Errorf("changelog: %s", p)
 	}
 	t.Logf("changelog: %d changes, %d problems", len(changes), len(problems))
+	guard := "on"
+	if os.Getenv("FLUSSQL_EXPERIMENT_NO_EPOCH_GUARD") == "1" {
+		guard = "off"
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	appendReport(fmt.Sprintf("| linearizability run, Fluss %s, epoch guard %s | %d (%d/%d/%d) | %d | %d of %d | %d | %d | %s | %s |",
+		cluster.Version, guard, writes.Load(), counts[acked], counts[notWritten], counts[unknown], reads.Load(), bad, len(verdicts),
+		len(problems), stale, longest.Round(time.Millisecond), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " ")))
+}
+
+// appendReport appends a line to $FLUSS_RELIABILITY_REPORT when it is set. The linearizability
+// runs' columns: run | upserts (acknowledged/not written/unknown) | lookups answered | keys not
+// linearizable | changelog problems | stale leaders named by metadata | longest call | load
+// average (1, 5, 15 min) at the end of the run.
+func appendReport(line string) {
+	path := os.Getenv("FLUSS_RELIABILITY_REPORT")
+	if path == "" {
+		return
+	}
+	if f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+		fmt.Fprintln(f, line)
+		f.Close()
+	}
 }
 
 // lookupRegister looks key up within deadline (timed by l when not nil) and returns its value,

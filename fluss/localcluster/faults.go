@@ -265,29 +265,37 @@ func (c *Cluster) Relay(name string) *relay.Relay {
 // table database.table; it returns the tablet server id, or -1 while the bucket has no
 // leader.
 func (c *Cluster) BucketLeader(ctx context.Context, database, table string, bucket int32) (int, error) {
+	leader, _, err := c.BucketLeaderFrom(ctx, c.BootstrapServers, database, table, bucket)
+	return leader, err
+}
+
+// BucketLeaderFrom asks the server at addr (the coordinator, or a tablet server, which answers
+// from its own metadata cache) which tablet server leads bucket of the non-partitioned table
+// database.table, and at which leader epoch; the leader is -1 while the bucket has none.
+func (c *Cluster) BucketLeaderFrom(ctx context.Context, addr, database, table string, bucket int32) (leader int, epoch int32, err error) {
 	opts := rpc.Options{DialTimeout: 5 * time.Second, RequestTimeout: 5 * time.Second}
 	if c.user != "" {
 		opts.Credentials = &rpc.Credentials{Username: c.user, Password: c.password}
 	}
-	conn, err := rpc.Dial(ctx, c.BootstrapServers, opts)
+	conn, err := rpc.Dial(ctx, addr, opts)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer conn.Close()
 	var resp protocol.MetadataResponse
 	req := &protocol.MetadataRequest{TablePath: []*protocol.PbTablePath{{DatabaseName: proto.String(database), TableName: proto.String(table)}}}
 	if err := conn.Call(ctx, protocol.GetMetadata, req, &resp); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	for _, t := range resp.GetTableMetadata() {
 		for _, b := range t.GetBucketMetadata() {
 			if b.GetBucketId() == bucket {
 				if b.LeaderId == nil {
-					return -1, nil
+					return -1, b.GetLeaderEpoch(), nil
 				}
-				return int(b.GetLeaderId()), nil
+				return int(b.GetLeaderId()), b.GetLeaderEpoch(), nil
 			}
 		}
 	}
-	return 0, fmt.Errorf("localcluster: metadata of %s.%s has no bucket %d", database, table, bucket)
+	return 0, 0, fmt.Errorf("localcluster: metadata of %s.%s from %s has no bucket %d", database, table, addr, bucket)
 }
