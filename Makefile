@@ -49,7 +49,7 @@ RELIABILITY_DIR = reliability
 RELIABILITY_RUN ?=
 RELIABILITY_FLAGS = $(if $(RELIABILITY_RUN),-run '$(RELIABILITY_RUN)')
 
-.PHONY: all build vet staticcheck test flink-differential flink-oracle-long unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short reliability-next reliability-repro fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
+.PHONY: all build vet staticcheck test flink-differential lake-test flink-oracle-long unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short reliability-next reliability-repro fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
 
 all: build
 
@@ -85,6 +85,7 @@ test: vet bench-build
 	$(MAKE) integration
 	$(MAKE) integration-next
 	$(MAKE) flink-differential
+	$(MAKE) lake-test
 	$(MAKE) reliability-short
 	$(MAKE) fuzz
 
@@ -119,6 +120,16 @@ suite:
 flink-differential:
 	$(CLUSTER) run -flink -- $(GO) test -count=1 -timeout 10m -run 'Flink|Gateway' . ./internal/flinkgw/
 
+## lake-test: a fresh cluster of the pinned release made a local lakehouse (LAKE, default
+## iceberg: the lake plugin in the servers' plugin folder, the warehouse under the run folder)
+## with a local Flink running Fluss's tiering service, and only the tests that need it
+## (TestLake…: rows written by flussql, tiered by Fluss, the lake snapshot's offsets and the
+## lake table in the warehouse). A cluster of its own: every table of a lakehouse cluster
+## gets 'table.datalake.format', which the other tests do not expect. About a minute.
+LAKE ?= iceberg
+lake-test:
+	$(CLUSTER) run -flink -lake $(LAKE) -- $(GO) test -count=1 -timeout 5m -run 'Lake' .
+
 ## flink-oracle-long: the Flink tests of flink-differential with FLUSS_FLINK_LONG=1: every
 ## statement of TestFlinkOracle (not only the short set) and the generated grid of operators,
 ## functions and CASTs × argument columns, checked against testdata/flink/grid-differences.txt
@@ -140,10 +151,11 @@ reliability-repro:
 reliability-next:
 	$(MAKE) --no-print-directory reliability-short FLUSS_VERSION=$(FLUSS_VERSION_NEXT)
 
-## fetch: the jars of both servers `make test` runs (Maven, and the folder of server builds), and
-## Flink's with the Fluss connector (make flink-up, FLINK=1).
+## fetch: the jars of both servers `make test` runs (Maven, and the folder of server builds),
+## Flink's with the Fluss connector (make flink-up, FLINK=1), and the lake plugins, Hadoop
+## bundles and tiering service of the local lakehouse (make lake-test).
 fetch:
-	$(CLUSTER) fetch -flink $(FLUSS_VERSION_NEXT)
+	$(CLUSTER) fetch -flink -lake iceberg,paimon $(FLUSS_VERSION_NEXT)
 
 ## unit: the tests that need no cluster (integration tests skip without FLUSS_BOOTSTRAP_SERVERS).
 unit:

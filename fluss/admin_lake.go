@@ -32,12 +32,10 @@ type LakeSnapshot struct {
 
 // LakeBucketOffset is how far a lake snapshot holds one bucket's log.
 type LakeBucketOffset struct {
-	// PartitionID is the partition's id, NoPartition for a bucket of a non-partitioned table.
-	PartitionID int64
+	// TableBucket is the bucket (PartitionID NoPartition for a non-partitioned table).
+	TableBucket
 	// PartitionName is the partition's name when the server sends it ("" otherwise).
 	PartitionName string
-	// Bucket is the bucket id.
-	Bucket int32
 	// LogOffset is the end of the tiered log, exclusive: the records at offsets below it are
 	// in the lake, a union read continues the bucket's log from here. Meaningful only when
 	// HasOffset.
@@ -46,15 +44,25 @@ type LakeBucketOffset struct {
 	HasOffset bool
 }
 
-// Offset returns the tiered log end of the bucket (partition NoPartition for a
-// non-partitioned table) and whether the snapshot has one for it.
-func (s *LakeSnapshot) Offset(partitionID int64, bucket int32) (int64, bool) {
-	for _, b := range s.Buckets {
-		if b.PartitionID == partitionID && b.Bucket == bucket {
-			return b.LogOffset, b.HasOffset
+// Offset returns the tiered log end of the bucket and whether the snapshot has one for it.
+func (s *LakeSnapshot) Offset(b TableBucket) (int64, bool) {
+	for _, o := range s.Buckets {
+		if o.TableBucket == b {
+			return o.LogOffset, o.HasOffset
 		}
 	}
 	return 0, false
+}
+
+// Offsets returns the tiered log end of every bucket that has one.
+func (s *LakeSnapshot) Offsets() map[TableBucket]int64 {
+	out := make(map[TableBucket]int64, len(s.Buckets))
+	for _, o := range s.Buckets {
+		if o.HasOffset {
+			out[o.TableBucket] = o.LogOffset
+		}
+	}
+	return out
 }
 
 // LatestLakeSnapshot returns the newest lake snapshot of a datalake-enabled table
@@ -110,9 +118,8 @@ func decodeLakeSnapshot(resp *protocol.GetLakeSnapshotResponse) *LakeSnapshot {
 			pid = b.GetPartitionId()
 		}
 		s.Buckets = append(s.Buckets, LakeBucketOffset{
-			PartitionID:   pid,
+			TableBucket:   TableBucket{PartitionID: pid, Bucket: b.GetBucketId()},
 			PartitionName: b.GetPartitionName(),
-			Bucket:        b.GetBucketId(),
 			LogOffset:     b.GetLogOffset(),
 			HasOffset:     b.LogOffset != nil,
 		})

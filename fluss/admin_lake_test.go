@@ -41,18 +41,20 @@ func TestLakeSnapshotCalls(t *testing.T) {
 	snap, err := adm.LatestLakeSnapshot(ctx, f.path)
 	require.NoError(t, err)
 	assert.Equal(t, &LakeSnapshot{TableID: 7, SnapshotID: 42, Buckets: []LakeBucketOffset{
-		{PartitionID: NoPartition, Bucket: 0},
-		{PartitionID: NoPartition, Bucket: 1, LogOffset: 5, HasOffset: true},
-		{PartitionID: 3, Bucket: 0, LogOffset: 0, HasOffset: true},
-		{PartitionID: 3, PartitionName: "p=a", Bucket: 1, LogOffset: 9, HasOffset: true},
+		{TableBucket: TableBucket{PartitionID: NoPartition, Bucket: 0}},
+		{TableBucket: TableBucket{PartitionID: NoPartition, Bucket: 1}, LogOffset: 5, HasOffset: true},
+		{TableBucket: TableBucket{PartitionID: 3, Bucket: 0}, LogOffset: 0, HasOffset: true},
+		{TableBucket: TableBucket{PartitionID: 3, Bucket: 1}, PartitionName: "p=a", LogOffset: 9, HasOffset: true},
 	}}, snap)
-	off, ok := snap.Offset(NoPartition, 1)
+	off, ok := snap.Offset(TableBucket{PartitionID: NoPartition, Bucket: 1})
 	assert.True(t, ok)
 	assert.Equal(t, int64(5), off)
-	_, ok = snap.Offset(NoPartition, 0)
+	_, ok = snap.Offset(TableBucket{PartitionID: NoPartition, Bucket: 0})
 	assert.False(t, ok, "a bucket without an offset has nothing in the lake")
-	_, ok = snap.Offset(4, 0)
+	_, ok = snap.Offset(TableBucket{PartitionID: 4, Bucket: 0})
 	assert.False(t, ok, "a bucket the snapshot does not list")
+	assert.Equal(t, map[TableBucket]int64{{PartitionID: NoPartition, Bucket: 1}: 5, {PartitionID: 3, Bucket: 0}: 0, {PartitionID: 3, Bucket: 1}: 9},
+		snap.Offsets(), "only the buckets with an offset")
 
 	_, err = adm.ReadableLakeSnapshot(ctx, f.path)
 	require.NoError(t, err)

@@ -25,10 +25,28 @@ func flinkFlags(fs *flag.FlagSet) flinkOpts {
 	}
 }
 
+// lakeSpec is the lake of a cluster that Flink runs the tiering service for.
+type lakeSpec struct {
+	format    localcluster.LakeFormat
+	warehouse string
+}
+
+// lakeOf returns the lake of the cluster c, nil when it has none.
+func lakeOf(c *localcluster.Cluster) *lakeSpec {
+	if c.LakeFormat == "" {
+		return nil
+	}
+	return &lakeSpec{format: c.LakeFormat, warehouse: c.LakeWarehouse}
+}
+
 // flinkUp starts a detached Flink for the cluster at bootstrap unless the one recorded in
-// the state file still runs, and prints its gateway address.
-func flinkUp(fl flinkOpts, bootstrap string) error {
+// the state file still runs, and prints its gateway address. With a lake, the Flink gets
+// the lake's jars and runs the tiering service.
+func flinkUp(fl flinkOpts, bootstrap string, lake *lakeSpec) error {
 	if old, err := localcluster.LoadFlinkState(*fl.state); err == nil && old.Running() {
+		if lake != nil && old.TieringJobID == "" {
+			return fmt.Errorf("the Flink already running (state %s) was started without the %s lake's jars and runs no tiering service; stop it with `down -flink-only -flink-state %s` and run up again", *fl.state, lake.format, *fl.state)
+		}
 		if old.Catalogs["fluss"] != bootstrap {
 			if err := old.CreateFlussCatalog(context.Background(), "fluss", bootstrap); err != nil {
 				return err
@@ -48,7 +66,7 @@ func flinkUp(fl flinkOpts, bootstrap string) error {
 	if err != nil {
 		return err
 	}
-	f, err := startFlink(context.Background(), bootstrap, dir, true)
+	f, err := startFlink(context.Background(), bootstrap, dir, true, lake)
 	if err != nil {
 		os.RemoveAll(dir)
 		return err
@@ -57,6 +75,9 @@ func flinkUp(fl flinkOpts, bootstrap string) error {
 		_ = f.Stop()
 		return err
 	}
+	if lake != nil {
+		logf("tiering service: Flink job %s writes %s tables to %s", f.TieringJobID, lake.format, lake.warehouse)
+	}
 	logf("Flink SQL Gateway on %s (JobManager web UI http://%s, run folder %s); stop it with `make flink-down`",
 		f.GatewayAddress, f.RESTAddress, f.Dir)
 	fmt.Println(f.GatewayAddress)
@@ -64,10 +85,19 @@ func flinkUp(fl flinkOpts, bootstrap string) error {
 }
 
 // startFlink starts a local Flink (in dir, or a temporary folder) with a Fluss catalog
-// "fluss" for bootstrap.
-func startFlink(ctx context.Context, bootstrap, dir string, detach bool) (*localcluster.Flink, error) {
+// "fluss" for bootstrap, and with a lake, the lake's jars on its classpath and Fluss's
+// tiering service as a job.
+func startFlink(ctx context.Context, bootstrap, dir string, detach bool, lake *lakeSpec) (*localcluster.Flink, error) {
 	started := time.Now()
-	f, err := localcluster.StartFlink(ctx, localcluster.FlinkOptions{Dir: dir, Detach: detach, Logf: logf})
+	opts := localcluster.FlinkOptions{Dir: dir, Detach: detach, Logf: logf}
+	if lake != nil {
+		jars, err := localcluster.EnsureLakeJars(ctx, lake.format)
+		if err != nil {
+			return nil, err
+		}
+		opts.ExtraJars = jars.Flink
+	}
+	f, err := localcluster.StartFlink(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +107,14 @@ func startFlink(ctx context.Context, bootstrap, dir string, detach bool) (*local
 	}
 	logf("Flink ready with catalog fluss → %s after %s (%.0f MiB resident)", bootstrap,
 		time.Since(started).Round(time.Millisecond), float64(f.RSS())/(1<<20))
+	if lake != nil {
+		t := time.Now()
+		if _, err := f.StartTiering(ctx, bootstrap, localcluster.LakeOptions(lake.format, lake.warehouse)); err != nil {
+			_ = f.Stop()
+			return nil, err
+		}
+		logf("tiering service to %s running as Flink job %s after %s", lake.format, f.TieringJobID, time.Since(t).Round(time.Millisecond))
+	}
 	return f, nil
 }
 

@@ -78,8 +78,23 @@ func main() {
 func fetch(args []string) error {
 	fs := flag.NewFlagSet("fetch", flag.ExitOnError)
 	withFlink := fs.Bool("flink", false, "also fetch Flink "+localcluster.FlinkVersion+" with the Fluss connector (printed as \"flink\")")
+	lakes := fs.String("lake", "", "also fetch the lake plugin, Hadoop bundle and tiering service of these lake formats (iceberg,paimon)")
 	_ = fs.Parse(args)
 	versions := fs.Args()
+	for _, name := range strings.Split(*lakes, ",") {
+		format, err := localcluster.ParseLakeFormat(name)
+		if err != nil {
+			return err
+		}
+		if format == "" {
+			continue
+		}
+		jars, err := localcluster.EnsureLakeJars(context.Background(), format)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("lake-%s\t%s\n", format, strings.Join(append(jars.Plugin, jars.Tiering), string(os.PathListSeparator)))
+	}
 	if *withFlink {
 		cp, err := localcluster.EnsureFlinkJars(context.Background())
 		if err != nil {
@@ -186,23 +201,37 @@ func up(args []string) error {
 	serverOpts := serverOptions{}
 	fs.Var(serverOpts, "server-option", "extra server.yaml entry key=value for every server (repeatable)")
 	fl := flinkFlags(fs)
+	lakeFlag := fs.String("lake", "", "make the cluster a local lakehouse of this format (iceberg or paimon): warehouse under the run folder; with -flink, Flink runs Fluss's tiering service")
 	_ = fs.Parse(args)
 	if *tablets < 1 {
 		return fmt.Errorf("-tablet-servers wants at least 1, got %d", *tablets)
+	}
+	lake, err := localcluster.ParseLakeFormat(*lakeFlag)
+	if err != nil {
+		return err
 	}
 	if *fl.fluss != "" && !*fl.on {
 		return errors.New("-fluss names the cluster for -flink; without -flink there is nothing to start")
 	}
 	if *fl.on && *fl.fluss != "" {
-		return flinkUp(fl, *fl.fluss)
+		if lake != "" {
+			return errors.New("-lake with -fluss: the launcher knows the lake only of a cluster it starts (the tiering service needs its warehouse); leave -fluss out")
+		}
+		return flinkUp(fl, *fl.fluss, nil)
 	}
 	if old, err := localcluster.LoadState(*statePath); err == nil && old.Running() {
 		fmt.Println(old.BootstrapServers)
 		logf("a cluster started here is already running (state %s); `make cluster-down` stops it", *statePath)
+		if lake != "" && old.LakeFormat != lake {
+			return fmt.Errorf("the running cluster (state %s) has lake %q, not %q; stop it first", *statePath, old.LakeFormat, lake)
+		}
 		if *fl.on {
-			return flinkUp(fl, old.BootstrapServers)
+			return flinkUp(fl, old.BootstrapServers, lakeOf(old))
 		}
 		return nil
+	}
+	if lake != "" && !*fl.on {
+		logf("-lake without -flink: the cluster creates lake tables, but nothing tiers data into them until a tiering service runs (add -flink)")
 	}
 	users, first, _, err := parseSASL(*saslFlag)
 	if err != nil {
@@ -221,7 +250,7 @@ func up(args []string) error {
 	}
 	started := time.Now()
 	c, err := localcluster.Start(context.Background(), localcluster.Options{Dir: dir, SASLUsers: users, SuperUsers: supers, Detach: true, Logf: logf,
-		TabletServers: *tablets, ZooKeeperSessionTimeout: *zkSession, LogTiering: *tiering, ServerConfig: serverOpts.config()})
+		TabletServers: *tablets, ZooKeeperSessionTimeout: *zkSession, LogTiering: *tiering, ServerConfig: serverOpts.config(), Lake: lake})
 	if err != nil {
 		os.RemoveAll(dir)
 		return err
@@ -232,9 +261,12 @@ func up(args []string) error {
 	}
 	logf("Fluss %s is up in %s (run folder %s, logs in %s/log); stop it with `make cluster-down`",
 		c.Version, time.Since(started).Round(time.Millisecond), c.Dir, c.Dir)
+	if c.LakeFormat != "" {
+		logf("lakehouse: %s warehouse %s", c.LakeFormat, c.LakeWarehouse)
+	}
 	fmt.Println(c.BootstrapServers)
 	if *fl.on {
-		return flinkUp(fl, c.BootstrapServers)
+		return flinkUp(fl, c.BootstrapServers, lakeOf(c))
 	}
 	return nil
 }
@@ -277,9 +309,17 @@ func run(args []string) (int, error) {
 	fs.Var(serverOpts, "server-option", "extra server.yaml entry key=value for every server of every cluster (repeatable)")
 	tablets := fs.Int("tablet-servers", 1, "number of tablet servers of the plain cluster")
 	withFlink := fs.Bool("flink", false, "also start a local Flink with a SQL Gateway and a Fluss catalog \"fluss\" for the plain cluster; exports FLUSSQL_FLINK_GATEWAY and FLUSSQL_FLINK_REST")
+	lakeFlag := fs.String("lake", "", "make the plain cluster a local lakehouse of this format (iceberg or paimon); needs -flink, which runs the tiering service; exports FLUSSQL_LAKE_FORMAT, FLUSSQL_LAKE_WAREHOUSE and FLUSSQL_LAKE_TIERING_JOB")
 	_ = fs.Parse(args)
 	if *tablets < 1 {
 		return 0, fmt.Errorf("-tablet-servers wants at least 1, got %d", *tablets)
+	}
+	lake, err := localcluster.ParseLakeFormat(*lakeFlag)
+	if err != nil {
+		return 0, err
+	}
+	if lake != "" && !*withFlink {
+		return 0, errors.New("-lake needs -flink: the tiering service that fills the lake runs on the local Flink")
 	}
 	cmdArgs := fs.Args()
 	if len(cmdArgs) == 0 {
@@ -305,7 +345,7 @@ func run(args []string) (int, error) {
 		}
 	}()
 	started := time.Now()
-	plain, err := localcluster.Start(ctx, localcluster.Options{Logf: logf, ServerConfig: serverOpts.config(), TabletServers: *tablets})
+	plain, err := localcluster.Start(ctx, localcluster.Options{Logf: logf, ServerConfig: serverOpts.config(), TabletServers: *tablets, Lake: lake})
 	if err != nil {
 		return 0, err
 	}
@@ -324,7 +364,7 @@ func run(args []string) (int, error) {
 		}
 	}
 	if *withFlink {
-		f, err := startFlink(ctx, plain.BootstrapServers, "", false)
+		f, err := startFlink(ctx, plain.BootstrapServers, "", false, lakeOf(plain))
 		if err != nil {
 			return 0, err
 		}
@@ -334,6 +374,10 @@ func run(args []string) (int, error) {
 			}
 		}()
 		env = append(env, "FLUSSQL_FLINK_GATEWAY="+f.GatewayAddress, "FLUSSQL_FLINK_REST="+f.RESTAddress)
+		if plain.LakeFormat != "" {
+			env = append(env, "FLUSSQL_LAKE_FORMAT="+string(plain.LakeFormat), "FLUSSQL_LAKE_WAREHOUSE="+plain.LakeWarehouse,
+				"FLUSSQL_LAKE_TIERING_JOB="+f.TieringJobID)
+		}
 	}
 	logf("clusters ready after %s; running %s", time.Since(started).Round(time.Millisecond), strings.Join(cmdArgs, " "))
 	// A 0.9.1 coordinator can get stuck for good (see localcluster.WatchCoordinator): heal

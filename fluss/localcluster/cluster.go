@@ -76,6 +76,12 @@ type Options struct {
 	// so a test writes several segments' worth of rows, and may set that table property to 1.
 	// ServerConfig entries for the same keys win.
 	LogTiering bool
+	// Lake, when set, makes the cluster a lakehouse of that format (see lake.go): the lake
+	// plugin and its Hadoop bundle in the plugin folder, 'datalake.*' entries in server.yaml
+	// with the warehouse in Cluster.LakeWarehouse. Tables created with
+	// 'table.datalake.enabled' = 'true' then get a lake table; a tiering service
+	// (Flink.StartTiering) fills it. Only for DefaultVersion, whose lake plugin Maven serves.
+	Lake LakeFormat
 }
 
 // Cluster is a running local cluster.
@@ -96,6 +102,12 @@ type Cluster struct {
 	// Procs are the started processes, in start order (ZooKeeper first). Restart updates
 	// the PID of the process it starts again.
 	Procs []Proc
+	// LakeFormat is the datalake format of a lakehouse cluster (Options.Lake), "" without.
+	LakeFormat LakeFormat
+	// LakeWarehouse is the lake's warehouse folder (under Dir): Iceberg's Hadoop catalog
+	// keeps table {database}.{table} in {warehouse}/{database}/{table}/ (metadata/, data/),
+	// Paimon's filesystem catalog in {warehouse}/{database}.db/{table}/.
+	LakeWarehouse string
 
 	ownDir bool
 	logf   func(string, ...any)
@@ -160,6 +172,15 @@ func startAttempt(ctx context.Context, opts Options, attempt int) (*Cluster, err
 	if err != nil {
 		return nil, err
 	}
+	if opts.Lake != "" {
+		// Fetched here, outside StartTimeout; setUpLake finds them in the cache.
+		if version != DefaultVersion {
+			return nil, fmt.Errorf("localcluster: a lake needs the lake plugin of the server's release, and Maven Central serves it for %s only (this cluster would run %s); unset FLUSS_VERSION or leave the lake out", DefaultVersion, version)
+		}
+		if _, err := EnsureLakeJars(withFetchLog(ctx, logf), opts.Lake); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Relays && opts.Detach {
 		return nil, errors.New("localcluster: Relays cannot be used with Detach (the relays run in this process)")
 	}
@@ -220,6 +241,17 @@ func (c *Cluster) start(ctx context.Context, java, cp string, opts Options) erro
 			return fmt.Errorf("localcluster: %w", err)
 		}
 	}
+	extra := opts.ServerConfig
+	if opts.Lake != "" {
+		lake, err := c.setUpLake(ctx, opts.Lake)
+		if err != nil {
+			return err
+		}
+		for k, v := range opts.ServerConfig { // ServerConfig wins
+			lake[k] = v
+		}
+		extra = lake
+	}
 	ports, err := pickPorts(3 + 2*n)
 	if err != nil {
 		return err
@@ -231,7 +263,7 @@ func (c *Cluster) start(ctx context.Context, java, cp string, opts Options) erro
 	split := c.SASL || opts.Relays
 	if err := writeConfigs(c.Dir, configSpec{
 		zkPort: zkPort, csPort: csPort, csInternalPort: csInternalPort, sasl: opts.SASLUsers, superUsers: opts.SuperUsers,
-		split: split, zkSessionTimeout: opts.ZooKeeperSessionTimeout, extra: opts.ServerConfig, tiering: opts.LogTiering,
+		split: split, zkSessionTimeout: opts.ZooKeeperSessionTimeout, extra: extra, tiering: opts.LogTiering,
 	}); err != nil {
 		return err
 	}

@@ -36,6 +36,10 @@ type FlinkOptions struct {
 	Detach bool
 	// Logf, when set, receives progress lines.
 	Logf func(format string, args ...any)
+	// ExtraJars are put on the JobManager's and TaskManager's classpath after Flink's own
+	// (what flink-dist's lib/ would hold besides): the lake plugin and Hadoop bundle for the
+	// tiering service (LakeJars.Flink).
+	ExtraJars []string
 }
 
 // Flink is a running local Flink: a standalone session cluster (one JobManager, one
@@ -54,6 +58,11 @@ type Flink struct {
 	// Catalogs maps the names of the Fluss catalogs CreateFlussCatalog made to their
 	// bootstrap address.
 	Catalogs map[string]string `json:"catalogs,omitempty"`
+	// TieringJobID is the Flink job id of Fluss's tiering service (StartTiering), "" when
+	// none was started.
+	TieringJobID string `json:"tiering_job_id,omitempty"`
+	// TieringFormat is the lake format the tiering service writes.
+	TieringFormat LakeFormat `json:"tiering_format,omitempty"`
 }
 
 // StartFlink fetches Flink's jars if needed (EnsureFlinkJars) and starts a JobManager, a
@@ -73,6 +82,9 @@ func StartFlink(ctx context.Context, opts FlinkOptions) (*Flink, error) {
 	cp, err := EnsureFlinkJars(ctx)
 	if err != nil {
 		return nil, err
+	}
+	for _, jar := range opts.ExtraJars {
+		cp += string(os.PathListSeparator) + jar
 	}
 	f := &Flink{Dir: opts.Dir}
 	if f.Dir == "" {

@@ -191,6 +191,15 @@ func log4jDependencies(v string) string {
 // them with Maven when it does not, and returns that folder. want is a jar that must be
 // there afterwards; what names the fetch in errors.
 func fetchJars(ctx context.Context, name, pomText, what, want string) (string, error) {
+	return fetchWith(ctx, name, pomText, []string{
+		"org.apache.maven.plugins:maven-dependency-plugin:" + dependencyPluginVersion + ":copy-dependencies",
+		"-DincludeScope=runtime"}, what, want)
+}
+
+// fetchWith is fetchJars with the Maven goal and its options given: goal runs on the pom
+// written to <cache>/<name>/pom.xml and must put the jars into the folder passed to it as
+// -DoutputDirectory.
+func fetchWith(ctx context.Context, name, pomText string, goal []string, what, want string) (string, error) {
 	cache, err := CacheDir()
 	if err != nil {
 		return "", err
@@ -221,9 +230,7 @@ func fetchJars(ctx context.Context, name, pomText, what, want string) (string, e
 		return "", fmt.Errorf("localcluster: %w", err)
 	}
 	_ = os.RemoveAll(lib)
-	args := []string{"-B", "-f", pom,
-		"org.apache.maven.plugins:maven-dependency-plugin:" + dependencyPluginVersion + ":copy-dependencies",
-		"-DincludeScope=runtime", "-DoutputDirectory=" + lib}
+	args := append(append([]string{"-B", "-f", pom}, goal...), "-DoutputDirectory="+lib)
 	logf := fetchLog(ctx)
 	if logf == nil {
 		args = append(args, "-q") // with a logger, Maven's "Downloaded from" lines count the progress

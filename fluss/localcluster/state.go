@@ -16,13 +16,15 @@ type state struct {
 	Dir              string `json:"dir"`
 	OwnDir           bool   `json:"own_dir"`
 	Procs            []Proc `json:"procs"`
+	LakeFormat       string `json:"lake_format,omitempty"`
+	LakeWarehouse    string `json:"lake_warehouse,omitempty"`
 }
 
 // SaveState writes the cluster's address, run folder and PIDs to path.
 func (c *Cluster) SaveState(path string) error {
 	b, err := json.MarshalIndent(state{
 		BootstrapServers: c.BootstrapServers, SASL: c.SASL, Authorizer: c.Authorizer, Version: c.Version,
-		Dir: c.Dir, OwnDir: c.ownDir, Procs: c.Procs,
+		Dir: c.Dir, OwnDir: c.ownDir, Procs: c.Procs, LakeFormat: string(c.LakeFormat), LakeWarehouse: c.LakeWarehouse,
 	}, "", "  ")
 	if err != nil {
 		return err
@@ -46,6 +48,7 @@ func LoadState(path string) (*Cluster, error) {
 	return &Cluster{
 		BootstrapServers: s.BootstrapServers, SASL: s.SASL, Authorizer: s.Authorizer, Version: s.Version,
 		Dir: s.Dir, ownDir: s.OwnDir, Procs: s.Procs, logf: func(string, ...any) {},
+		LakeFormat: LakeFormat(s.LakeFormat), LakeWarehouse: s.LakeWarehouse,
 	}, nil
 }
 
