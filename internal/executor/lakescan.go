@@ -64,7 +64,7 @@ func (l *lakeRead) startOffset(b fluss.TableBucket) int64 {
 	if l == nil || l.snap == nil {
 		return fluss.EarliestOffset
 	}
-	if off, ok := l.snap.Offset(b.PartitionID, b.Bucket); ok {
+	if off, ok := l.snap.Offset(b); ok {
 		return off
 	}
 	return fluss.EarliestOffset
