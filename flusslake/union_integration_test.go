@@ -126,3 +126,69 @@ func TestLakeUnionReadIceberg(t *testing.T) {
 	assert.Contains(t, text, "log after the snapshot: bucket")
 	t.Logf("lake snapshot %d after %d rows; t$lake now %d rows\n%s", snap.SnapshotID, tiered, lakeRows, text)
 }
+
+// TestLakeUnionReadIcebergPartitioned: the same across the partitions of a partitioned
+// table, with a query that prunes partitions (pushed into Iceberg's planning as the
+// partition column's values).
+func TestLakeUnionReadIcebergPartitioned(t *testing.T) {
+	if os.Getenv("FLUSSQL_LAKE_FORMAT") != "iceberg" {
+		t.Skip("FLUSSQL_LAKE_FORMAT is not iceberg: no local Iceberg lakehouse (make lake-test starts one)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	db, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/fluss")
+	require.NoError(t, err)
+	defer db.Close()
+	dbName := fmt.Sprintf("lake_part_%d", time.Now().UnixNano()%1e9)
+	exec := func(q string) {
+		t.Helper()
+		_, err := db.ExecContext(ctx, q)
+		require.NoError(t, err, q)
+	}
+	exec("CREATE DATABASE " + dbName)
+	defer func() { _, _ = db.Exec("DROP DATABASE IF EXISTS " + dbName + " CASCADE") }()
+	table := dbName + ".pv"
+	exec(`CREATE TABLE ` + table + ` (id INT, region STRING) PARTITIONED BY (region) WITH ('bucket.num' = '1',
+		'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s')`)
+	exec("ALTER TABLE " + table + " ADD PARTITION (region = 'eu')")
+	exec("ALTER TABLE " + table + " ADD PARTITION (region = 'us')")
+	insert := func(from, to int) {
+		var vals []string
+		for i := from; i < to; i++ {
+			vals = append(vals, fmt.Sprintf("(%d, '%s')", i, []string{"eu", "us"}[i%2]))
+		}
+		exec("INSERT INTO " + table + " VALUES " + strings.Join(vals, ", "))
+	}
+	insert(0, 60)
+
+	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: realcluster.Addrs(t)})
+	require.NoError(t, err)
+	defer client.Close()
+	path := fluss.TablePath{Database: dbName, Table: "pv"}
+	parts, err := client.Admin().ListPartitions(ctx, path, nil)
+	require.NoError(t, err)
+	want := map[fluss.TableBucket]int64{}
+	for _, p := range parts {
+		ends, err := client.Admin().ListOffsets(ctx, path, p.Name, nil, fluss.OffsetLatest())
+		require.NoError(t, err)
+		for b, end := range ends {
+			if end > 0 {
+				want[fluss.TableBucket{PartitionID: p.ID, Bucket: b}] = end
+			}
+		}
+	}
+	_, err = localcluster.WaitLakeTiered(ctx, client.Admin(), path, want, 250*time.Millisecond)
+	require.NoError(t, err)
+	insert(60, 80)
+
+	count := func(q string) string {
+		t.Helper()
+		var n, s sql.NullString
+		require.NoError(t, db.QueryRowContext(ctx, q).Scan(&n, &s), q)
+		return n.String + " " + s.String
+	}
+	assert.Equal(t, "80 3160", count("SELECT COUNT(*), SUM(id) FROM "+table))
+	assert.Equal(t, "40 1560", count("SELECT COUNT(*), SUM(id) FROM "+table+" WHERE region = 'eu'"), "ids 0, 2, …, 78")
+	lake := count("SELECT COUNT(*), SUM(id) FROM `" + dbName + "`.`pv$lake` WHERE region = 'us'")
+	assert.True(t, strings.HasPrefix(lake, "30 ") || strings.HasPrefix(lake, "40 "), "t$lake of one partition: %s", lake)
+}
