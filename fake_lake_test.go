@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flussql/flussql"
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/flusstest"
 )
@@ -85,7 +86,7 @@ func lakeFixture(t *testing.T) (*sql.DB, *memLake) {
 	fluss.RegisterLakeFormat("memlake", lake)
 	db, fc := openFake(t, "")
 	fc.ServeLakeSnapshots(func(_, table string) (flusstest.LakeSnapshot, bool) {
-		if table != "lk" {
+		if table != "lk" && table != "unread" {
 			return flusstest.LakeSnapshot{}, false
 		}
 		return flusstest.LakeSnapshot{SnapshotID: 7, Offsets: map[int32]int64{0: 10}}, true
@@ -159,6 +160,13 @@ func TestFakeLakeErrors(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "is not datalake-enabled")
 
-	// other has no snapshot (the fake answers lk only): the log holds every row.
+	// other has no snapshot (the fake answers lk and unread only): the log holds every row.
 	assert.Equal(t, [][]string{{"0"}}, queryStrings(t, db, "SELECT COUNT(*) FROM other"))
+
+	// unread has a snapshot in a format nobody registered: refused, naming the import,
+	// rather than the log's rows alone.
+	mustExec(t, db, "CREATE TABLE unread (id BIGINT) WITH ('table.datalake.enabled' = 'true', 'table.datalake.format' = 'nosuchlake')")
+	_, err = db.Query("SELECT COUNT(*) FROM unread")
+	require.ErrorIs(t, err, flussql.ErrNotSupported)
+	assert.Contains(t, err.Error(), `import _ "github.com/flussql/flussql/flusslake"`)
 }
