@@ -170,3 +170,12 @@ func TestFakeLakeErrors(t *testing.T) {
 	require.ErrorIs(t, err, flussql.ErrNotSupported)
 	assert.Contains(t, err.Error(), `import _ "github.com/flussql/flussql/flusslake"`)
 }
+
+// TestFakeLakeLimit: LIMIT over a union read still reads the lake (the log alone may hold
+// fewer rows than the LIMIT once its early rows passed table.log.ttl).
+func TestFakeLakeLimit(t *testing.T) {
+	db, _ := lakeFixture(t)
+	assert.Contains(t, explainText(t, db, "EXPLAIN SELECT * FROM lk LIMIT 3"), "union read")
+	assert.Len(t, queryStrings(t, db, "SELECT * FROM lk LIMIT 25"), 20)
+	assert.Len(t, queryStrings(t, db, "SELECT id FROM lk WHERE v >= 0 LIMIT 15"), 15)
+}

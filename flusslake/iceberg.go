@@ -26,7 +26,9 @@ import (
 func init() { fluss.RegisterLakeFormat("iceberg", icebergFormat{}) }
 
 // batchRows caps the rows of one decoded batch, so that memory stays flat however big the
-// lake's files are.
+// lake's files are. The files are decoded one at a time (WithMaxConcurrency(1)): with more
+// workers, iceberg-go keeps the batches of a file decoded ahead of its turn, up to the
+// whole file.
 const batchRows = 8192
 
 // icebergFormat reads the Iceberg tables Fluss tiers into.
@@ -55,7 +57,7 @@ func (icebergFormat) ScanLake(ctx context.Context, info *fluss.TableInfo, req fl
 		return nil, err
 	}
 	scan := tbl.Scan(table.WithSnapshotID(req.SnapshotID), table.WithSelectedFields(names...),
-		table.WithRowFilter(filter), table.WithArrowBatchSize(batchRows), table.WithMaxConcurrency(2))
+		table.WithRowFilter(filter), table.WithArrowBatchSize(batchRows), table.WithMaxConcurrency(1))
 	tasks, err := scan.PlanFiles(ctx)
 	if err != nil {
 		_ = scan.Close()
