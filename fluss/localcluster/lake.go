@@ -97,13 +97,35 @@ func lakeArtifacts(f LakeFormat) []string {
 	return nil
 }
 
+// lakeFlinkArtifacts are what Flink's classpath gets besides the lake plugin: Flink's web
+// module (flinkRuntimeWeb), the file connector and the format's Flink connector, with which the Fluss catalog
+// reads a table's lake part alone (`t$lake`; without it: "Failed to create Iceberg catalog
+// using reflection. Please make sure iceberg-flink-runtime is on the classpath").
+func lakeFlinkArtifacts(f LakeFormat) []string {
+	web := "org.apache.flink:" + flinkRuntimeWeb + ":" + FlinkVersion
+	// The connectors' sources read through the file connector's classes (flink-dist carries
+	// it in lib/; without: NoClassDefFoundError org/apache/flink/connector/file/src/util/Pool).
+	files := "org.apache.flink:flink-connector-files:" + FlinkVersion
+	switch f {
+	case LakeIceberg:
+		return []string{web, files, "org.apache.iceberg:iceberg-flink-runtime-" + flinkMinor + ":" + IcebergVersion}
+	case LakePaimon:
+		return []string{web, files, "org.apache.paimon:paimon-flink-" + flinkMinor + ":" + PaimonVersion}
+	}
+	return nil
+}
+
+// flinkMinor is the Flink line of FlinkVersion, as connector artifact names carry it.
+const flinkMinor = "1.20"
+
 // LakeJars are the jars of a local lakehouse, fetched into the cache.
 type LakeJars struct {
 	// Plugin are the jars of the servers' plugin folder plugins/<format>/, which Flink's
 	// classpath gets too (the tiering job loads the lake plugin from there).
 	Plugin []string
-	// Flink are the jars Flink's classpath gets (FlinkOptions.ExtraJars): Plugin, and
-	// flink-runtime-web, which serves the JobManager's jar upload and run (and the web UI).
+	// Flink are the jars Flink's classpath gets (FlinkOptions.ExtraJars): Plugin,
+	// flink-runtime-web (which serves the JobManager's jar upload and run, and the web UI)
+	// and the format's Flink connector (for `t$lake`).
 	Flink []string
 	// Tiering is fluss-flink-tiering, the tiering service's job jar.
 	Tiering string
@@ -140,38 +162,46 @@ const copyPluginVersion = "2.10"
 // and Hadoop bundle of format, the tiering service's jar and Flink's web module, and
 // returns where they are.
 func EnsureLakeJars(ctx context.Context, format LakeFormat) (LakeJars, error) {
-	arts := append(lakeArtifacts(format), "org.apache.fluss:"+flussTieringArtifactID+":"+DefaultVersion,
-		"org.apache.flink:"+flinkRuntimeWeb+":"+FlinkVersion)
-	if len(arts) == 2 {
+	plugin := lakeArtifacts(format)
+	if plugin == nil {
 		return LakeJars{}, fmt.Errorf("localcluster: unknown lake format %q; the launcher sets up %s", format, lakeFormatList())
 	}
+	flinkOnly := lakeFlinkArtifacts(format)
+	arts := append(append(append([]string(nil), plugin...), flinkOnly...), "org.apache.fluss:"+flussTieringArtifactID+":"+DefaultVersion)
 	var items strings.Builder
 	for _, a := range arts {
 		g, rest, _ := strings.Cut(a, ":")
 		id, v, _ := strings.Cut(rest, ":")
 		fmt.Fprintf(&items, "      <artifactItem><groupId>%s</groupId><artifactId>%s</artifactId><version>%s</version></artifactItem>\n", g, id, v)
 	}
-	lib, err := fetchWith(ctx, "lake-"+string(format)+"-"+DefaultVersion, fmt.Sprintf(copyPomTemplate, items.String()),
+	lib, err := fetchWith(ctx, "lake-"+string(format)+"-"+DefaultVersion+"-flink-"+FlinkVersion, fmt.Sprintf(copyPomTemplate, items.String()),
 		[]string{"org.apache.maven.plugins:maven-dependency-plugin:" + copyPluginVersion + ":copy"},
-		"the "+string(format)+" lake plugin and the tiering service of Fluss "+DefaultVersion,
+		"the "+string(format)+" lake plugin, its Flink connector and the tiering service of Fluss "+DefaultVersion,
 		flussTieringArtifactID+"-"+DefaultVersion+".jar")
 	if err != nil {
 		return LakeJars{}, err
 	}
-	var jars LakeJars
-	for _, a := range arts {
+	jar := func(a string) (string, error) {
 		parts := strings.Split(a, ":")
 		path := filepath.Join(lib, parts[1]+"-"+parts[2]+".jar")
 		if _, err := os.Stat(path); err != nil {
-			return LakeJars{}, fmt.Errorf("localcluster: the lake jars in %s lack %s (remove that folder to fetch them again): %w", lib, filepath.Base(path), err)
+			return "", fmt.Errorf("localcluster: the lake jars in %s lack %s (remove that folder to fetch them again): %w", lib, filepath.Base(path), err)
 		}
-		switch parts[1] {
-		case flussTieringArtifactID:
-			jars.Tiering = path
-		case flinkRuntimeWeb:
+		return path, nil
+	}
+	var jars LakeJars
+	for i, a := range arts {
+		path, err := jar(a)
+		if err != nil {
+			return LakeJars{}, err
+		}
+		switch {
+		case i < len(plugin):
+			jars.Plugin = append(jars.Plugin, path)
+		case i < len(plugin)+len(flinkOnly):
 			jars.Flink = append(jars.Flink, path)
 		default:
-			jars.Plugin = append(jars.Plugin, path)
+			jars.Tiering = path
 		}
 	}
 	sort.Strings(jars.Plugin)
