@@ -125,6 +125,7 @@ func TestLakeUnionReadIceberg(t *testing.T) {
 	assert.Regexp(t, `iceberg snapshot \d+, \d+ data files kept`, text)
 	assert.Contains(t, text, "log after the snapshot: bucket")
 	t.Logf("lake snapshot %d after %d rows; t$lake now %d rows\n%s", snap.SnapshotID, tiered, lakeRows, text)
+
 }
 
 // TestLakeUnionReadIcebergPartitioned: the same across the partitions of a partitioned
