@@ -64,6 +64,25 @@ func (s *memLakeScan) Next(context.Context) (arrow.RecordBatch, error) {
 				b.Append(int32(i * 10))
 			}
 			fields, cols = append(fields, arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int32, Nullable: true}), append(cols, b.NewArray())
+		case "__bucket":
+			b := array.NewInt32Builder(memory.DefaultAllocator)
+			for range end - s.next {
+				b.Append(0)
+			}
+			fields, cols = append(fields, arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int32, Nullable: true}), append(cols, b.NewArray())
+		case "__offset":
+			b := array.NewInt64Builder(memory.DefaultAllocator)
+			for i := s.next; i < end; i++ {
+				b.Append(int64(i))
+			}
+			fields, cols = append(fields, arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int64, Nullable: true}), append(cols, b.NewArray())
+		case "__timestamp":
+			typ := &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+			b := array.NewTimestampBuilder(memory.DefaultAllocator, typ)
+			for i := s.next; i < end; i++ {
+				b.Append(arrow.Timestamp(int64(i) * 1e6))
+			}
+			fields, cols = append(fields, arrow.Field{Name: name, Type: typ, Nullable: true}), append(cols, b.NewArray())
 		}
 	}
 	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(end-s.next))
@@ -117,6 +136,7 @@ func TestFakeLakeUnionRead(t *testing.T) {
 		{"SELECT id FROM lk WHERE id IN (9, 10) ORDER BY id", [][]string{{"9"}, {"10"}}},
 		{"SELECT COUNT(*), SUM(v) FROM `lk$lake`", [][]string{{"10", "450"}}},
 		{"SELECT MAX(id) FROM `lk$lake`", [][]string{{"9"}}},
+		{"SELECT id, __bucket, __offset FROM `lk$lake` WHERE __offset >= 8 ORDER BY id", [][]string{{"8", "0", "8"}, {"9", "0", "9"}}},
 		{"SELECT COUNT(*) FROM nolake", [][]string{{"20"}}},
 		{"SELECT COUNT(*) FROM lk a JOIN `lk$lake` b ON a.id = b.id", [][]string{{"10"}}},
 	} {

@@ -110,6 +110,8 @@ func TestLakeUnionReadIceberg(t *testing.T) {
 	assert.GreaterOrEqual(t, lakeRows, tiered, "t$lake holds the tiered rows")
 	assert.LessOrEqual(t, lakeRows, n)
 	assert.Equal(t, "0", lake[1])
+	sys := one("SELECT COUNT(*), COUNT(DISTINCT id) FROM `" + dbName + "`.`ev$lake` WHERE __bucket IN (0, 1) AND __offset >= 0 AND __timestamp > TIMESTAMP '2026-01-01 00:00:00'")
+	assert.Equal(t, []string{lake[0], lake[0]}, sys, "t$lake shows the system columns __bucket, __offset and __timestamp of every row")
 
 	rows, err := db.QueryContext(ctx, "EXPLAIN SELECT COUNT(*) FROM "+table)
 	require.NoError(t, err)

@@ -2,9 +2,11 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/flussql/flussql/fluss"
+	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
 )
 
@@ -35,7 +37,8 @@ func splitLake(name string) (string, bool) {
 	return name, false
 }
 
-// lakeTable resolves t$lake to its table, which must be datalake-enabled.
+// lakeTable resolves t$lake: the table, which must be datalake-enabled, with the lake's
+// system columns after its own (lakeInfo).
 func (b *builder) lakeTable(t parser.TableName, name string) (*fluss.TableInfo, error) {
 	info, err := b.table(parser.TableName{Database: t.Database, Name: name})
 	if err != nil {
@@ -45,7 +48,26 @@ func (b *builder) lakeTable(t parser.TableName, name string) (*fluss.TableInfo, 
 		return nil, fmt.Errorf("%s is not datalake-enabled, so %s has no rows to read: create it with '%s' = 'true' on a cluster with a datalake",
 			info.Path, t.Name, fluss.PropDatalakeEnabled)
 	}
-	return info, nil
+	return lakeInfo(info), nil
+}
+
+// LakeSystemColumns are the columns Fluss's tiering service appends to a lake table after
+// the table's own, which t$lake shows as Flink does: each row's bucket, log offset and
+// commit time.
+func LakeSystemColumns() []types.Column {
+	return []types.Column{
+		{Name: fluss.LakeSystemColumns[0], Type: types.NewInt()},
+		{Name: fluss.LakeSystemColumns[1], Type: types.NewBigInt()},
+		{Name: fluss.LakeSystemColumns[2], Type: types.NewTimestampLTZ(6)},
+	}
+}
+
+// lakeInfo is base as t$lake reads it: its columns, then LakeSystemColumns. The path stays
+// the table's: the lake table has the same.
+func lakeInfo(base *fluss.TableInfo) *fluss.TableInfo {
+	info := *base
+	info.Descriptor.Schema.Columns = append(slices.Clone(base.Schema().Columns), LakeSystemColumns()...)
+	return &info
 }
 
 // lakeMode is how a scan of info named name with hints h reads the lake.
