@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -167,8 +168,26 @@ func TestFakeLakeUnionRead(t *testing.T) {
 	assert.Contains(t, explain, "file mem://part-0.parquet")
 	assert.Contains(t, explain, "bucket 0 from 10")
 
-	// Streaming reads and reads from the latest offset are the log's.
+	// 'full' is the default; 'earliest' reads the log alone, as in Flink; so does 'latest'.
+	assert.Equal(t, [][]string{{"20"}}, queryStrings(t, db, "SELECT COUNT(*) FROM lk /*+ OPTIONS('scan.startup.mode' = 'full') */"))
+	assert.Equal(t, [][]string{{"20"}}, queryStrings(t, db, "SELECT COUNT(*) FROM lk /*+ OPTIONS('scan.startup.mode' = 'earliest') */"))
+	assert.NotContains(t, explainText(t, db, "EXPLAIN SELECT COUNT(*) FROM lk /*+ OPTIONS('scan.startup.mode' = 'earliest') */"), "union read")
 	assert.Equal(t, [][]string{{"0"}}, queryStrings(t, db, "SELECT COUNT(*) FROM lk /*+ OPTIONS('scan.startup.mode' = 'latest') */"))
+
+	// An unbounded union read: the lake's rows, then the log's from the snapshot's offset,
+	// then whatever comes.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rows, err := db.QueryContext(ctx, "SELECT id FROM lk /*+ OPTIONS('scan.bounded' = 'false') */")
+	require.NoError(t, err)
+	var ids []int
+	for len(ids) < 20 && rows.Next() {
+		var id int
+		require.NoError(t, rows.Scan(&id))
+		ids = append(ids, id)
+	}
+	require.NoError(t, rows.Close())
+	assert.ElementsMatch(t, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}, ids)
 }
 
 // TestFakeLakeErrors: t$lake of a table with no lake, and a lake format nobody registered.

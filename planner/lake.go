@@ -17,10 +17,11 @@ type LakeMode int
 const (
 	// NoLake reads the Fluss log alone.
 	NoLake LakeMode = iota
-	// LakeUnion is the union read of a bounded scan of a datalake-enabled log table from
-	// the earliest offsets: the lake snapshot the cluster reports as tiered, then the Fluss
-	// log of every bucket from the snapshot's offset for it (from the earliest offset when
-	// the snapshot has none), as Fluss's Flink connector reads it. Every row once.
+	// LakeUnion is the union read of a scan of a datalake-enabled log table in startup mode
+	// 'full' (the default; 'earliest' reads the log alone, as in Flink): the lake snapshot
+	// the cluster reports as tiered, then the Fluss log of every bucket from the snapshot's
+	// offset for it (from the earliest offset when the snapshot has none), bounded or not,
+	// as Fluss's Flink connector reads it. Every row once.
 	LakeUnion
 	// LakeOnly is t$lake: the lake snapshot alone.
 	LakeOnly
@@ -75,7 +76,7 @@ func lakeMode(info *fluss.TableInfo, name string, h scanHints) LakeMode {
 	if _, lake := splitLake(name); lake {
 		return LakeOnly
 	}
-	if info.DatalakeEnabled() && !info.HasPrimaryKey() && h.bounded && h.start == StartEarliest {
+	if info.DatalakeEnabled() && !info.HasPrimaryKey() && h.start == StartEarliest && !h.logOnly {
 		return LakeUnion
 	}
 	return NoLake
