@@ -104,14 +104,14 @@ func TestLakeUnionReadIceberg(t *testing.T) {
 	assert.Equal(t, "n42", row[0], "a lake row reads back with its values")
 	assert.Contains(t, row[1], "2026-01-01 00:00:00.042", "a TIMESTAMP(3) of the lake (microseconds in Iceberg) reads back")
 
-	lake := one("SELECT COUNT(*), MIN(id) FROM `" + dbName + "`.`ev$lake`")
+	// One query: the tiering service may commit a newer snapshot between two.
+	lake := one("SELECT COUNT(*), MIN(id), SUM(CASE WHEN __bucket IN (0, 1) AND __offset >= 0 AND __timestamp > TIMESTAMP '2026-01-01 00:00:00' THEN 1 ELSE 0 END) FROM `" + dbName + "`.`ev$lake`")
 	var lakeRows int
 	fmt.Sscan(lake[0], &lakeRows)
 	assert.GreaterOrEqual(t, lakeRows, tiered, "t$lake holds the tiered rows")
 	assert.LessOrEqual(t, lakeRows, n)
 	assert.Equal(t, "0", lake[1])
-	sys := one("SELECT COUNT(*), COUNT(DISTINCT id) FROM `" + dbName + "`.`ev$lake` WHERE __bucket IN (0, 1) AND __offset >= 0 AND __timestamp > TIMESTAMP '2026-01-01 00:00:00'")
-	assert.Equal(t, []string{lake[0], lake[0]}, sys, "t$lake shows the system columns __bucket, __offset and __timestamp of every row")
+	assert.Equal(t, lake[0], lake[2], "t$lake shows the system columns __bucket, __offset and __timestamp of every row")
 
 	rows, err := db.QueryContext(ctx, "EXPLAIN SELECT COUNT(*) FROM "+table)
 	require.NoError(t, err)
