@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -171,9 +172,29 @@ func openIcebergTable(ctx context.Context, info *fluss.TableInfo) (*table.Table,
 	if err != nil {
 		return nil, fmt.Errorf("flusslake: the Iceberg table of %s: %w", info.Path, err)
 	}
-	return table.NewFromLocation(ctx, table.Identifier{info.Path.Database, info.Path.Table}, loc,
+	if c, ok := tables.Load(metaDir); ok && c.(*cachedTable).loc == loc {
+		return c.(*cachedTable).t, nil
+	}
+	t, err := table.NewFromLocation(ctx, table.Identifier{info.Path.Database, info.Path.Table}, loc,
 		iceio.LoadFSFunc(props, loc), nil)
+	if err != nil {
+		return nil, err
+	}
+	tables.Store(metaDir, &cachedTable{loc: loc, t: t})
+	return t, nil
 }
+
+// cachedTable is a table loaded from its metadata file loc.
+type cachedTable struct {
+	loc string
+	t   *table.Table
+}
+
+// tables caches, per table (its metadata folder), the table loaded from its newest metadata
+// file: a metadata file never changes (a commit writes the next one), and the table keeps
+// the manifests it read, so a query of a table not tiered again since the last one reads no
+// metadata (about 50 ms a query otherwise). A newer metadata file replaces the entry.
+var tables sync.Map
 
 // localDir turns a warehouse location on the local file system (a path or a file: URI)
 // into a path.
