@@ -351,6 +351,9 @@ func (p *Scan) bind(bd *binder) (Plan, error) {
 	if out.Pushdown, err = p.Pushdown.bind(bd); err != nil {
 		return nil, err
 	}
+	if out.LakePushdown, err = p.LakePushdown.bind(bd); err != nil {
+		return nil, err
+	}
 	if out.Output, err = p.Output.bind(bd); err != nil {
 		return nil, err
 	}

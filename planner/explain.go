@@ -336,6 +336,7 @@ func (p *Scan) String() string {
 		line("buckets", "%d", p.Buckets).
 		line("projection", "%s", describeColumns(p.Table, p.Projection)).
 		lineIf(p.Virtual != NotVirtual, "virtual table", "%s", virtualText(p.Virtual)).
+		lineIf(p.Lake != NoLake, "lake", "%s", p.lakeText()).
 		line("start", "%s", start).
 		line("bounded", "%s", bounded).
 		lineIf(p.serverFilterLine() != "", "server filter", "%s", p.serverFilterLine()).

@@ -50,6 +50,9 @@ type scanHints struct {
 	start     StartMode
 	timestamp int64 // epoch ms, for StartTimestamp
 	bounded   bool
+	// logOnly is set by an explicit 'earliest': the log alone, no union read of a
+	// datalake-enabled table (Flink's 'full', the default, reads the lake first).
+	logOnly bool
 }
 
 func parseHints(h map[string]string, loc *time.Location) (scanHints, error) {
@@ -60,13 +63,15 @@ func parseHints(h map[string]string, loc *time.Location) (scanHints, error) {
 		}
 	}
 	switch m := h[HintStartupMode]; strings.ToLower(m) {
-	case "", "earliest":
+	case "", "full":
+	case "earliest":
+		out.logOnly = true
 	case "latest":
 		out.start = StartLatest
 	case "timestamp":
 		out.start = StartTimestamp
 	default:
-		return out, fmt.Errorf("'%s' must be 'earliest', 'latest' or 'timestamp', not %s", HintStartupMode, parser.QuoteString(m))
+		return out, fmt.Errorf("'%s' must be 'full', 'earliest', 'latest' or 'timestamp', not %s", HintStartupMode, parser.QuoteString(m))
 	}
 	ts, hasTS := h[HintStartupTimestamp]
 	switch {

@@ -20,9 +20,19 @@ import (
 // cannot compile (expressions the engine evaluates) are left out, which only
 // makes the server filter weaker.
 func pushdownFilter(info *fluss.TableInfo, where parser.Expr, loc *time.Location) *Filter {
-	if where == nil || len(info.StatisticsColumns()) == 0 {
+	if len(info.StatisticsColumns()) == 0 {
 		return nil
 	}
+	return compilePushdown(info, where, Session{Location: loc})
+}
+
+// compilePushdown compiles the conjuncts of where that the row filter understands over
+// table column positions; nil when none does.
+func compilePushdown(info *fluss.TableInfo, where parser.Expr, sess Session) *Filter {
+	if where == nil {
+		return nil
+	}
+	loc := sess.Location
 	width := len(info.Schema().Columns)
 	c := &compiler{info: info, slot: func(col int) int { return col }, loc: loc, width: width}
 	var root fnode
@@ -51,19 +61,22 @@ func (p *Scan) ServerFilter() *fluss.Predicate {
 	if p.Pushdown == nil {
 		return nil
 	}
-	pred, ok := toPredicate(p.Pushdown.root, p.Table)
+	schema, stats := p.Table.Schema(), p.Table.StatisticsColumns()
+	pred, ok := toPredicateWith(p.Pushdown.root, p.Table, func(q fluss.Predicate) bool { return q.Pushable(schema, stats) == nil })
 	if !ok {
 		return nil
 	}
 	return &pred
 }
 
-// toPredicate converts n; ok is false when the server cannot check it. An
-// AND keeps the children it can convert, an OR needs all of them.
-func toPredicate(n fnode, info *fluss.TableInfo) (fluss.Predicate, bool) {
-	schema, stats := info.Schema(), info.StatisticsColumns()
+// toPredicateWith converts n; ok is false when a leaf fails pushable (the server, or the
+// lake, cannot check it). An AND keeps the children it can convert, an OR needs all of them.
+func toPredicateWith(n fnode, info *fluss.TableInfo, pushable func(fluss.Predicate) bool) (fluss.Predicate, bool) {
+	toPredicate := func(n fnode, info *fluss.TableInfo) (fluss.Predicate, bool) {
+		return toPredicateWith(n, info, pushable)
+	}
 	leafOK := func(p fluss.Predicate) (fluss.Predicate, bool) {
-		return p, p.Pushable(schema, stats) == nil
+		return p, pushable(p)
 	}
 	switch n := n.(type) {
 	case *andNode:

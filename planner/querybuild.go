@@ -221,6 +221,9 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 	if qb.virtual != nil {
 		return qb.virtualSource(proj, streaming)
 	}
+	if _, lake := splitLake(qb.s.Table.Name); lake {
+		return qb.lakeScan(proj)
+	}
 	info, s, sess := qb.info, qb.s, qb.b.sess
 	eq := equalities(info, s.Where, sess)
 	sb := &selectBuilder{b: qb.b, info: info, stmt: s, ph: qb.ph}
@@ -283,7 +286,8 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 	}
 	p := &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
 		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Placeholders: qb.ph,
-		Pushdown: pushdownFilter(info, s.Where, sess.Location)}
+		Pushdown: pushdownFilter(info, s.Where, sess.Location),
+		Lake:     lakeMode(info, s.Table.Name, h), LakePushdown: lakePushdown(info, s.Where, sess)}
 	p.Limit = -1
 	for i, c := range proj {
 		col := info.Schema().Columns[c]

@@ -89,6 +89,12 @@ type Scan struct {
 	// FilterKeepsBatches is set when the WHERE names partition columns only: it has one
 	// answer per partition, so it keeps or drops the server's batches whole.
 	FilterKeepsBatches bool
+	// Lake is whether the scan reads the table's lake (lake.go): a union read of a
+	// datalake-enabled log table, or t$lake.
+	Lake LakeMode
+	// LakePushdown is the WHERE over table column positions for the lake's planning (nil:
+	// none, or not a datalake-enabled table).
+	LakePushdown *Filter
 	Output
 	Placeholders
 }
@@ -120,7 +126,8 @@ type selItem struct {
 // filter can evaluate and LIMIT; else as a Query the engine finishes.
 func (b *builder) selectStmt(s *parser.Select) (Plan, error) {
 	s = b.foldSelect(s)
-	if _, v := splitVirtual(s.Table.Name); v != NotVirtual || !simpleSelect(s) {
+	_, lake := splitLake(s.Table.Name)
+	if _, v := splitVirtual(s.Table.Name); v != NotVirtual || lake || !simpleSelect(s) {
 		return b.query(s)
 	}
 	p, err := b.simpleSelect(s)
@@ -359,6 +366,8 @@ func (sb *selectBuilder) scan(star bool, whereCols []int) (Plan, error) {
 	return &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
 		Start: h.start, StartTimestamp: h.timestamp, Bounded: h.bounded, Output: out, Placeholders: sb.ph,
 		Pushdown:           pushdownFilter(info, sb.stmt.Where, sb.b.sess.Location),
+		Lake:               lakeMode(info, sb.stmt.Table.Name, h),
+		LakePushdown:       lakePushdown(info, sb.stmt.Where, sb.b.sess),
 		FilterKeepsBatches: onlyPartitionColumns(sb.stmt.Where, info.PartitionKeys())}, nil
 }
 

@@ -125,6 +125,10 @@ type virtualTable struct {
 // readTable resolves a table that is read (SELECT, DESCRIBE): a table, or
 // a virtual table over one. vt is nil for a plain table.
 func (b *builder) readTable(t parser.TableName) (*fluss.TableInfo, *virtualTable, error) {
+	if name, lake := splitLake(t.Name); lake {
+		info, err := b.lakeTable(t, name)
+		return info, nil, err
+	}
 	name, v := splitVirtual(t.Name)
 	if v == NotVirtual {
 		info, err := b.table(t)

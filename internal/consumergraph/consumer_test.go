@@ -58,8 +58,9 @@ func newConsumer(t *testing.T, root string) string {
 
 // TestConsumerGainsNothingItDoesNotUse checks, in a fresh module that imports the driver:
 //   - the packages it compiles: none of the driver's test-only, shell or adapter dependencies;
-//   - its module graph (go list -m all): no GORM, no OpenTelemetry — they are the requirements
-//     of flussgorm and flussotel, modules of their own, not of the driver's;
+//   - its module graph (go list -m all): no GORM, no OpenTelemetry, no iceberg-go, AWS or Azure
+//     SDK — they are the requirements of flussgorm, flussotel and flusslake, modules of their
+//     own, not of the driver's;
 //   - its go.sum: no module whose code it would download for GORM, OpenTelemetry, the shell's
 //     line editor or the pseudo-terminal tests.
 //
@@ -77,13 +78,15 @@ func TestConsumerGainsNothingItDoesNotUse(t *testing.T) {
 	require.Contains(t, deps, "github.com/flussql/flussql\n", "the consumer does not compile the driver")
 	for _, p := range []string{"gorm.io/", "go.opentelemetry.io/", "modernc.org/", "github.com/jmoiron/sqlx", "github.com/anishathalye/porcupine",
 		"github.com/creack/pty", "github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term",
-		"github.com/flussql/flussql/cmd/", "github.com/flussql/flussql/flussgorm", "github.com/flussql/flussql/flussotel"} {
+		"github.com/flussql/flussql/cmd/", "github.com/flussql/flussql/flussgorm", "github.com/flussql/flussql/flussotel",
+		"github.com/flussql/flussql/flusslake", "github.com/apache/iceberg-go"} {
 		assert.NotContains(t, deps, p, "the consumer compiles a package of %s", p)
 	}
 
 	mods := goCmd(t, dir, "list", "-m", "all")
 	for _, line := range strings.Split(mods, "\n") {
-		for _, m := range []string{"gorm.io/", "github.com/jinzhu/", "go.opentelemetry.io/", "github.com/anishathalye/porcupine"} {
+		for _, m := range []string{"gorm.io/", "github.com/jinzhu/", "go.opentelemetry.io/", "github.com/anishathalye/porcupine",
+			"github.com/apache/iceberg-go", "github.com/aws/", "github.com/Azure/"} {
 			assert.False(t, strings.HasPrefix(line, m), "go list -m all of the consumer lists %s", line)
 		}
 	}

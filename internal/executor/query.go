@@ -79,7 +79,11 @@ func (c *Session) readAll(ctx context.Context, p planner.QueryPlan) ([][]any, er
 	case *planner.Describe:
 		return p.Rows(), nil
 	case *planner.Explain:
-		return p.Rows(), nil
+		lake, err := c.lakeExplain(ctx, p.Plan)
+		if err != nil {
+			return nil, err
+		}
+		return append(p.Rows(), lake...), nil
 	case *planner.Lookup:
 		return c.lookup(ctx, p.Table, &p.KeySet, &p.Output, false)
 	case *planner.PrefixLookup:
@@ -221,9 +225,24 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 	if len(projection) == 0 {
 		projection = []int{0} // COUNT(*) needs no column, but a fetch needs one
 	}
+	inTypes := make([]types.DataType, len(projection))
+	schema := p.Table.Schema()
+	for i, col := range projection {
+		inTypes[i] = schema.Columns[col].Type
+	}
+	lake, err := c.openLake(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if p.Lake == planner.LakeOnly {
+		rows := newScanRows(ctx, cols, nil, &p.Output, inTypes, 0)
+		rows.lake = lake
+		return rows, nil
+	}
 	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded, Filter: p.ServerFilter(),
 		Partitions: p.Partitions})
 	if err != nil {
+		lake.close()
 		return nil, err
 	}
 	var buckets []fluss.TableBucket
@@ -252,6 +271,9 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 		m := make(map[fluss.TableBucket]int64, len(group))
 		for _, b := range group {
 			m[b] = offset
+			if p.Lake == planner.LakeUnion {
+				m[b] = lake.startOffset(b)
+			}
 		}
 		return scanner.SubscribeBuckets(ctx, m)
 	}
@@ -265,18 +287,14 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 	more, stop, err := subscribeGroups(ctx, groups, limited, subscribe)
 	if err != nil {
 		scanner.Close()
+		lake.close()
 		return nil, err
 	}
 	var timeout time.Duration
 	if p.Bounded {
 		timeout = c.ex.opts.RequestTimeout
 	}
-	inTypes := make([]types.DataType, len(projection))
-	schema := p.Table.Schema()
-	for i, col := range projection {
-		inTypes[i] = schema.Columns[col].Type
-	}
 	rows := newScanRows(ctx, cols, scanner, &p.Output, inTypes, timeout)
-	rows.more, rows.stop = more, stop
+	rows.more, rows.stop, rows.lake = more, stop, lake
 	return rows, nil
 }

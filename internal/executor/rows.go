@@ -69,6 +69,9 @@ type scanRows struct {
 	// subscription running in the background.
 	more func() (bool, error)
 	stop func()
+	// lake, for a scan that reads a table's lake, is read before the log (lakescan.go);
+	// scanner is nil when the lake alone is read (t$lake).
+	lake *lakeRead
 
 	// fast is set when there is no filter and no COUNT: values go straight from Arrow.
 	fast bool
@@ -207,9 +210,7 @@ func (r *scanRows) fetch() error {
 		r.batch = nil
 	}
 	for {
-		ctx, cancel := r.pollContext()
-		b, err := r.scanner.Poll(ctx)
-		cancel()
+		b, err := r.poll()
 		if errors.Is(err, io.EOF) && r.more != nil {
 			more, err := r.more()
 			if err != nil {
@@ -243,6 +244,23 @@ func (r *scanRows) fetch() error {
 	}
 }
 
+// poll returns the next batch: the lake's first, then the log's.
+func (r *scanRows) poll() (*fluss.ScanBatch, error) {
+	if r.lake != nil && r.lake.scan != nil {
+		b, err := r.lake.next(r.ctx)
+		if !errors.Is(err, io.EOF) {
+			return b, err
+		}
+		r.lake.close()
+	}
+	if r.scanner == nil {
+		return nil, io.EOF
+	}
+	ctx, cancel := r.pollContext()
+	defer cancel()
+	return r.scanner.Poll(ctx)
+}
+
 // finish ends the scan and queues the rows to emit after the input (COUNT(*)).
 func (r *scanRows) finish() {
 	if r.ended {
@@ -264,7 +282,10 @@ func (r *scanRows) release() {
 			r.batch.Release()
 			r.batch = nil
 		}
-		_ = r.scanner.Close()
+		r.lake.close()
+		if r.scanner != nil {
+			_ = r.scanner.Close()
+		}
 	})
 }
 
