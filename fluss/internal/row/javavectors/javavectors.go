@@ -55,6 +55,20 @@ type Vectors struct {
 		Hash    int32             `json:"hash"`
 		Buckets map[string]int    `json:"buckets"`
 	} `json:"keys"`
+	// LakeKeys are the keys and buckets of Paimon and Iceberg tables
+	// (KeyEncoder.of and BucketingFunction.of of the format); Refused marks a
+	// key the format's encoder refuses, BucketRefused one its bucketing
+	// function refuses (an empty Iceberg key).
+	LakeKeys []struct {
+		Format        string            `json:"format"`
+		Name          string            `json:"name"`
+		Types         []Type            `json:"types"`
+		Values        []json.RawMessage `json:"values"`
+		Refused       bool              `json:"refused"`
+		Key           string            `json:"key"`
+		BucketRefused bool              `json:"bucket_refused"`
+		Buckets       map[string]int    `json:"buckets"`
+	} `json:"lake_keys"`
 	Rows []struct {
 		Name      string            `json:"name"`
 		Types     []Type            `json:"types"`
