@@ -64,7 +64,8 @@ public final class GenerateVectors {
         sb.append("\"kv_batches\": [\n").append(kvBatches()).append("\n],\n");
         sb.append("\"value_batches\": [\n").append(valueBatches()).append("\n],\n");
         sb.append("\"partition_values\": [\n").append(partitionValues()).append("\n],\n");
-        sb.append("\"lake_keys\": [\n").append(LakeCases.lakeKeys()).append("\n]\n}\n");
+        sb.append("\"lake_keys\": [\n").append(LakeCases.lakeKeys()).append("\n],\n");
+        sb.append("\"lake_tables\": [\n").append(LakeCases.lakeTables()).append("\n]\n}\n");
         out.print(sb);
     }
 
@@ -759,7 +760,7 @@ public final class GenerateVectors {
         return s.append("]").toString();
     }
 
-    private static String strList(List<String> l) {
+    static String strList(List<String> l) {
         StringBuilder s = new StringBuilder("[");
         for (int i = 0; i < l.size(); i++) {
             if (i > 0) {
