@@ -43,6 +43,7 @@ func TestLakePrimaryKeyTable(t *testing.T) {
 	info, err := client.Admin().GetTableInfo(ctx, path)
 	require.NoError(t, err)
 	require.Equal(t, format, info.Property(fluss.PropDatalakeFormat, ""), "the coordinator stamps the lake format")
+	require.Equal(t, "2", info.Property(fluss.PropKvFormatVersion, ""), "and kv format version 2")
 
 	values := func(lo, hi int, prefix string) string {
 		v := make([]string, 0, hi-lo)
@@ -80,6 +81,36 @@ func TestLakePrimaryKeyTable(t *testing.T) {
 	changes := queryStrings(t, db, `SELECT _change_type, COUNT(*) FROM `+table+`$changelog GROUP BY _change_type ORDER BY _change_type`)
 	assert.Equal(t, [][]string{{"insert", fmt.Sprint(rows)}, {"update_after", "50"}, {"update_before", "50"}}, changes,
 		"the changelog: an insert per key, an update pair per updated key")
+
+	t.Run("bucket key under the primary key", func(t *testing.T) {
+		// kv format 2: the primary key in Fluss's compacted encoding (the bucket key its
+		// prefix), the bucket from the lake encoding of the bucket key
+		prefixTable := dbName + ".by_user"
+		_, err := db.ExecContext(ctx, `CREATE TABLE `+prefixTable+` (uid INT, seq INT, v STRING, PRIMARY KEY (uid, seq) NOT ENFORCED)
+			WITH ('bucket.num' = '3', 'bucket.key' = 'uid', 'table.datalake.enabled' = 'true')`)
+		require.NoError(t, err)
+		v := make([]string, 0, 60)
+		for uid := range 20 {
+			for seq := range 3 {
+				v = append(v, fmt.Sprintf("(%d, %d, 'u%d-s%d')", uid, seq, uid, seq))
+			}
+		}
+		_, err = db.ExecContext(ctx, `UPSERT INTO `+prefixTable+` VALUES `+strings.Join(v, ", "))
+		require.NoError(t, err)
+		assert.Equal(t, [][]string{{"u13-s2"}}, queryStrings(t, db, `SELECT v FROM `+prefixTable+` WHERE uid = 13 AND seq = 2`), "key lookup")
+		for _, uid := range []int{0, 7, 19} {
+			got := queryStrings(t, db, `SELECT seq, v FROM `+prefixTable+` WHERE uid = ? ORDER BY seq`, uid)
+			assert.Equal(t, [][]string{{"0", fmt.Sprintf("u%d-s0", uid)}, {"1", fmt.Sprintf("u%d-s1", uid)}, {"2", fmt.Sprintf("u%d-s2", uid)}}, got, "prefix lookup of uid %d", uid)
+		}
+
+		// a log table with a bucket key: rows bucketed the lake's way, read back whole
+		logTable := dbName + ".clicks"
+		_, err = db.ExecContext(ctx, `CREATE TABLE `+logTable+` (uid INT, page STRING) WITH ('bucket.num' = '3', 'bucket.key' = 'uid')`)
+		require.NoError(t, err)
+		_, err = db.ExecContext(ctx, `INSERT INTO `+logTable+` VALUES (1, 'a'), (2, 'b'), (3, 'c'), (1, 'd')`)
+		require.NoError(t, err)
+		assert.Equal(t, [][]string{{"1", "2"}, {"2", "1"}, {"3", "1"}}, queryStrings(t, db, `SELECT uid, COUNT(*) FROM `+logTable+` GROUP BY uid ORDER BY uid`))
+	})
 
 	t.Run("java client", func(t *testing.T) {
 		j := newJavaClient(t)
