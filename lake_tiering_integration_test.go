@@ -42,8 +42,8 @@ func TestLakeTiering(t *testing.T) {
 	_, err := db.ExecContext(ctx, `CREATE TABLE `+table+` (id INT, name STRING) WITH ('bucket.num' = '2',
 		'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s')`)
 	require.NoError(t, err)
-	// Four statements: each batch goes to a bucket of the writer's choice (no bucket key:
-	// the client refuses one on an Iceberg table, whose bucketing it does not implement).
+	// Four statements: each batch goes to a bucket of the writer's choice (no bucket key;
+	// TestLakePrimaryKeyTable covers keys bucketed the lake's way).
 	const rows, inserts = 200, 4
 	for n := range inserts {
 		values := make([]string, rows/inserts)

@@ -33,10 +33,8 @@ func openPKTable(t *Table) (*pkTable, error) {
 		return nil, &Error{Code: flusserr.NonPrimaryKeyTableException, NotSent: true,
 			Message: fmt.Sprintf("%s is a log table: it has no primary key", info.Path)}
 	}
-	switch lake := strings.ToLower(info.Property(PropDatalakeFormat, "")); lake {
-	case "", "lance":
-	default:
-		return nil, fmt.Errorf("fluss: %s has datalake format %q, whose key encoding and bucketing this client does not implement", info.Path, lake)
+	if _, err := keyingOf(info); err != nil {
+		return nil, err
 	}
 	format, err := row.ParseFormat(info.KvFormat())
 	if err != nil {
@@ -57,22 +55,26 @@ type keyRouter struct {
 	cols       []types.Column
 	keyEnc     *row.KeyEncoder // the key sent to the server
 	bucketEnc  *row.KeyEncoder // nil when the bucket key bytes are the key bytes
-	partIdx    []int           // positions of the partition columns in cols
+	bucket     bucketing.Function
+	partIdx    []int // positions of the partition columns in cols
 	partTypes  []types.DataType
 	numBuckets int
 }
 
 // newKeyRouter builds a router for input rows of cols, sending keyCols as
-// the key and hashing bucketCols. With withPartition the partition name is
-// computed too.
+// the key and hashing bucketCols, both encoded as the table's keying says
+// (lake_keys.go). With withPartition the partition name is computed too.
 func newKeyRouter(info *TableInfo, cols []types.Column, keyCols, bucketCols []string, withPartition bool) (*keyRouter, error) {
-	r := &keyRouter{cols: cols, numBuckets: info.NumBuckets()}
-	var err error
-	if r.keyEnc, err = row.NewKeyEncoderForColumns(cols, keyCols); err != nil {
+	k, err := keyingOf(info)
+	if err != nil {
+		return nil, err
+	}
+	r := &keyRouter{cols: cols, numBuckets: info.NumBuckets(), bucket: k.bucket}
+	if r.keyEnc, err = row.NewLakeKeyEncoderForColumns(k.keyFormat, cols, keyCols); err != nil {
 		return nil, fmt.Errorf("fluss: %s: %w", info.Path, err)
 	}
-	if !slices.Equal(keyCols, bucketCols) {
-		if r.bucketEnc, err = row.NewKeyEncoderForColumns(cols, bucketCols); err != nil {
+	if !slices.Equal(keyCols, bucketCols) || k.keyFormat != k.bucketFormat {
+		if r.bucketEnc, err = row.NewLakeKeyEncoderForColumns(k.bucketFormat, cols, bucketCols); err != nil {
 			return nil, fmt.Errorf("fluss: %s: %w", info.Path, err)
 		}
 	}
@@ -113,7 +115,7 @@ func (r *keyRouter) route(vals []any) (routedKey, error) {
 			return routedKey{}, fmt.Errorf("fluss: %w", err)
 		}
 	}
-	b, err := bucketing.Bucket(bk, r.numBuckets)
+	b, err := r.bucket(bk, r.numBuckets)
 	if err != nil {
 		return routedKey{}, fmt.Errorf("fluss: %w", err)
 	}

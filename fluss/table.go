@@ -46,6 +46,7 @@ const (
 	PropArrowCompression  = "table.log.arrow.compression.type"
 	PropArrowZstdLevel    = "table.log.arrow.compression.zstd.level"
 	PropDatalakeFormat    = "table.datalake.format"
+	PropKvFormatVersion   = "table.kv.format-version"
 	PropMergeEngine       = "table.merge-engine"
 	PropReplicationFactor = "table.replication.factor"
 )

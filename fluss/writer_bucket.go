@@ -3,7 +3,6 @@ package fluss
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"sync"
 
 	"github.com/flussql/flussql/fluss/internal/bucketing"
@@ -11,14 +10,16 @@ import (
 )
 
 // bucketAssigner picks the bucket of each row, as Fluss's Java client does:
-// with a bucket key, the Fluss hash of the key's compacted encoding
-// (HashBucketAssigner over CompactedKeyEncoder); without one, a sticky
+// with a bucket key, the table's bucketing function over the key's encoding
+// (HashBucketAssigner over KeyEncoder.ofBucketKeyEncoder: the Fluss hash of
+// the compacted encoding, or the datalake format's, see lake_keys.go); without one, a sticky
 // bucket per partition that moves to another random bucket whenever a batch
 // for it fills up (StickyBucketAssigner). Primary-key tables always have a
 // bucket key.
 type bucketAssigner struct {
 	numBuckets int
 	key        *row.KeyEncoder // nil: sticky
+	bucket     bucketing.Function
 
 	mu     sync.Mutex
 	sticky map[int64]int32 // per partition id (-1 for none)
@@ -33,12 +34,12 @@ func newBucketAssigner(t *Table, numBuckets int) (*bucketAssigner, error) {
 	if len(keys) == 0 {
 		return a, nil
 	}
-	switch lake := strings.ToLower(t.info.Property(PropDatalakeFormat, "")); lake {
-	case "", "lance":
-	default:
-		return nil, fmt.Errorf("fluss: table %s uses datalake format %s, whose bucketing this client does not implement", t.Path(), lake)
+	k, err := keyingOf(t.info)
+	if err != nil {
+		return nil, err
 	}
-	enc, err := row.NewKeyEncoderForColumns(t.info.Schema().Columns, keys)
+	a.bucket = k.bucket
+	enc, err := row.NewLakeKeyEncoderForColumns(k.bucketFormat, t.info.Schema().Columns, keys)
 	if err != nil {
 		return nil, fmt.Errorf("fluss: bucket key of %s: %w", t.Path(), err)
 	}
@@ -56,7 +57,7 @@ func (a *bucketAssigner) assign(values []any, partitionID int64, scratch []byte)
 		if err != nil {
 			return 0, k, fmt.Errorf("fluss: bucket key: %w", err)
 		}
-		b, err := bucketing.Bucket(k, a.numBuckets)
+		b, err := a.bucket(k, a.numBuckets)
 		return int32(b), k, err
 	}
 	a.mu.Lock()

@@ -1,8 +1,9 @@
 // Package bucketing maps encoded keys to buckets the way Fluss's default bucketing
 // function does (FlussBucketingFunction, MurmurHashUtils, MathUtils in 0.9.1), and
 // builds partition names from partition values (PartitionUtils, PartitionGetter).
-// Tables with a datalake format of paimon or iceberg bucket differently and are not
-// covered; lance and non-lake tables use this function.
+// Tables with a datalake format of paimon or iceberg bucket differently
+// (PaimonBucket, IcebergBucket in lake.go, chosen by ForLake); lance and
+// non-lake tables use Bucket.
 package bucketing
 
 import (

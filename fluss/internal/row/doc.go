@@ -1,6 +1,7 @@
 // Package row encodes and decodes Fluss binary rows — CompactedRow (the default KV
 // value format and the COMPACTED log format), IndexedRow (the INDEXED formats) — and
-// primary/bucket keys (Fluss's CompactedKeyEncoder), byte for byte as the Java
+// primary/bucket keys (Fluss's CompactedKeyEncoder, and PaimonKeyEncoder and
+// IcebergKeyEncoder for tables of those datalake formats), byte for byte as the Java
 // classes of Fluss 0.9.1 do. It has no network code.
 //
 // # Value model

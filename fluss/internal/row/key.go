@@ -11,9 +11,11 @@ import (
 // CompactedKeyEncoder does: the CompactedRow field encodings of the key columns in
 // key order, with no null bitset. It produces PutKv/Lookup primary keys (encode the
 // physical primary key), bucket keys and prefix-lookup keys (encode the bucket key).
-// Tables with a datalake format of paimon or iceberg use other encoders and are not
-// covered. A KeyEncoder is safe for concurrent use.
+// Tables with a datalake format of paimon or iceberg use other encoders, not
+// covered by NewKeyEncoder; NewLakeKeyEncoderForColumns builds their encoders
+// (key_lake.go). A KeyEncoder is safe for concurrent use.
 type KeyEncoder struct {
+	format  KeyFormat
 	types   []types.DataType // types of the key columns, in key order
 	indexes []int            // positions of the key columns in the input row
 	names   []string         // column names for errors (may be empty)
@@ -67,6 +69,9 @@ func NewKeyEncoderForColumns(cols []types.Column, keyNames []string) (*KeyEncode
 func (e *KeyEncoder) Append(dst []byte, row []any) ([]byte, error) {
 	if len(row) != e.arity {
 		return dst, fmt.Errorf("row: got %d values for %d columns", len(row), e.arity)
+	}
+	if e.format != KeyCompacted {
+		return e.appendLake(dst, row)
 	}
 	out := dst
 	for i, idx := range e.indexes {

@@ -55,6 +55,36 @@ type Vectors struct {
 		Hash    int32             `json:"hash"`
 		Buckets map[string]int    `json:"buckets"`
 	} `json:"keys"`
+	// LakeKeys are the keys and buckets of Paimon and Iceberg tables
+	// (KeyEncoder.of and BucketingFunction.of of the format); Refused marks a
+	// key the format's encoder refuses, BucketRefused one its bucketing
+	// function refuses (an empty Iceberg key).
+	LakeKeys []struct {
+		Format        string            `json:"format"`
+		Name          string            `json:"name"`
+		Types         []Type            `json:"types"`
+		Values        []json.RawMessage `json:"values"`
+		Refused       bool              `json:"refused"`
+		Key           string            `json:"key"`
+		BucketRefused bool              `json:"bucket_refused"`
+		Buckets       map[string]int    `json:"buckets"`
+	} `json:"lake_keys"`
+	// LakeTables are the keys fluss-client sends for the row (7, "seven", 49) of
+	// primary-key tables (id INT, name STRING, score BIGINT) of each lake format
+	// and kv format version, with the default bucket key or bucket key (id)
+	// under primary key (id, name); Refused marks a table whose primary key
+	// the Java client cannot encode.
+	LakeTables []struct {
+		Format          string   `json:"format"`
+		KvFormatVersion string   `json:"kv_format_version"`
+		PrimaryKey      []string `json:"primary_key"`
+		BucketKeys      []string `json:"bucket_keys"`
+		Refused         bool     `json:"refused"`
+		Key             string   `json:"key"`
+		BucketKey       string   `json:"bucket_key"`
+		Bucket          int32    `json:"bucket"`
+		PrefixKey       string   `json:"prefix_key"`
+	} `json:"lake_tables"`
 	Rows []struct {
 		Name      string            `json:"name"`
 		Types     []Type            `json:"types"`

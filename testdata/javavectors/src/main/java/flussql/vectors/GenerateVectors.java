@@ -50,7 +50,7 @@ import java.util.List;
 /** Prints vectors.json to stdout. */
 public final class GenerateVectors {
 
-    private static final int[] BUCKET_COUNTS = {1, 3, 4, 16, 128};
+    static final int[] BUCKET_COUNTS = {1, 3, 4, 16, 128};
 
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, "UTF-8");
@@ -63,7 +63,9 @@ public final class GenerateVectors {
         sb.append("\"tables\": [\n").append(tables()).append("\n],\n");
         sb.append("\"kv_batches\": [\n").append(kvBatches()).append("\n],\n");
         sb.append("\"value_batches\": [\n").append(valueBatches()).append("\n],\n");
-        sb.append("\"partition_values\": [\n").append(partitionValues()).append("\n]\n}\n");
+        sb.append("\"partition_values\": [\n").append(partitionValues()).append("\n],\n");
+        sb.append("\"lake_keys\": [\n").append(LakeCases.lakeKeys()).append("\n],\n");
+        sb.append("\"lake_tables\": [\n").append(LakeCases.lakeTables()).append("\n]\n}\n");
         out.print(sb);
     }
 
@@ -123,7 +125,7 @@ public final class GenerateVectors {
         return types;
     }
 
-    private static List<Case> keyCases() {
+    static List<Case> keyCases() {
         List<Case> c = new ArrayList<>();
         c.add(new Case("bool_true", t(DataTypes.BOOLEAN()), true));
         c.add(new Case("bool_false", t(DataTypes.BOOLEAN()), false));
@@ -609,7 +611,7 @@ public final class GenerateVectors {
         return b.toString();
     }
 
-    private static String typesJson(DataType[] types) {
+    static String typesJson(DataType[] types) {
         StringBuilder s = new StringBuilder("[");
         for (int i = 0; i < types.length; i++) {
             if (i > 0) {
@@ -662,7 +664,7 @@ public final class GenerateVectors {
         return s.append(", \"nullable\": ").append(type.isNullable()).append("}").toString();
     }
 
-    private static String valuesJson(DataType[] types, Object[] values) {
+    static String valuesJson(DataType[] types, Object[] values) {
         StringBuilder s = new StringBuilder("[");
         for (int i = 0; i < types.length; i++) {
             if (i > 0) {
@@ -758,7 +760,7 @@ public final class GenerateVectors {
         return s.append("]").toString();
     }
 
-    private static String strList(List<String> l) {
+    static String strList(List<String> l) {
         StringBuilder s = new StringBuilder("[");
         for (int i = 0; i < l.size(); i++) {
             if (i > 0) {
@@ -769,7 +771,7 @@ public final class GenerateVectors {
         return s.append("]").toString();
     }
 
-    private static String str(String v) {
+    static String str(String v) {
         StringBuilder s = new StringBuilder("\"");
         for (int i = 0; i < v.length(); i++) {
             char c = v.charAt(i);
@@ -784,7 +786,7 @@ public final class GenerateVectors {
         return s.append('"').toString();
     }
 
-    private static String hex(byte[] b) {
+    static String hex(byte[] b) {
         StringBuilder s = new StringBuilder();
         for (byte x : b) {
             s.append(String.format("%02x", x & 0xff));
