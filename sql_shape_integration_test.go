@@ -129,6 +129,16 @@ func TestSQLShapes(t *testing.T) {
 			require.Equal(t, want, got, c.q)
 		})
 	}
+	// A WITH referred to three times (twice in FROM, once in another WITH) is read and
+	// aggregated once: its answers above, its plan here.
+	for _, c := range cases {
+		if c.name == "WITH used twice and chained" {
+			plan := explainText(t, db, "EXPLAIN "+strings.ReplaceAll(c.q, "$.", dbName+"."))
+			require.Equal(t, 1, strings.Count(plan, "Scan "+dbName+".line"), plan)
+			require.Equal(t, 1, strings.Count(plan, "HashAggregate"), plan)
+			require.Equal(t, 2, strings.Count(plan, "Shared result 1 (computed once where it is described"), plan)
+		}
+	}
 
 	// INTERSECT ALL and EXCEPT ALL: min(m, n) and max(m - n, 0) copies of a row with m
 	// copies in x and n in y.

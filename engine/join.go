@@ -67,6 +67,11 @@ type HashJoin struct {
 	// SingleMatch makes a left row whose key matches more than one right
 	// row fail with ErrScalarSubqueryRows (a correlated scalar subquery).
 	SingleMatch bool
+	// BuildRight makes a SEMI or ANTI join build its right side first, as
+	// the other kinds do, instead of reading its left side first when that
+	// is small (op_semifirst.go): the planner knows the right side is the
+	// smaller one (a magic set over a filtered table).
+	BuildRight bool
 }
 
 // Looker looks keys up in a primary-key table for a LookupJoin; the driver
@@ -197,7 +202,7 @@ func (n *HashJoin) Describe() string {
 			on = n.Residual.String()
 		}
 	}
-	if (n.Kind == SemiJoin || n.Kind == AntiJoin) && !n.NullAware && !n.SingleMatch {
+	if (n.Kind == SemiJoin || n.Kind == AntiJoin) && !n.NullAware && !n.SingleMatch && !n.BuildRight {
 		return fmt.Sprintf("HashJoin %s ON %s (build side: the first input when it is small, else the second; in memory)", kind, on)
 	}
 	return fmt.Sprintf("HashJoin %s ON %s (build side: the second input, in memory)", kind, on)

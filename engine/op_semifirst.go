@@ -14,7 +14,8 @@ import (
 // lineitem twice as build sides). The left side is read up to semiFirstBytes (an eighth of
 // the budget when that is less); a left side that goes on past it is joined the usual way,
 // the batches read so far probed first. A NULL-aware ANTI join (NOT IN) and a MARK join
-// always take the usual way.
+// always take the usual way, and so does one whose planner knows its right side is the
+// smaller (HashJoin.BuildRight).
 
 // semiFirstBytes bounds the left side a SEMI or ANTI join reads before its right side (a
 // variable for the tests of the usual way).
@@ -22,7 +23,7 @@ var semiFirstBytes int64 = 32 << 20
 
 // semiFirst reports whether h may read its left side first.
 func (h *hashJoinOp) semiFirst() bool {
-	return h.semi != nil && (h.n.Kind == SemiJoin || h.n.Kind == AntiJoin) && !h.n.NullAware && !h.n.SingleMatch
+	return h.semi != nil && (h.n.Kind == SemiJoin || h.n.Kind == AntiJoin) && !h.n.NullAware && !h.n.SingleMatch && !h.n.BuildRight
 }
 
 // startSemi reads the left side up to the bound, then joins it from a left index when it

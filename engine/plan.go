@@ -406,6 +406,8 @@ func MapExprs(n Node, f func(Expr) (Expr, error)) (Node, error) {
 		return &SetOp{Kind: x.Kind, Left: kids[0], Right: kids[1]}, nil
 	case *SingleRowJoin:
 		return &SingleRowJoin{Left: kids[0], Right: kids[1]}, nil
+	case *Shared:
+		return WithInputs(x, kids), nil
 	}
 	return n, nil
 }

@@ -96,6 +96,7 @@ type runner struct {
 	budget  *Budget
 	inputs  []Operator
 	lookers []Looker
+	shared  map[int]*sharedState // the Shared results by ID (op_shared.go)
 }
 
 func (r *runner) build(n Node) (Operator, error) {
@@ -159,6 +160,13 @@ func (r *runner) build(n Node) (Operator, error) {
 		op, err = newNestedLoop(r.ec, r.budget, kids[0], kids[1], x)
 	case *SetOp:
 		op, err = newSetOp(r.ec, r.budget, kids[0], kids[1], x)
+	case *Shared:
+		st := r.sharedFor(x.ID)
+		if x.Input != nil {
+			st.src = kids[0]
+		}
+		st.readers++
+		op = &sharedReader{st: st}
 	default:
 		err = fmt.Errorf("engine: cannot run %T", n)
 	}

@@ -62,6 +62,9 @@ func Build(ctx context.Context, stmt parser.Statement, cat Catalog, sess Session
 	if err != nil {
 		return nil, err
 	}
+	if q, ok := p.(*Query); ok {
+		shareSubtrees(q)
+	}
 	// Finish constant plans now (partition names, pruning, key checks), so
 	// that EXPLAIN shows the final plan; Bind redoes this with arguments.
 	if pr := parser.Placeholders(stmt); pr.Positional == 0 && len(pr.Names) == 0 {
@@ -167,6 +170,9 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		inner, err := b.routed(s.Statement)
 		if err != nil {
 			return nil, err
+		}
+		if q, ok := inner.(*Query); ok {
+			shareSubtrees(q) // as Build does
 		}
 		return &Explain{Plan: inner}, nil
 	}

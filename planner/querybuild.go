@@ -44,6 +44,9 @@ func BuildQuery(ctx context.Context, stmt parser.Statement, cat Catalog, sess Se
 	if err != nil {
 		return nil, err
 	}
+	if q, ok := p.(*Query); ok {
+		shareSubtrees(q)
+	}
 	if pr := parser.Placeholders(stmt); pr.Positional == 0 && len(pr.Names) == 0 {
 		return Bind(p, nil)
 	}

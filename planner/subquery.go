@@ -49,6 +49,8 @@ type decorr struct {
 	fp      *fromPlan
 	rel     *relation
 	groupBy []parser.Expr // the query's GROUP BY
+	where   []parser.Expr // the conjuncts of the query's WHERE
+	from    parser.FromItem
 	post    []*postScalar // uncorrelated scalars read after the aggregate
 }
 
@@ -149,7 +151,10 @@ func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*r
 			return nil, nil, nil, fmt.Errorf("GROUP BY %s: a subquery is not allowed in GROUP BY", g)
 		}
 	}
-	d := &decorr{b: b, fp: fp, rel: unnamed(rel), groupBy: s.GroupBy}
+	d := &decorr{b: b, fp: fp, rel: unnamed(rel), groupBy: s.GroupBy, where: conjuncts(s.Where), from: s.From}
+	if s.From == nil && s.Table.Name != "" {
+		d.from = &parser.TableRef{Table: s.Table, Hints: s.Hints}
+	}
 	out := *s
 	var keep []parser.Expr
 	for _, c := range conjuncts(s.Where) {

@@ -49,13 +49,13 @@ func (d *decorr) scalar(q *parser.Select, post bool) (parser.Expr, []parser.Expr
 		return nil, nil, notSupported("this correlated scalar subquery is not supported (%s): write SELECT <aggregate> FROM … WHERE … or SELECT <value> FROM … WHERE … (no GROUP BY, HAVING, DISTINCT or LIMIT)", q)
 	}
 	grouped := &parser.Select{Table: q.Table, Hints: q.Hints, From: q.From, Where: andAll(local)}
-	var on, outers []parser.Expr
+	var on, outers, ins []parser.Expr
 	for i, c := range corr {
 		in, out, ok := correlation(c, inner, d.rel.scope)
 		if !ok {
 			return nil, nil, notSupported("correlated scalar subquery: %s: it may be correlated only by equalities of one of its columns (or expressions) with one of the enclosing query's", c)
 		}
-		outers = append(outers, out)
+		outers, ins = append(outers, out), append(ins, in)
 		key := fmt.Sprintf("$key%d", i+1)
 		grouped.Items = append(grouped.Items, parser.SelectItem{Expr: in, Alias: key})
 		if aggregate {
@@ -64,7 +64,7 @@ func (d *decorr) scalar(q *parser.Select, post bool) (parser.Expr, []parser.Expr
 		on = append(on, &parser.Comparison{Op: parser.OpEq, Left: qualifyRefs(out, d.rel.scope), Right: &parser.ColumnRef{Table: parser.TableName{Name: qual}, Name: key}})
 	}
 	grouped.Items = append(grouped.Items, parser.SelectItem{Expr: item, Alias: valueCol})
-	r, err := d.b.subSelect(d.fp, grouped)
+	r, err := d.groupedRel(grouped, aggregate, inner, ins, outers)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -83,6 +83,25 @@ func (d *decorr) scalar(q *parser.Select, post bool) (parser.Expr, []parser.Expr
 		return &parser.Case{Whens: []parser.When{{Cond: &parser.IsNull{Expr: key}, Result: emptyValue(item)}}, Else: value}, outers, nil
 	}
 	return value, outers, nil
+}
+
+// groupedRel plans the grouped subquery of a correlated scalar one, its
+// input reduced by a magic set when it has an aggregate and the enclosing
+// query filters the table of its correlation (subquerymagic.go); planned
+// without it when that cannot be planned or reads an unbounded scan.
+func (d *decorr) groupedRel(grouped *parser.Select, aggregate bool, inner *scope, ins, outers []parser.Expr) (*relation, error) {
+	if aggregate {
+		if m := d.magicSet(inner, ins, outers); m != nil {
+			reduced := *grouped
+			reduced.Where = andAll(append(conjuncts(grouped.Where), m))
+			inputs, lookups := len(d.fp.inputs), len(d.fp.lookups)
+			if r, err := d.b.subSelect(d.fp, &reduced); err == nil && r.bounded {
+				return r, nil
+			}
+			d.fp.inputs, d.fp.lookups = d.fp.inputs[:inputs], d.fp.lookups[:lookups]
+		}
+	}
+	return d.b.subSelect(d.fp, grouped)
 }
 
 // correlation takes a correlated conjunct inner = outer (either way

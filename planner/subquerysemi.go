@@ -73,6 +73,9 @@ func (d *decorr) semi(xs []parser.Expr, q *parser.Select, anti bool, mark string
 	if err != nil {
 		return fmt.Errorf("%s: %w", pred, err)
 	}
+	if hj, ok := joined.node.(*engine.HashJoin); ok && isMagic(q) {
+		hj.BuildRight = true // a filtered table's few values (subquerymagic.go)
+	}
 	d.semiJoined(joined.node, mark)
 	return nil
 }

@@ -94,3 +94,10 @@ SELECT l.id FROM logs l, events e WHERE e.id = l.level AND e.score NOT IN (SELEC
 SELECT l.id FROM logs l, events e WHERE e.id = l.level AND l.id IN (SELECT level FROM logs)
 ====
 SELECT l.id FROM logs l, events e WHERE e.id = l.level AND EXISTS (SELECT 1 FROM metrics m WHERE m.id = e.score AND m.v <> l.id)
+====
+-- a correlated aggregate over the table the outer query filters, under another alias: its
+-- input is semi-joined with that table's filtered rows first (a magic set)
+SELECT a.id FROM logs a WHERE a.msg LIKE 'err%' AND a.level < (SELECT AVG(b.level) FROM logs b WHERE b.id = a.id)
+====
+-- no filter on the correlation column's table: nothing to reduce by, no magic set
+SELECT a.id FROM logs a WHERE a.level < (SELECT AVG(b.level) FROM logs b WHERE b.id = a.id)
