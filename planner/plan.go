@@ -121,6 +121,8 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		return b.showPartitions(s)
 	case *parser.ShowServers:
 		return &ShowServers{}, nil
+	case *parser.ShowFunctions:
+		return &ShowFunctions{Like: s.Like}, nil
 	case *parser.ShowClusterHealth:
 		return &ShowClusterHealth{}, nil
 	case *parser.ShowCreateDatabase:
