@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -36,6 +37,12 @@ func (e *Call) String() string {
 	parts := make([]string, len(e.Args))
 	for i, a := range e.Args {
 		parts[i] = a.String()
+		if e.Name == "JSON_OBJECT" && i%2 == 1 { // Flink's KEY k VALUE v
+			parts[i-1], parts[i] = "KEY "+parts[i-1]+" VALUE "+parts[i], ""
+		}
+	}
+	if e.Name == "JSON_OBJECT" {
+		parts = slices.DeleteFunc(parts, func(s string) bool { return s == "" })
 	}
 	return e.Name + "(" + strings.Join(parts, ", ") + ")"
 }

@@ -269,3 +269,12 @@ func fixedType(kinds string, opt int, t types.DataType) TypeRule {
 		return args, nullable(t, allNotNull(args)), nil, nil
 	}
 }
+
+// orNull makes a rule's result nullable whatever its arguments (functions
+// that answer NULL for some values: LPAD, SPLIT_INDEX, REGEXP_EXTRACT …).
+func orNull(rule TypeRule) TypeRule {
+	return func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+		args, t, st, err := rule(name, args)
+		return args, t.AsNullable(), st, err
+	}
+}

@@ -47,13 +47,13 @@ func init() {
 			Desc: "the whole units from t1 to t2", Example: "TIMESTAMPDIFF(DAY, DATE '2024-01-01', DATE '2024-03-01') = 60"},
 		&FuncDef{Name: "CURRENT_DATE", Kind: SyntaxFunc, Family: "temporal", Signature: "CURRENT_DATE → DATE",
 			Desc: "today (UTC), the same for every row of a statement", Example: "CURRENT_DATE = DATE '2026-12-07'",
-			Build: currentBuild("CURRENT_DATE")},
+			Volatile: true, Build: currentBuild("CURRENT_DATE")},
 		&FuncDef{Name: "CURRENT_TIMESTAMP", Aliases: []string{"NOW"}, Kind: SyntaxFunc, Family: "temporal", Signature: "CURRENT_TIMESTAMP → TIMESTAMP_LTZ(3)",
 			Desc: "now, the same for every row of a statement", Example: "CURRENT_TIMESTAMP = 2026-12-07 21:00:00.000",
-			Build: currentBuild("CURRENT_TIMESTAMP")},
+			Volatile: true, Build: currentBuild("CURRENT_TIMESTAMP")},
 		&FuncDef{Name: "LOCALTIMESTAMP", Kind: SyntaxFunc, Family: "temporal", Signature: "LOCALTIMESTAMP → TIMESTAMP(3)",
 			Desc: "now as a UTC wall clock, the same for every row of a statement", Example: "LOCALTIMESTAMP = TIMESTAMP '2026-12-07 21:00:00'",
-			Build: currentBuild("LOCALTIMESTAMP")},
+			Volatile: true, Build: currentBuild("LOCALTIMESTAMP")},
 	)
 }
 

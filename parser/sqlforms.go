@@ -37,6 +37,10 @@ func (l *lexed) rewriteSQLForms(s int, rw *rewrite) error {
 			l.separateArgs(k+1, rw, "in")
 		case next.typ == '(' && l.isWord(t, "trim"):
 			l.rewriteTrim(k, rw)
+		case next.typ == '(' && l.isWord(t, "regexp"):
+			rw.add(t.start, t.end, regexpFunc) // REGEXP(s, p), not the operator s REGEXP p
+		case next.typ == '(' && l.isWord(t, "json_object"):
+			l.rewriteJSONObject(k+1, rw)
 		case l.isWord(t, "interval") && next.typ == sqlparser.STRING:
 			err = l.rewriteInterval(k, rw)
 		case t.typ == '(' && l.isWord(next, "values") && k > s && (l.isWord(l.toks[k-1], "from") || l.isWord(l.toks[k-1], "join") || l.toks[k-1].typ == ','):
@@ -67,6 +71,34 @@ func (l *lexed) separateArgs(open int, rw *rewrite, words ...string) {
 					rw.add(t.start, t.end, ",")
 				}
 			}
+		}
+	}
+}
+
+// regexpFunc stands for Flink's function REGEXP(s, p) (sqlparser takes REGEXP for MySQL's operator).
+const regexpFunc = reservedPrefix + "regexp"
+
+// rewriteJSONObject rewrites JSON_OBJECT([KEY] k VALUE v, …) into JSON_OBJECT(k, v, …):
+// at the top level of its parentheses, KEY at the start of an argument goes, VALUE
+// becomes a comma.
+func (l *lexed) rewriteJSONObject(open int, rw *rewrite) {
+	end := l.closing(open)
+	if end < 0 {
+		return
+	}
+	depth := 0
+	for j := open; j < end; j++ {
+		t := l.toks[j]
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+		case depth != 1 || t.quoted:
+		case l.isWord(t, "key") && (l.toks[j-1].typ == '(' || l.toks[j-1].typ == ','):
+			rw.add(t.start, t.end, "")
+		case l.isWord(t, "value"):
+			rw.add(t.start, t.end, ",")
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -455,7 +456,7 @@ func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
 		return e, nil
 	}
 	e, err := engine.NewCall(n.Name, args)
-	if err != nil && engine.LookupFunction(n.Name) == nil {
+	if err != nil && (engine.LookupFunction(n.Name) == nil || errors.Is(err, engine.ErrUnsupported)) {
 		return nil, notSupported("%s", err) // a function the engine does not have
 	}
 	return e, err
