@@ -287,6 +287,8 @@ func normalizeCell(v string, types []string, j int) string {
 	case "DOUBLE":
 		if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(f, 0) {
 			return strconv.FormatFloat(f, 'g', 12, 64)
+		} else if err == nil { // Java's Infinity, Go's +Inf
+			return strconv.FormatFloat(f, 'g', -1, 64)
 		}
 	case "FLOAT": // the shortest form of the float32 (flussql's reaches the test as a float64)
 		if f, err := strconv.ParseFloat(v, 32); err == nil && !math.IsInf(f, 0) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -109,31 +110,36 @@ func (s *firstLastState) result() (any, error) { return s.v, nil }
 // reduces them (Calcite's rule): (SUM(x²) - SUM(x)²/COUNT(x)) / COUNT(x)
 // (COUNT(x) - 1 for the sample), its square root for STDDEV, in the
 // argument's type: integer arithmetic (truncating) for integers, DOUBLE for
-// FLOAT, DOUBLE, and DECIMAL.
+// FLOAT and DOUBLE, exact for DECIMAL (then DECIMAL(38, 6), rounded half up).
 func varianceDef(name string, aliases []string, desc string, sample, sqrt bool) *FuncDef {
 	return &FuncDef{Name: name, Aliases: aliases, Kind: AggregateFunc, Family: "aggregate",
-		Signature: name + "(x NUMERIC) → type of x (DOUBLE for DECIMAL)", Desc: desc, Example: name + "(x) = 1.0",
+		Signature: name + "(x NUMERIC) → type of x (DECIMAL(38, 6) for DECIMAL)", Desc: desc, Example: name + "(x) = 1.0",
 		Type: func(fn string, args []Expr) ([]Expr, types.DataType, any, error) {
 			if err := firstErr(argc(fn, args, 1, 1), wantNum(fn, args, 0)); err != nil {
 				return nil, types.DataType{}, nil, err
 			}
 			t := args[0].Type().AsNullable()
-			if !isInt(t.Kind) && t.Kind != types.Float {
+			switch {
+			case t.Kind == types.Decimal: // Flink's DECIMAL(38, 6) (its division's scale)
+				t = types.NewDecimal(38, 6)
+			case !isInt(t.Kind) && t.Kind != types.Float:
 				t = doubleType
 			}
 			return args, t, nil, nil
 		},
 		AggState: func(a *Agg) aggState {
-			return &varianceState{integer: isInt(a.Arg.Type().Kind), sample: sample, sqrt: sqrt, scale: int32(a.Arg.Type().Scale)}
+			return &varianceState{integer: isInt(a.Arg.Type().Kind), decimal: a.T.Kind == types.Decimal, sample: sample, sqrt: sqrt, scale: int32(a.Arg.Type().Scale)}
 		}}
 }
 
 type varianceState struct {
-	integer, sample, sqrt bool
-	scale                 int32
-	n                     int64
-	isum, isq             int64
-	fsum, fsq             float64
+	integer, decimal bool
+	sample, sqrt     bool
+	dsum, dsq        big.Rat // DECIMAL arguments, exactly
+	scale            int32
+	n                int64
+	isum, isq        int64
+	fsum, fsq        float64
 }
 
 func (s *varianceState) add(v any) error {
@@ -150,9 +156,9 @@ func (s *varianceState) add(v any) error {
 		if !ok {
 			return fmt.Errorf("engine: variance of %T", v)
 		}
-		f := d.ToFloat64(s.scale)
-		s.fsum += f
-		s.fsq += f * f
+		r := new(big.Rat).SetFrac(d.BigInt(), pow10(int(s.scale)))
+		s.dsum.Add(&s.dsum, r)
+		s.dsq.Add(&s.dsq, r.Mul(r, r))
 	}
 	return nil
 }
@@ -164,6 +170,19 @@ func (s *varianceState) result() (any, error) {
 	den := s.n
 	if s.sample {
 		den--
+	}
+	if s.decimal { // exact, rounded half up to the 6 decimals of DECIMAL(38, 6)
+		n := new(big.Rat).SetInt64(s.n)
+		v := new(big.Rat).Mul(&s.dsum, &s.dsum)
+		v.Quo(v, n)
+		v.Sub(&s.dsq, v)
+		v.Quo(v, new(big.Rat).SetInt64(den))
+		if s.sqrt {
+			f, _ := v.Float64()
+			v.SetFloat64(math.Sqrt(f))
+		}
+		v.Mul(v, new(big.Rat).SetInt(pow10(6)))
+		return decimal128.FromBigInt(divHalfUp(v.Num(), v.Denom())), nil
 	}
 	if s.integer {
 		v := (s.isq - s.isum*s.isum/s.n) / den

@@ -21,9 +21,10 @@ import (
 
 func init() {
 	digest := func(name string, h func() hash.Hash, example string) *FuncDef {
-		return &FuncDef{Name: name, Family: "hash", Signature: name + "(s STRING) → STRING",
+		size := 2 * h().Size()
+		return &FuncDef{Name: name, Family: "hash", Signature: fmt.Sprintf("%s(s STRING) → CHAR(%d)", name, size),
 			Desc: "the " + name + " digest of s's UTF-8 bytes, in lower-case hex", Example: example,
-			Type: fixedType("s", 0, stringType), Kernel: digestKernel(func(int64) func() hash.Hash { return h })}
+			Type: fixedType("s", 0, types.NewChar(size)), Kernel: digestKernel(func(int64) func() hash.Hash { return h })}
 	}
 	register(
 		digest("MD5", md5.New, "MD5('') = 'd41d8cd98f00b204e9800998ecf8427e'"),
@@ -33,8 +34,8 @@ func init() {
 		digest("SHA384", sha512.New384, "SHA384('a') = '54a59b9f22b0b808…'"),
 		digest("SHA512", sha512.New, "SHA512('a') = '1f40fc92da241694…'"),
 		&FuncDef{Name: "SHA2", Family: "hash", Signature: "SHA2(s STRING, bits INT) → STRING",
-			Desc: "the SHA-2 digest of s with 224, 256, 384 or 512 bits, in lower-case hex; NULL for other bits", Example: "SHA2('', 224) = 'd14a028c…'",
-			Type: orNull(fixedType("si", 0, stringType)), Kernel: digestKernel(func(bits int64) func() hash.Hash {
+			Desc: "the SHA-2 digest of s with 224, 256, 384 or 512 bits, in lower-case hex (other bits are an error)", Example: "SHA2('', 224) = 'd14a028c…'",
+			Type: fixedType("si", 0, stringType), Kernel: digestKernel(func(bits int64) func() hash.Hash {
 				switch bits {
 				case 224:
 					return sha256.New224
@@ -92,7 +93,7 @@ func digestKernel(pick func(bits int64) func() hash.Hash) Kernel {
 			if !ok {
 				mk := pick(b)
 				if mk == nil {
-					return "", false, nil
+					return "", false, fmt.Errorf("%s takes 224, 256, 384 or 512 bits, not %d", c.Name, b)
 				}
 				h = mk()
 				hashes[b] = h

@@ -188,7 +188,7 @@ func jsonValueWriter(e Expr, a arrow.Array) (func(b *strings.Builder, i int), er
 		case isFloat(t.Kind):
 			b.WriteString(javaDouble(v.(float64)))
 		case t.Kind == types.Decimal:
-			b.WriteString(FormatValue(t, v))
+			b.WriteString(javaStrippedDecimal(FormatValue(t, v)))
 		default:
 			writeJSONString(b, strings.Trim(FormatValue(t, v), "'"))
 		}

@@ -144,10 +144,7 @@ func roundType(name string, args []Expr) ([]Expr, types.DataType, any, error) {
 	t := args[0].Type()
 	if t.Kind == types.Decimal {
 		digits := int(max(0, d))
-		p := t.Precision - t.Scale + min(digits, t.Scale)
-		if name == "ROUND" {
-			p++
-		}
+		p := t.Precision - t.Scale + min(digits, t.Scale) + 1 // Flink: one more digit, for TRUNCATE too
 		t = nullable(types.NewDecimal(min(38, p), min(digits, t.Scale)), t.NotNull)
 	}
 	return args, t, nil, nil
@@ -216,7 +213,7 @@ func truncateKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array
 	}
 	defer f.Release()
 	out, err := floatRows(ec, n, ins, false, func(i int) (float64, bool, error) {
-		return math.Trunc(f.Value(i)*p) / p, true, nil
+		return math.Trunc(f.Value(i)*p)/p + 0, true, nil // + 0: no -0
 	})
 	if err != nil || c.T.Kind == types.Double {
 		return out, err

@@ -23,7 +23,7 @@ func init() {
 			Desc: "group (0: the whole match, the default) of the first match of the Java regex in s; NULL without one", Example: "REGEXP_EXTRACT('foo123', '([a-z]+)(\\d+)', 2) = '123'",
 			Type: orNull(regexType("ssi", 1, stringType)), Kernel: regexpExtractKernel},
 		&FuncDef{Name: "REGEXP_REPLACE", Family: "regex", Signature: "REGEXP_REPLACE(s STRING, regex STRING, replacement STRING) → STRING",
-			Desc: "s with every match of the Java regex replaced ($1 and ${name} in the replacement are groups)", Example: "REGEXP_REPLACE('a1b22', '\\d+', '#') = 'a#b#'",
+			Desc: "s with every match of the Java regex replaced by the replacement, taken literally ($1 is no group, as in Flink)", Example: "REGEXP_REPLACE('a1b22', '\\d+', '#') = 'a#b#'",
 			Type: orNull(regexType("sss", 0, stringType)), Kernel: regexpReplaceKernel},
 	)
 }
@@ -71,7 +71,7 @@ func regexpKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, 
 	return boolRows(ec, n, ins, false, func(i int) (bool, bool, error) {
 		r, err := re(i)
 		if err != nil || r == nil {
-			return false, false, err
+			return false, err == nil, err // an invalid pattern matches nothing, as Flink
 		}
 		return r.MatchString(s(i)), true, nil
 	})
@@ -102,19 +102,11 @@ func regexpExtractKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.
 
 func regexpReplaceKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
 	s, re, repl := strs(ins[0]), patternOf(c, ins, 1), strs(ins[2])
-	templates := map[string]string{}
 	return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
 		r, err := re(i)
 		if err != nil || r == nil {
 			return "", false, err
 		}
-		t, ok := templates[repl(i)]
-		if !ok {
-			if t, err = javaReplacement(repl(i)); err != nil {
-				return "", false, fmt.Errorf("REGEXP_REPLACE: %w", err)
-			}
-			templates[repl(i)] = t
-		}
-		return r.ReplaceAllString(s(i), t), true, nil
+		return r.ReplaceAllLiteralString(s(i), repl(i)), true, nil // Flink quotes the replacement: $1 is literal
 	})
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -77,10 +78,7 @@ func init() {
 			Type: fixedType("sss", 0, stringType), Kernel: func(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
 				s, f, t := strs(ins[0]), strs(ins[1]), strs(ins[2])
 				return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
-					if f(i) == "" {
-						return s(i), true, nil
-					}
-					return strings.ReplaceAll(s(i), f(i), t(i)), true, nil
+					return strings.ReplaceAll(s(i), f(i), t(i)), true, nil // '' as from: to around every character, as Java
 				})
 			}},
 		&FuncDef{Name: "LPAD", Family: "string", Signature: "LPAD(s STRING, len INT, pad STRING) → STRING",
@@ -170,11 +168,8 @@ func locateKernel(position bool) Kernel {
 			from = intValuesOf(ins[2])
 		}
 		return intRows(ec, c.T, n, ins, false, func(i int) (int64, bool, error) {
-			h, start := hay(i), from(i)
-			if start < 1 {
-				return 0, true, nil
-			}
-			skip := 0 // bytes of the characters before from
+			h, start := hay(i), max(from(i), 1) // Flink searches from the start for a from below 1
+			skip := 0                           // bytes of the characters before from
 			for k := int64(1); k < start; k++ {
 				if skip >= len(h) {
 					return 0, true, nil
@@ -317,10 +312,15 @@ func leftRight(left bool) Kernel {
 func splitIndex(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
 	s, sep, k := strs(ins[0]), strs(ins[1]), intValuesOf(ins[2])
 	return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
-		if k(i) < 0 || sep(i) == "" {
+		if k(i) < 0 || s(i) == "" { // '' has no pieces, as Flink
 			return "", false, nil
 		}
-		parts := strings.Split(s(i), sep(i))
+		var parts []string
+		if sep(i) == "" { // Flink (commons-lang) splits at each white space then
+			parts = strings.FieldsFunc(s(i), unicode.IsSpace)
+		} else {
+			parts = strings.Split(s(i), sep(i))
+		}
 		if k(i) >= int64(len(parts)) {
 			return "", false, nil
 		}

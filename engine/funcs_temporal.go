@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -31,11 +32,14 @@ func init() {
 			Desc: "s parsed with a Java date pattern ('yyyy-MM-dd' by default); NULL when it does not parse", Example: "TO_DATE('2024-02-29') = DATE '2024-02-29'",
 			Type: parseType(types.NewDate()), Kernel: parseKernel},
 		&FuncDef{Name: "UNIX_TIMESTAMP", Family: "temporal", Signature: "UNIX_TIMESTAMP([s STRING[, pattern STRING]]) → BIGINT",
-			Desc: "the seconds since 1970-01-01 00:00:00 UTC of now, or of s parsed with pattern ('yyyy-MM-dd HH:mm:ss'); -1… NULL when s does not parse", Example: "UNIX_TIMESTAMP('1970-01-01 00:01:00') = 60",
+			Desc: "the seconds since 1970-01-01 00:00:00 UTC of now, or of s parsed with pattern ('yyyy-MM-dd HH:mm:ss'); -9223372036854775808 when s does not parse, as Flink", Example: "UNIX_TIMESTAMP('1970-01-01 00:01:00') = 60",
 			Volatile: true, Type: unixTimestampType, Kernel: unixTimestampKernel},
 		&FuncDef{Name: "FROM_UNIXTIME", Family: "temporal", Signature: "FROM_UNIXTIME(n NUMERIC[, pattern STRING]) → STRING",
 			Desc: "the time n seconds after 1970-01-01 00:00:00 UTC formatted with pattern ('yyyy-MM-dd HH:mm:ss')", Example: "FROM_UNIXTIME(60) = '1970-01-01 00:01:00'",
 			Type: fromUnixtimeType, Kernel: fromUnixtimeKernel},
+		&FuncDef{Name: "TO_TIMESTAMP_LTZ", Family: "temporal", Signature: "TO_TIMESTAMP_LTZ(n NUMERIC, precision 0|3) → TIMESTAMP_LTZ(3)",
+			Desc: "the instant n seconds (precision 0) or milliseconds (3) after 1970-01-01 00:00:00 UTC", Example: "TO_TIMESTAMP_LTZ(0, 3) = TO_TIMESTAMP_LTZ(0, 0)",
+			Type: toLTZType, Kernel: toLTZKernel},
 		&FuncDef{Name: "CONVERT_TZ", Family: "temporal", Signature: "CONVERT_TZ(s STRING, from STRING, to STRING) → STRING",
 			Desc: "the time s ('yyyy-MM-dd HH:mm:ss') of zone from as the wall clock of zone to (IANA names or offsets as 'GMT+08:00')", Example: "CONVERT_TZ('1970-01-01 00:00:00', 'UTC', 'America/Los_Angeles') = '1969-12-31 16:00:00'",
 			Type: fixedType("sss", 0, stringType), Kernel: convertTZKernel},
@@ -258,7 +262,7 @@ func unixTimestampKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.
 		}
 		tm, err := time.Parse(l, s(i))
 		if err != nil {
-			return 0, false, nil
+			return math.MinInt64, true, nil // Flink's answer for a string that does not parse
 		}
 		return tm.Unix(), true, nil
 	})
@@ -324,4 +328,35 @@ func convertTZKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arra
 		}
 		return tm.In(tz).Format("2006-01-02 15:04:05"), true, nil
 	})
+}
+
+func toLTZType(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+	t := types.NewTimestampLTZ(3)
+	if err := firstErr(argc(name, args, 2, 2), wantNum(name, args, 0)); err != nil {
+		return nil, t, nil, err
+	}
+	if p, ok := constInt(args[1]); !ok || p != 0 && p != 3 {
+		return nil, t, nil, fmt.Errorf("TO_TIMESTAMP_LTZ takes the precision 0 (seconds) or 3 (milliseconds), not %s", args[1])
+	}
+	return args, nullable(t, args[0].Type().NotNull), nil, nil
+}
+
+func toLTZKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+	p, _ := constInt(c.Args[1])
+	x, err := doubles(ec, ins[0])
+	if err != nil {
+		return nil, err
+	}
+	defer x.Release()
+	scale := 1.0
+	if p == 0 {
+		scale = 1000
+	}
+	vals := make([]any, n)
+	for i := range n {
+		if x.IsValid(i) {
+			vals[i] = int64(math.Trunc(x.Value(i) * scale)) // toward zero, as Flink
+		}
+	}
+	return buildArray(ec.mem, c.T, vals)
 }

@@ -39,9 +39,11 @@ func javaRegex(p string) (string, error) {
 		return "", fmt.Errorf("%w: the regex %q uses %s, which Go's RE2 engine does not have (RE2 has no backtracking); rewrite the pattern without it", ErrUnsupported, p, what)
 	}
 	var b strings.Builder
-	inClass := false
+	inClass, quant := false, false // quant: the last token was a quantifier
 	for i := 0; i < len(p); i++ {
 		c := p[i]
+		wasQuant := quant
+		quant = false
 		switch {
 		case c == '\\' && i+1 < len(p):
 			n := p[i+1]
@@ -119,57 +121,12 @@ func javaRegex(p string) (string, error) {
 			if j := strings.IndexAny(rest, ":)"); j >= 0 && strings.ContainsAny(rest[:j], "xdu") {
 				return refuse("the flag (?" + rest[:j] + ")")
 			}
-		case c == '+' && i > 0 && strings.ContainsRune("*+?}", rune(p[i-1])) && !escaped(p, i-1):
+		case c == '+' && wasQuant:
 			return refuse("a possessive quantifier (" + p[i-1:i+1] + ")")
+		case c == '*' || c == '+' || c == '?' && !wasQuant || c == '}':
+			quant = true
 		}
 		b.WriteByte(c)
-	}
-	return b.String(), nil
-}
-
-// escaped reports whether p[i] is preceded by an odd number of backslashes.
-func escaped(p string, i int) bool {
-	n := 0
-	for j := i - 1; j >= 0 && p[j] == '\\'; j-- {
-		n++
-	}
-	return n%2 == 1
-}
-
-// javaReplacement translates a Java replacement string (Matcher.replaceAll:
-// $n and ${name} refer to groups, \x is x) to Go's Regexp.Expand template
-// ($$ a dollar, ${n}).
-func javaReplacement(r string) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(r); i++ {
-		switch c := r[i]; {
-		case c == '\\' && i+1 < len(r):
-			i++
-			if r[i] == '$' {
-				b.WriteString("$$")
-			} else {
-				b.WriteByte(r[i])
-			}
-		case c == '$' && i+1 < len(r) && r[i+1] == '{':
-			j := strings.IndexByte(r[i:], '}')
-			if j < 0 {
-				return "", fmt.Errorf("the replacement %q has an unclosed ${", r)
-			}
-			b.WriteString(r[i : i+j+1])
-			i += j
-		case c == '$':
-			j := i + 1
-			for j < len(r) && r[j] >= '0' && r[j] <= '9' {
-				j++
-			}
-			if j == i+1 {
-				return "", fmt.Errorf("the replacement %q has a $ without a group number (write \\$ for a dollar)", r)
-			}
-			b.WriteString("${" + r[i+1:j] + "}")
-			i = j - 1
-		default:
-			b.WriteByte(c)
-		}
 	}
 	return b.String(), nil
 }

@@ -269,3 +269,44 @@ func (p *jsonPath) eval(root *jnode) (out []*jnode, wild bool, err error) {
 	}
 	return cur, wild, nil
 }
+
+// javaStrippedDecimal renders a decimal's text ("-20.00") as Java's
+// BigDecimal.stripTrailingZeros().toString() does ("-2E+1"), which Flink's
+// JSON functions write.
+func javaStrippedDecimal(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	intPart, frac, _ := strings.Cut(s, ".")
+	frac = strings.TrimRight(frac, "0")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if digits == "" {
+		return "0"
+	}
+	scale := len(frac)
+	if frac == "" {
+		trimmed := strings.TrimRight(digits, "0")
+		scale = -(len(digits) - len(trimmed))
+		digits = trimmed
+	}
+	adjusted := len(digits) - 1 - scale
+	if scale >= 0 && adjusted >= -6 { // plain notation
+		if scale == 0 {
+			return sign + digits
+		}
+		if len(digits) <= scale {
+			return sign + "0." + strings.Repeat("0", scale-len(digits)) + digits
+		}
+		return sign + digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	}
+	mant := digits[:1]
+	if len(digits) > 1 {
+		mant += "." + digits[1:]
+	}
+	exp := strconv.Itoa(adjusted)
+	if adjusted >= 0 {
+		exp = "+" + exp
+	}
+	return sign + mant + "E" + exp
+}
