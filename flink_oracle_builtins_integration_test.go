@@ -84,6 +84,8 @@ func flinkBuiltinCases() []flinkDiffCase {
 		"PARSE_URL(s, 'HOST')",
 		"SIN(d)", "COS(a)", "TAN(d)", "COT(d)", "ASIN(d)", "ACOS(d)", "ATAN(d)", "ATAN2(d, a)", "SINH(d)", "COSH(d)", "TANH(d)", "DEGREES(d)", "RADIANS(a)", "E() * a",
 		"RAND_INTEGER(1, 10) < 10",
+		"JSON_STRING(s)", "JSON_STRING(a)", "JSON_STRING(m)", "JSON_STRING(d)", "JSON_STRING(d > 0)",
+		"TYPEOF(a)", "TYPEOF(k)", "TYPEOF(m)", "TYPEOF(s)", "TYPEOF(d + 1)",
 	} {
 		add("t", e)
 	}
@@ -96,7 +98,7 @@ func flinkBuiltinCases() []flinkDiffCase {
 	for _, e := range []string{
 		"VAR_POP(a)", "VAR_SAMP(a)", "STDDEV_POP(a)", "STDDEV_SAMP(a)", "VAR_POP(d)", "VAR_SAMP(d)", "STDDEV_POP(d)", "STDDEV_SAMP(d)",
 		"VAR_POP(m)", "STDDEV_SAMP(m)", "VARIANCE(b)", "STDDEV(d)",
-		"CHAR_LENGTH(LISTAGG(s))", "CHAR_LENGTH(LISTAGG(s, '|'))", "FIRST_VALUE(s)", "LAST_VALUE(s)", "FIRST_VALUE(a)", "LAST_VALUE(d)",
+		"CHAR_LENGTH(LISTAGG(s))", "CHAR_LENGTH(LISTAGG(s, '|'))", "CHAR_LENGTH(JSON_ARRAYAGG(s))", "JSON_ARRAYAGG(m)", "FIRST_VALUE(s)", "LAST_VALUE(s)", "FIRST_VALUE(a)", "LAST_VALUE(d)",
 	} {
 		global(e)
 	}
@@ -111,7 +113,9 @@ var flinkBuiltinKnown = map[string]string{
 	"SHA2(s, 224) on t":                           "types only: Flink's SHA2 is VARCHAR(128); flussql has no VARCHAR(n) (STRING)",
 	"SHA2(s, 512) on t":                           "types only: Flink's SHA2 is VARCHAR(128); flussql has no VARCHAR(n) (STRING)",
 	"TO_DATE(DATE_FORMAT(dt, 'yyyy-MM-dd')) on x": "Flink's DATE_FORMAT refuses a DATE; flussql's formats it (as a TIMESTAMP at midnight)",
-	"LISTAGG(s)":                                  "the order of the pieces is the order rows reach the aggregation, which neither engine specifies",
+	"MD5(s) on t":                                 "types only: flussql's CHAR(32) reaches database/sql as CHAR, without its length",
+	"SHA1(s) on t":                                "types only: flussql's CHAR(40) reaches database/sql as CHAR, without its length",
+	"SHA256(s) on t":                              "types only: flussql's CHAR(64) reaches database/sql as CHAR, without its length",
 }
 
 // flinkMatchEnv, a regular expression, runs only the statements of TestFlinkOracle whose

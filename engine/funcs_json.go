@@ -29,6 +29,34 @@ func init() {
 		&FuncDef{Name: "JSON_ARRAY", Family: "json", Signature: "JSON_ARRAY(v1, v2, …) → STRING NOT NULL",
 			Desc: "a JSON array of the values, NULLs left out (ABSENT ON NULL)", Example: "JSON_ARRAY(1, 'a', NULL) = '[1,\"a\"]'",
 			NullArgs: true, Type: jsonBuildType(false), Kernel: jsonArrayKernel},
+		&FuncDef{Name: "JSON_STRING", Family: "json", Signature: "JSON_STRING(x) → STRING",
+			Desc: "x serialized as a JSON value; NULL for NULL", Example: "JSON_STRING('a\"b') = '\"a\\\"b\"'",
+			Type: func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+				if err := argc(name, args, 1, 1); err != nil {
+					return nil, stringType, nil, err
+				}
+				args[0] = retype(args[0], stringType)
+				return args, nullable(stringType, args[0].Type().NotNull), nil, nil
+			}, Kernel: func(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+				w, err := jsonValueWriter(c.Args[0], ins[0])
+				if err != nil {
+					return nil, err
+				}
+				var b strings.Builder
+				return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
+					b.Reset()
+					w(&b, i)
+					return b.String(), true, nil
+				})
+			}},
+		&FuncDef{Name: "JSON_ARRAYAGG", Kind: AggregateFunc, Family: "json", Signature: "JSON_ARRAYAGG(x) → STRING NOT NULL",
+			Desc: "a JSON array of the group's non-NULL x, in the order rows arrive ('[]' for none)", Example: "JSON_ARRAYAGG(x) = '[1,2]'",
+			Type: func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+				if err := argc(name, args, 1, 1); err != nil {
+					return nil, stringType, nil, err
+				}
+				return args, stringType.AsNotNull(), nil, nil
+			}, AggState: func(a *Agg) aggState { return &jsonArrayAggState{t: a.Arg.Type()} }},
 		&FuncDef{Name: "JSON_OBJECT", Family: "json", Signature: "JSON_OBJECT(KEY k1 VALUE v1, …) → STRING NOT NULL",
 			Desc: "a JSON object of the keys and values, NULL values as null (NULL ON NULL)", Example: "JSON_OBJECT(KEY 'a' VALUE 1) = '{\"a\":1}'",
 			NullArgs: true, Type: jsonBuildType(true), Kernel: jsonObjectKernel},
@@ -176,23 +204,24 @@ func jsonValueWriter(e Expr, a arrow.Array) (func(b *strings.Builder, i int), er
 	if err != nil {
 		return nil, err
 	}
-	return func(b *strings.Builder, i int) {
-		v := get(i)
-		switch {
-		case isString(t.Kind):
-			writeJSONString(b, v.(string))
-		case t.Kind == types.Boolean:
-			fmt.Fprint(b, v)
-		case isInt(t.Kind):
-			fmt.Fprint(b, v)
-		case isFloat(t.Kind):
-			b.WriteString(javaDouble(v.(float64)))
-		case t.Kind == types.Decimal:
-			b.WriteString(javaStrippedDecimal(FormatValue(t, v)))
-		default:
-			writeJSONString(b, strings.Trim(FormatValue(t, v), "'"))
-		}
-	}, nil
+	return func(b *strings.Builder, i int) { writeJSONValue(b, t, get(i)) }, nil
+}
+
+// writeJSONValue writes v, a non-NULL value of t, as JSON: strings quoted,
+// numbers as Java writes them, temporals as quoted text.
+func writeJSONValue(b *strings.Builder, t types.DataType, v any) {
+	switch {
+	case isString(t.Kind):
+		writeJSONString(b, v.(string))
+	case t.Kind == types.Boolean, isInt(t.Kind):
+		fmt.Fprint(b, v)
+	case isFloat(t.Kind):
+		b.WriteString(javaDouble(v.(float64)))
+	case t.Kind == types.Decimal:
+		b.WriteString(javaStrippedDecimal(FormatValue(t, v)))
+	default:
+		writeJSONString(b, strings.Trim(FormatValue(t, v), "'"))
+	}
 }
 
 func jsonArrayKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
@@ -256,3 +285,18 @@ func jsonObjectKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arr
 		return b.String(), true, nil
 	})
 }
+
+type jsonArrayAggState struct {
+	t types.DataType
+	b strings.Builder
+}
+
+func (s *jsonArrayAggState) add(v any) error {
+	if s.b.Len() > 0 {
+		s.b.WriteByte(',')
+	}
+	writeJSONValue(&s.b, s.t, v)
+	return nil
+}
+
+func (s *jsonArrayAggState) result() (any, error) { return "[" + s.b.String() + "]", nil }

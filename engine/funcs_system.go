@@ -1,6 +1,12 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/flussql/flussql/fluss/types"
+)
 
 // The functions with a form of their own (CAST), those the planner answers
 // from the session (VERSION, CURRENT_DATABASE), the collection functions
@@ -21,6 +27,21 @@ func init() {
 					return nil, fmt.Errorf("CARDINALITY takes 1 argument(s), not %d", len(args))
 				}
 				return NewCardinality(args[0])
+			}},
+		&FuncDef{Name: "TYPEOF", Family: "system", Signature: "TYPEOF(x) → STRING NOT NULL",
+			Desc: "the name of x's type, with NOT NULL when it cannot be NULL", Example: "TYPEOF(1) = 'INT NOT NULL'",
+			NullArgs: true, Type: func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+				if err := argc(name, args, 1, 2); err != nil {
+					return nil, types.NewString(), nil, err
+				}
+				t := args[0].Type()
+				text := TypeName(t)
+				if t.NotNull {
+					text += " NOT NULL"
+				}
+				return args, types.NewString().AsNotNull(), text, nil
+			}, Kernel: func(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+				return repeat(ec.mem, c.T, c.state.(string), n)
 			}},
 		windowDef("ROW_NUMBER", "ROW_NUMBER() OVER (…) → BIGINT", "the row's 1-based number in its partition", "ROW_NUMBER() OVER (ORDER BY ts)"),
 		windowDef("RANK", "RANK() OVER (…) → BIGINT", "the row's rank in its partition, with gaps after ties", "RANK() OVER (ORDER BY score DESC)"),

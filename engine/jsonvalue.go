@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -20,57 +19,149 @@ type jnode struct {
 	vals []*jnode
 }
 
-// parseJSON reads one JSON document.
+// parseJSON reads one JSON document with a scanner of its own (no
+// reflection, one allocation per value): JSON_VALUE runs it per row.
 func parseJSON(s string) (*jnode, error) {
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	v, err := readJSON(d)
+	p := &jsonScanner{s: s}
+	v, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("text after the JSON value")
+	p.space()
+	if p.i != len(p.s) {
+		return nil, fmt.Errorf("text after the JSON value at byte %d", p.i)
 	}
 	return v, nil
 }
 
-func readJSON(d *json.Decoder) (*jnode, error) {
-	t, err := d.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch x := t.(type) {
-	case json.Delim:
-		n := &jnode{kind: 'a'}
-		if x == '{' {
-			n.kind = 'o'
+type jsonScanner struct {
+	s string
+	i int
+}
+
+var errJSONSyntax = errors.New("invalid JSON")
+
+func (p *jsonScanner) space() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
 		}
-		for d.More() {
+	}
+}
+
+func (p *jsonScanner) value(depth int) (*jnode, error) {
+	if depth > 512 {
+		return nil, fmt.Errorf("JSON nested deeper than 512")
+	}
+	p.space()
+	if p.i >= len(p.s) {
+		return nil, errJSONSyntax
+	}
+	switch c := p.s[p.i]; {
+	case c == '{' || c == '[':
+		n := &jnode{kind: 'a'}
+		end := byte(']')
+		if c == '{' {
+			n.kind, end = 'o', '}'
+		}
+		p.i++
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == end {
+			p.i++
+			return n, nil
+		}
+		for {
 			if n.kind == 'o' {
-				k, err := d.Token()
+				p.space()
+				if p.i >= len(p.s) || p.s[p.i] != '"' {
+					return nil, errJSONSyntax
+				}
+				k, err := p.str()
 				if err != nil {
 					return nil, err
 				}
-				n.keys = append(n.keys, k.(string))
+				p.space()
+				if p.i >= len(p.s) || p.s[p.i] != ':' {
+					return nil, errJSONSyntax
+				}
+				p.i++
+				n.keys = append(n.keys, k)
 			}
-			v, err := readJSON(d)
+			v, err := p.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
 			n.vals = append(n.vals, v)
+			p.space()
+			if p.i >= len(p.s) {
+				return nil, errJSONSyntax
+			}
+			if p.s[p.i] == ',' {
+				p.i++
+				continue
+			}
+			if p.s[p.i] != end {
+				return nil, errJSONSyntax
+			}
+			p.i++
+			return n, nil
 		}
-		if _, err := d.Token(); err != nil {
-			return nil, err
+	case c == '"':
+		v, err := p.str()
+		return &jnode{kind: 's', str: v}, err
+	case c == 't' && strings.HasPrefix(p.s[p.i:], "true"):
+		p.i += 4
+		return &jnode{kind: 'b', b: true}, nil
+	case c == 'f' && strings.HasPrefix(p.s[p.i:], "false"):
+		p.i += 5
+		return &jnode{kind: 'b'}, nil
+	case c == 'n' && strings.HasPrefix(p.s[p.i:], "null"):
+		p.i += 4
+		return &jnode{kind: 'z'}, nil
+	case c == '-' || c >= '0' && c <= '9':
+		start := p.i
+		for p.i < len(p.s) && strings.IndexByte("+-0123456789.eE", p.s[p.i]) >= 0 {
+			p.i++
 		}
-		return n, nil
-	case string:
-		return &jnode{kind: 's', str: x}, nil
-	case json.Number:
-		return &jnode{kind: 'n', str: javaNumber(string(x))}, nil
-	case bool:
-		return &jnode{kind: 'b', b: x}, nil
+		num := p.s[start:p.i]
+		if !json.Valid([]byte(num)) {
+			return nil, errJSONSyntax
+		}
+		return &jnode{kind: 'n', str: javaNumber(num)}, nil
 	}
-	return &jnode{kind: 'z'}, nil
+	return nil, errJSONSyntax
+}
+
+// str reads a JSON string at p.i (its opening quote).
+func (p *jsonScanner) str() (string, error) {
+	start := p.i
+	p.i++
+	plain := true
+	for p.i < len(p.s) {
+		switch c := p.s[p.i]; {
+		case c == '"':
+			p.i++
+			if plain {
+				return p.s[start+1 : p.i-1], nil
+			}
+			var out string
+			if err := json.Unmarshal([]byte(p.s[start:p.i]), &out); err != nil {
+				return "", errJSONSyntax
+			}
+			return out, nil
+		case c == '\\':
+			plain = false
+			p.i += 2
+		case c < 0x20:
+			return "", errJSONSyntax
+		default:
+			p.i++
+		}
+	}
+	return "", errJSONSyntax
 }
 
 // javaNumber renders a JSON number as Jackson reads it back: integers as
