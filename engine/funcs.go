@@ -49,7 +49,13 @@ func (e *Call) String() string {
 
 func (e *Call) children() []Expr { return e.Args }
 func (e *Call) rebuild(c []Expr) Expr {
-	n, err := NewCall(e.Name, append([]Expr(nil), c...))
+	var n Expr
+	var err error
+	if e.def != nil && e.def.Family == "user" {
+		n, err = NewCallOf(e.def, append([]Expr(nil), c...))
+	} else {
+		n, err = NewCall(e.Name, append([]Expr(nil), c...))
+	}
 	if err != nil {
 		return &Call{Name: e.Name, Args: c, T: e.T, def: e.def, state: e.state}
 	}

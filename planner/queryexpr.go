@@ -455,6 +455,9 @@ func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
 		}
 		return e, nil
 	}
+	if d := c.sess.Functions.Lookup(n.Name); d != nil {
+		return engine.NewCallOf(d, args)
+	}
 	e, err := engine.NewCall(n.Name, args)
 	if err != nil && (engine.LookupFunction(n.Name) == nil || errors.Is(err, engine.ErrUnsupported)) {
 		return nil, notSupported("%s", err) // a function the engine does not have

@@ -11,6 +11,8 @@ import (
 // engine's function registry, answered without the cluster.
 type ShowFunctions struct {
 	Like *string
+	// User are the connector's user-defined functions, listed with kind "user".
+	User *engine.FunctionSet
 }
 
 // ResultColumns returns "function name" (Flink's column), kind and
@@ -33,6 +35,11 @@ func (p *ShowFunctions) Rows() [][]any {
 		}
 		d := engine.LookupFunction(n)
 		out = append(out, []any{n, d.Kind.String(), d.Desc})
+	}
+	for _, n := range p.User.Names() {
+		if p.Like == nil || matchLike(n, *p.Like) || matchLike(n, strings.ToUpper(*p.Like)) {
+			out = append(out, []any{n, "user", p.User.Lookup(n).Desc})
+		}
 	}
 	return out
 }
