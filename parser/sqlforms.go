@@ -37,8 +37,8 @@ func (l *lexed) rewriteSQLForms(s int, rw *rewrite) error {
 			l.separateArgs(k+1, rw, "in")
 		case next.typ == '(' && l.isWord(t, "trim"):
 			l.rewriteTrim(k, rw)
-		case next.typ == '(' && l.isWord(t, "regexp"):
-			rw.add(t.start, t.end, regexpFunc) // REGEXP(s, p), not the operator s REGEXP p
+		case next.typ == '(' && l.isWord(t, "regexp") && !l.afterOperand(k):
+			rw.add(t.start, t.end, regexpFunc) // REGEXP(s, p), not the operator s REGEXP (p)
 		case next.typ == '(' && l.isWord(t, "json_object"):
 			l.rewriteJSONObject(k+1, rw)
 		case l.isWord(t, "interval") && next.typ == sqlparser.STRING:
@@ -73,6 +73,27 @@ func (l *lexed) separateArgs(open int, rw *rewrite, words ...string) {
 			}
 		}
 	}
+}
+
+// afterOperand reports whether token k follows the end of an operand (a name, a literal, a
+// closing parenthesis): then a word there is an infix operator, not a function's name.
+func (l *lexed) afterOperand(k int) bool {
+	if k == 0 {
+		return false
+	}
+	p := l.toks[k-1]
+	switch {
+	case p.typ == ')' || p.typ == sqlparser.STRING || p.typ == sqlparser.INTEGRAL || p.typ == sqlparser.FLOAT:
+		return true
+	case !l.isWordTok(p):
+		return false
+	}
+	for _, w := range []string{"select", "where", "and", "or", "not", "when", "then", "else", "on", "having", "by", "case", "distinct", "in", "return"} {
+		if l.isWord(p, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // regexpFunc stands for Flink's function REGEXP(s, p) (sqlparser takes REGEXP for MySQL's operator).
