@@ -52,7 +52,7 @@ RELIABILITY_DIR = reliability
 RELIABILITY_RUN ?=
 RELIABILITY_FLAGS = $(if $(RELIABILITY_RUN),-run '$(RELIABILITY_RUN)')
 
-.PHONY: all build vet staticcheck test flink-differential lake-test flink-oracle-long unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short reliability-next reliability-repro fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
+.PHONY: readme-functions all build vet staticcheck test flink-differential lake-test flink-oracle-long unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short reliability-next reliability-repro fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
 
 all: build
 
@@ -221,6 +221,11 @@ flink-up:
 
 flink-down:
 	@$(CLUSTER) down -flink-only -flink-state .cluster/flink.json
+
+## readme-functions: rewrite the README's function table from the engine's function registry
+## (TestFunctionTableInREADME fails when it is stale).
+readme-functions:
+	$(GO) test -count=1 -run TestFunctionTableInREADME ./engine -update-readme
 
 ## proto: regenerate the committed protobuf code (pinned protoc and protoc-gen-go).
 proto:

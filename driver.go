@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/internal/executor"
 	"github.com/flussql/flussql/parser"
@@ -70,6 +71,9 @@ type Connector struct {
 	// bucket leader (see fluss.Lookuper.Lookup).
 	ex     *executor.Executor
 	closed bool
+	// funcs are the user-defined functions (RegisterFunction) of every statement run through
+	// the connector.
+	funcs engine.FunctionSet
 }
 
 // catalogTTL is how long table metadata and partition lists are cached between
@@ -147,7 +151,8 @@ func (c *Connector) executor(ctx context.Context) (*executor.Executor, error) {
 		DecorateError: func(st parser.Statement, database string, err error) error {
 			return flinkError(permissionError(c.cfg.User, st, database, err))
 		},
-		Flink: flinkOptions(&c.cfg),
+		Flink:     flinkOptions(&c.cfg),
+		Functions: &c.funcs,
 	})
 	return c.ex, nil
 }

@@ -24,49 +24,91 @@ type Agg struct {
 	Arg      Expr
 	Distinct bool
 	T        types.DataType
+	// Extra are the constant arguments after Arg (LISTAGG's separator).
+	Extra []Expr
+	def   *FuncDef
 }
 
-// AggregateFunctions lists the names NewAgg knows.
-var AggregateFunctions = []string{"COUNT", "SUM", "AVG", "MIN", "MAX"}
+// AggregateFunctions lists the aggregate functions of the registry.
+func AggregateFunctions() []string {
+	var out []string
+	for _, d := range Functions() {
+		if d.Kind == AggregateFunc {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
 
-// NewAgg types an aggregate call.
+// NewAgg types an aggregate call by its registry entry (LISTAGG's separator:
+// NewAggArgs).
 func NewAgg(fn string, arg Expr, distinct bool) (*Agg, error) {
-	a := &Agg{Func: fn, Arg: arg, Distinct: distinct}
-	if arg == nil {
+	var args []Expr
+	if arg != nil {
+		args = []Expr{arg}
+	}
+	return NewAggArgs(fn, args, distinct)
+}
+
+// NewAggArgs types an aggregate call of several arguments: the first is
+// aggregated, the others are constants (LISTAGG(x, sep)).
+func NewAggArgs(fn string, args []Expr, distinct bool) (*Agg, error) {
+	d := LookupFunction(fn)
+	if d == nil || d.Kind != AggregateFunc {
+		return nil, fmt.Errorf("aggregate function %s is not supported", fn)
+	}
+	fn = d.Name
+	a := &Agg{Func: fn, Distinct: distinct, def: d}
+	if len(args) == 0 {
 		if fn != "COUNT" {
 			return nil, fmt.Errorf("%s needs an argument", fn)
 		}
 		a.T = types.NewBigInt().AsNotNull()
 		return a, nil
 	}
-	at := arg.Type()
+	a.Arg = args[0]
+	at := a.Arg.Type()
 	if at.Kind.Nested() {
-		return nil, fmt.Errorf("%s of %s (%s) is not supported", fn, arg, TypeName(at))
+		return nil, fmt.Errorf("%s of %s (%s) is not supported", fn, a.Arg, TypeName(at))
 	}
+	out, t, _, err := d.Type(fn, args)
+	if err != nil {
+		return nil, err
+	}
+	a.Arg, a.Extra, a.T = out[0], out[1:], t
+	return a, nil
+}
+
+// builtinAggType types COUNT, SUM, AVG, MIN and MAX.
+func builtinAggType(fn string, args []Expr) ([]Expr, types.DataType, any, error) {
+	if len(args) != 1 {
+		return nil, types.DataType{}, nil, fmt.Errorf("%s takes one argument", fn)
+	}
+	arg := args[0]
+	at := arg.Type()
+	var t types.DataType
 	switch fn {
 	case "COUNT":
-		a.T = types.NewBigInt().AsNotNull()
+		t = types.NewBigInt().AsNotNull()
 	case "SUM", "AVG":
 		switch {
 		case isInt(at.Kind) && fn == "SUM":
-			a.T = types.NewBigInt()
+			t = types.NewBigInt()
 		case isInt(at.Kind):
-			a.T = types.DataType{Kind: at.Kind}
+			t = types.DataType{Kind: at.Kind}
 		case isFloat(at.Kind):
-			a.T = types.NewDouble()
+			t = types.NewDouble()
 		case at.Kind == types.Decimal && fn == "SUM":
-			a.T = types.NewDecimal(38, at.Scale)
+			t = types.NewDecimal(38, at.Scale)
 		case at.Kind == types.Decimal:
-			a.T = types.NewDecimal(38, max(6, at.Scale))
+			t = types.NewDecimal(38, max(6, at.Scale))
 		default:
-			return nil, fmt.Errorf("%s needs a number, not %s (%s)", fn, arg, TypeName(at))
+			return nil, t, nil, fmt.Errorf("%s needs a number, not %s (%s)", fn, arg, TypeName(at))
 		}
 	case "MIN", "MAX":
-		a.T = at.AsNullable()
-	default:
-		return nil, fmt.Errorf("aggregate function %s is not supported", fn)
+		t = at.AsNullable()
 	}
-	return a, nil
+	return args, t, nil, nil
 }
 
 // String renders the call.
@@ -78,7 +120,11 @@ func (a *Agg) String() string {
 	if a.Distinct {
 		d = "DISTINCT "
 	}
-	return a.Func + "(" + d + a.Arg.String() + ")"
+	s := a.Func + "(" + d + a.Arg.String()
+	for _, x := range a.Extra {
+		s += ", " + x.String()
+	}
+	return s + ")"
 }
 
 // aggState accumulates one aggregate of one group.
@@ -92,6 +138,9 @@ func (a *Agg) newState() aggState { return a.newStateIn(nil) }
 // newStateIn is newState with the COUNT, integer and float states taken from
 // ar's chunks (ar may be nil).
 func (a *Agg) newStateIn(ar *stateArena) aggState {
+	if a.def != nil && a.def.AggState != nil {
+		return a.def.AggState(a)
+	}
 	switch a.Func {
 	case "COUNT":
 		if ar == nil {

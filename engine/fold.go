@@ -26,9 +26,11 @@ import (
 func Constant(e Expr) bool {
 	ok := true
 	Walk(e, func(x Expr) {
-		switch x.(type) {
+		switch x := x.(type) {
+		case *Call:
+			ok = ok && (x.def == nil || !x.def.Volatile)
 		case *Const, *Binary, *Neg, *Cast, *Compare, *In, *Like, *Logic, *Not, *IsNull,
-			*Case, *Call, *TimeAdd, *TimeDiff, *Extract, *FloorTo:
+			*Case, *TimeAdd, *TimeDiff, *Extract, *FloorTo:
 		default:
 			ok = false
 		}

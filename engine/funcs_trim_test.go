@@ -27,7 +27,13 @@ func TestTrimPosition(t *testing.T) {
 		{"POSITION", []any{"é", "aéé"}, int64(2)},
 		{"POSITION", []any{"c", "éàc"}, int64(3)},
 	} {
-		got, err := trimPosition(tc.name, tc.args)
+		args := make([]Expr, len(tc.args))
+		for i, a := range tc.args {
+			args[i] = strConst(a.(string))
+		}
+		call, err := NewCall(tc.name, args)
+		require.NoError(t, err)
+		got, err := EvalConstant(call)
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, got, "%s%q", tc.name, tc.args)
 	}

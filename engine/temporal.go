@@ -229,27 +229,6 @@ func (e *FloorTo) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	return out.(*compute.ArrayDatum).MakeArray(), nil
 }
 
-// newDateFormat types DATE_FORMAT(x, pattern): x a DATE or TIMESTAMP, pattern
-// a constant in Java's SimpleDateFormat letters (yyyy yy MM dd HH hh mm ss
-// SSS a, text in '…').
-func newDateFormat(args []Expr) (Expr, error) {
-	if len(args) != 2 {
-		return nil, fmt.Errorf("DATE_FORMAT takes 2 arguments, not %d", len(args))
-	}
-	if !isTemporal(args[0].Type().Kind) {
-		return nil, fmt.Errorf("DATE_FORMAT needs a DATE or TIMESTAMP, not %s (%s)", args[0], TypeName(args[0].Type()))
-	}
-	p, ok := args[1].(*Const)
-	if !ok || p.Value == nil || !isString(p.T.Kind) {
-		return nil, fmt.Errorf("DATE_FORMAT takes a constant string pattern, e.g. 'yyyy-MM-dd HH:mm:ss'")
-	}
-	layout, err := javaLayout(p.Value.(string))
-	if err != nil {
-		return nil, err
-	}
-	return &Call{Name: "DATE_FORMAT", Args: args, T: nullable(types.NewString(), args[0].Type().NotNull), layout: layout}, nil
-}
-
 // javaLayout converts a SimpleDateFormat pattern to a Go time layout.
 func javaLayout(p string) (string, error) {
 	repl := []struct{ java, goLayout string }{

@@ -132,7 +132,7 @@ func ReturnsRows(st Statement) bool {
 	switch st.(type) {
 	case *Select, *ShowDatabases, *ShowTables, *ShowCreateTable, *Describe, *ShowPartitions, *Explain,
 		*ShowServers, *ShowOffsets, *ShowKvSnapshots, *ShowClusterConfigs, *ShowClusterHealth, *ShowCreateDatabase, *ShowACLs,
-		*Call, *ShowJobs, *StopJob:
+		*Call, *ShowJobs, *StopJob, *ShowFunctions:
 		return true
 	}
 	return false

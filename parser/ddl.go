@@ -239,6 +239,16 @@ func (p *ddlParser) dropTable() (Statement, error) {
 
 func (p *ddlParser) show() (Statement, error) {
 	switch {
+	case p.word("functions"):
+		s := &ShowFunctions{}
+		var err error
+		if s.Like, err = p.like(); err != nil {
+			return nil, err
+		}
+		if s.Like == nil {
+			return s, p.end("LIKE")
+		}
+		return s, p.end()
 	case p.word("databases"):
 		s := &ShowDatabases{}
 		var err error
@@ -293,7 +303,7 @@ func (p *ddlParser) show() (Statement, error) {
 	if st, ok, err := p.showAdmin(); ok {
 		return st, err
 	}
-	return nil, p.fail("DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE", "CREATE DATABASE", "SERVERS", "OFFSETS", "KV SNAPSHOTS", "CLUSTER CONFIGS", "CLUSTER HEALTH", "ACLS")
+	return nil, p.fail("DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE", "CREATE DATABASE", "SERVERS", "OFFSETS", "KV SNAPSHOTS", "CLUSTER CONFIGS", "CLUSTER HEALTH", "ACLS", "FUNCTIONS")
 }
 
 // like consumes an optional LIKE 'pattern'.

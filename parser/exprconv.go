@@ -160,6 +160,9 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	if name == substringFunc {
 		name = "substring"
 	}
+	if name == regexpFunc {
+		name = "regexp"
+	}
 	if x, ok, err := c.trimCall(name, n); ok {
 		return x, err
 	}

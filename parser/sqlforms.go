@@ -37,6 +37,10 @@ func (l *lexed) rewriteSQLForms(s int, rw *rewrite) error {
 			l.separateArgs(k+1, rw, "in")
 		case next.typ == '(' && l.isWord(t, "trim"):
 			l.rewriteTrim(k, rw)
+		case next.typ == '(' && l.isWord(t, "regexp") && !l.afterOperand(k):
+			rw.add(t.start, t.end, regexpFunc) // REGEXP(s, p), not the operator s REGEXP (p)
+		case next.typ == '(' && l.isWord(t, "json_object"):
+			l.rewriteJSONObject(k+1, rw)
 		case l.isWord(t, "interval") && next.typ == sqlparser.STRING:
 			err = l.rewriteInterval(k, rw)
 		case t.typ == '(' && l.isWord(next, "values") && k > s && (l.isWord(l.toks[k-1], "from") || l.isWord(l.toks[k-1], "join") || l.toks[k-1].typ == ','):
@@ -67,6 +71,55 @@ func (l *lexed) separateArgs(open int, rw *rewrite, words ...string) {
 					rw.add(t.start, t.end, ",")
 				}
 			}
+		}
+	}
+}
+
+// afterOperand reports whether token k follows the end of an operand (a name, a literal, a
+// closing parenthesis): then a word there is an infix operator, not a function's name.
+func (l *lexed) afterOperand(k int) bool {
+	if k == 0 {
+		return false
+	}
+	p := l.toks[k-1]
+	switch {
+	case p.typ == ')' || p.typ == sqlparser.STRING || p.typ == sqlparser.INTEGRAL || p.typ == sqlparser.FLOAT:
+		return true
+	case !l.isWordTok(p):
+		return false
+	}
+	for _, w := range []string{"select", "where", "and", "or", "not", "when", "then", "else", "on", "having", "by", "case", "distinct", "in", "return"} {
+		if l.isWord(p, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// regexpFunc stands for Flink's function REGEXP(s, p) (sqlparser takes REGEXP for MySQL's operator).
+const regexpFunc = reservedPrefix + "regexp"
+
+// rewriteJSONObject rewrites JSON_OBJECT([KEY] k VALUE v, …) into JSON_OBJECT(k, v, …):
+// at the top level of its parentheses, KEY at the start of an argument goes, VALUE
+// becomes a comma.
+func (l *lexed) rewriteJSONObject(open int, rw *rewrite) {
+	end := l.closing(open)
+	if end < 0 {
+		return
+	}
+	depth := 0
+	for j := open; j < end; j++ {
+		t := l.toks[j]
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+		case depth != 1 || t.quoted:
+		case l.isWord(t, "key") && (l.toks[j-1].typ == '(' || l.toks[j-1].typ == ','):
+			rw.add(t.start, t.end, "")
+		case l.isWord(t, "value"):
+			rw.add(t.start, t.end, ",")
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
@@ -52,6 +53,9 @@ type Session struct {
 	// Flink says a Flink SQL gateway runs what needs a streaming engine: such statements
 	// plan as *Flink instead of being refused (flink.go).
 	Flink bool
+	// Functions are the user-defined functions of the connector, found
+	// before the built-ins (nil: none).
+	Functions *engine.FunctionSet
 }
 
 // Build plans one statement. Literals are converted to their columns'
@@ -126,6 +130,8 @@ func (b *builder) build(stmt parser.Statement) (Plan, error) {
 		return b.showPartitions(s)
 	case *parser.ShowServers:
 		return &ShowServers{}, nil
+	case *parser.ShowFunctions:
+		return &ShowFunctions{Like: s.Like, User: b.sess.Functions}, nil
 	case *parser.ShowClusterHealth:
 		return &ShowClusterHealth{}, nil
 	case *parser.ShowCreateDatabase:

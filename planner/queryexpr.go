@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -52,15 +53,12 @@ type aggConv struct {
 	post map[string]*engine.Col
 }
 
-// aggregateNames are the aggregate functions.
-var aggregateNames = []string{"COUNT", "SUM", "AVG", "MIN", "MAX"}
-
 func isAggregate(e parser.Expr) bool {
 	switch n := e.(type) {
 	case *parser.CountStar:
 		return true
 	case *parser.FuncCall:
-		return slices.Contains(aggregateNames, n.Name)
+		return engine.IsAggregateFunction(n.Name)
 	}
 	return false
 }
@@ -408,9 +406,10 @@ func (c *exprConv) caseExpr(n *parser.Case) (engine.Expr, error) {
 const Version = "flussql (Apache Fluss client)"
 
 func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
-	switch n.Name {
-	case "COUNT", "SUM", "AVG", "MIN", "MAX":
+	if engine.IsAggregateFunction(n.Name) {
 		return nil, fmt.Errorf("aggregate function %s is not allowed here (only in the select list, HAVING and ORDER BY)", n.Name)
+	}
+	switch n.Name {
 	case "VERSION":
 		if len(n.Args) > 0 {
 			return nil, fmt.Errorf("VERSION takes no arguments")
@@ -456,14 +455,11 @@ func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
 		}
 		return e, nil
 	}
-	if n.Name == "MOD" {
-		if len(args) != 2 {
-			return nil, fmt.Errorf("MOD takes 2 arguments, not %d", len(args))
-		}
-		return engine.NewBinary("%", args[0], args[1])
+	if d := c.sess.Functions.Lookup(n.Name); d != nil {
+		return engine.NewCallOf(d, args)
 	}
 	e, err := engine.NewCall(n.Name, args)
-	if err != nil && !slices.Contains(engine.ScalarFunctions, n.Name) {
+	if err != nil && (engine.LookupFunction(n.Name) == nil || errors.Is(err, engine.ErrUnsupported)) {
 		return nil, notSupported("%s", err) // a function the engine does not have
 	}
 	return e, err
@@ -482,17 +478,21 @@ func (a *aggConv) aggregate(e parser.Expr) (engine.Expr, error) {
 	case *parser.CountStar:
 		agg, err = engine.NewAgg("COUNT", nil, false)
 	case *parser.FuncCall:
-		if len(n.Args) != 1 {
+		if len(n.Args) != 1 && (n.Name != "LISTAGG" || len(n.Args) != 2) {
 			return nil, fmt.Errorf("%s takes one argument", n.Name)
 		}
-		if hasAggregate(n.Args[0]) {
-			return nil, fmt.Errorf("aggregate functions cannot be nested: %s", e)
+		var args []engine.Expr
+		for _, x := range n.Args {
+			if hasAggregate(x) {
+				return nil, fmt.Errorf("aggregate functions cannot be nested: %s", e)
+			}
+			arg, err := a.inner.conv(x)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, arg)
 		}
-		arg, err := a.inner.conv(n.Args[0])
-		if err != nil {
-			return nil, err
-		}
-		if agg, err = engine.NewAgg(n.Name, arg, n.Distinct); err != nil {
+		if agg, err = engine.NewAggArgs(n.Name, args, n.Distinct); err != nil {
 			return nil, err
 		}
 	}

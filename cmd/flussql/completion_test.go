@@ -53,7 +53,7 @@ func TestComplete(t *testing.T) {
 		{name: "database after USE", line: "USE ana", want: []string{"analytics "}, head: "USE "},
 		{name: "database after SHOW TABLES FROM", line: "SHOW TABLES FROM f", want: []string{"fluss "}, head: "SHOW TABLES FROM "},
 		{name: "backslash command", line: `\con`, want: []string{`\conninfo `}},
-		{name: "ACL statements", line: "SHOW AC", want: []string{"ACL", "ACLS", "ACTIVE"}, head: "SHOW "},
+		{name: "ACL statements (and the function ACOS: keywords are not filtered by position)", line: "SHOW AC", want: []string{"ACL", "ACLS", "ACOS", "ACTIVE"}, head: "SHOW "},
 		{name: "backslash commands", line: `\d`, want: []string{`\dt`, `\d`, `\d+`, `\dp`, `\dA`}},
 		{name: "new backslash commands", line: `\w`, want: []string{`\watch `}},
 		{name: "table after \\d+", line: `\d+ us`, want: []string{"users "}, head: `\d+ `},

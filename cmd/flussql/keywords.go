@@ -1,9 +1,15 @@
 package main
 
+import (
+	"slices"
+
+	"github.com/flussql/flussql/engine"
+)
+
 // sqlKeywords are the words tab completion offers for SQL: the statements, clauses,
 // operators, types and functions of flussql's dialect (the README's "SQL dialect"). One
 // list, kept in this file alone, so that new statements add their words here.
-var sqlKeywords = []string{
+var sqlKeywords = withFunctions([]string{
 	// statements and their clauses
 	"SELECT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "DISTINCT",
 	"AS", "ASC", "DESC", "JOIN", "INNER", "LEFT", "CROSS", "ON", "UNION", "INTERSECT", "EXCEPT", "ALL",
@@ -25,13 +31,21 @@ var sqlKeywords = []string{
 	"BOOLEAN", "TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL",
 	"CHAR", "STRING", "BINARY", "BYTES", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ",
 	"ARRAY", "MAP", "ROW",
-	// functions
-	"COUNT", "SUM", "MIN", "MAX", "AVG", "COALESCE", "NULLIF", "UPPER", "LOWER", "LENGTH",
-	"SUBSTRING", "TRIM", "CONCAT", "ABS", "ROUND", "FLOOR", "CEIL",
-	// window functions: fn(…) OVER ([PARTITION BY …] [ORDER BY …] [ROWS|RANGE BETWEEN … AND …])
-	"ROW_NUMBER", "RANK", "DENSE_RANK", "LAG", "LEAD", "FIRST_VALUE", "LAST_VALUE",
+	// functions: the engine's registry (withFunctions); window functions take
+	// fn(…) OVER ([PARTITION BY …] [ORDER BY …] [ROWS|RANGE BETWEEN … AND …])
 	"OVER", "WINDOW", "ROWS", "RANGE", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT",
-	"JOBS", "STOP", "JOB", "SAVEPOINT", "DRAIN",
+	"JOBS", "STOP", "JOB", "SAVEPOINT", "DRAIN", "FUNCTIONS",
+})
+
+// withFunctions adds the names of the engine's function registry (SHOW
+// FUNCTIONS) to words, once each.
+func withFunctions(words []string) []string {
+	for _, f := range engine.FunctionNames() {
+		if !slices.Contains(words, f) {
+			words = append(words, f)
+		}
+	}
+	return words
 }
 
 // backslashCommands are the shell's commands that tab completion offers (see helpText).

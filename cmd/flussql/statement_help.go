@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/flussql/flussql/engine"
 )
 
 // \h [STATEMENT], as psql's: \h alone lists the statements, \h followed by a statement's
@@ -37,6 +39,7 @@ var statementHelps = []statementHelp{
 	{"SHOW CREATE DATABASE", "SHOW CREATE DATABASE db"},
 	{"SHOW CREATE TABLE", "SHOW CREATE TABLE t"},
 	{"SHOW DATABASES", "SHOW DATABASES [LIKE '…']"},
+	{"SHOW FUNCTIONS", "SHOW FUNCTIONS [LIKE '…']   -- \\h FUNCTION_NAME shows one function"},
 	{"SHOW KV SNAPSHOTS", "SHOW [ACTIVE] KV SNAPSHOTS FOR t [PARTITION (k = 'v', …)]"},
 	{"SHOW OFFSETS", "SHOW OFFSETS FOR t [PARTITION (k = 'v', …)]"},
 	{"SHOW PARTITIONS", "SHOW PARTITIONS t [PARTITION (k = 'v', …)]"},
@@ -55,6 +58,7 @@ func statementHelpText(words []string) (string, error) {
 		for _, h := range statementHelps {
 			fmt.Fprintf(&b, "  %s\n", h.name)
 		}
+		b.WriteString("Functions: SHOW FUNCTIONS lists them, \\h NAME shows one's signature and an example.\n")
 		return b.String(), nil
 	}
 	want := strings.ToUpper(strings.Join(words, " "))
@@ -64,6 +68,11 @@ func statementHelpText(words []string) (string, error) {
 				b.WriteString("\n")
 			}
 			fmt.Fprintf(&b, "Statement: %s\nSyntax:\n%s\n", h.name, indent(h.syntax))
+		}
+	}
+	if b.Len() == 0 && len(words) == 1 {
+		if text, ok := engine.FuncHelp(words[0]); ok {
+			return text, nil
 		}
 	}
 	if b.Len() == 0 {

@@ -14,6 +14,8 @@ import (
 func (c *Session) readAdmin(ctx context.Context, p planner.QueryPlan) (rows [][]any, ok bool, err error) {
 	admin := c.client.Admin()
 	switch p := p.(type) {
+	case *planner.ShowFunctions:
+		return p.Rows(), true, nil
 	case *planner.ShowServers:
 		nodes, err := admin.ServerNodes(ctx)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/internal/flinkgw"
 	"github.com/flussql/flussql/parser"
@@ -36,6 +37,8 @@ type Options struct {
 	// Flink, when set, runs what needs a streaming engine through a Flink SQL gateway
 	// (flinksession.go); nil refuses it.
 	Flink *FlinkOptions
+	// Functions are the connector's user-defined functions (nil: none).
+	Functions *engine.FunctionSet
 }
 
 // Executor holds what the sessions of one cluster share: the wire client, the catalog
@@ -170,7 +173,7 @@ func (c *Session) InTx() bool {
 func (c *Session) session() planner.Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return planner.Session{Database: c.database, Flink: c.ex.opts.Flink != nil}
+	return planner.Session{Database: c.database, Flink: c.ex.opts.Flink != nil, Functions: c.ex.opts.Functions}
 }
 
 // Result is what a statement that returns no rows reports.

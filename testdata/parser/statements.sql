@@ -61,3 +61,8 @@ WHERE a = 1
   AND b = 'ü' AND c = ORDER
 ====
 SELECT * FROM t;;
+
+====
+SHOW FUNCTIONS
+====
+SHOW FUNCTIONS LIKE 'REG%'

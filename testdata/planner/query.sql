@@ -164,3 +164,10 @@ SELECT DISTINCT dt + INTERVAL '1' DAY, ltz FROM alltypes
 SELECT FLOOR(ts TO DAY) AS day, COUNT(*) FROM logs GROUP BY FLOOR(ts TO DAY) ORDER BY day
 ====
 SELECT 0.001 * 10, 0.5, .5, 1.50 FROM orders WHERE customer_id = 7 AND order_id = 1
+
+====
+SELECT REGEXP_EXTRACT(msg, '(a+)', 1), LPAD(msg, 8, '*'), JSON_VALUE(msg, '$.k'), DATE_FORMAT(ts, 'yyyy-MM-dd') FROM logs WHERE REGEXP(msg, '^a')
+====
+SELECT REGEXP_REPLACE(name, '(?=a)', 'b') FROM users
+====
+SELECT level, VAR_POP(id), STDDEV_SAMP(id), LISTAGG(msg, ';'), FIRST_VALUE(msg) FROM logs GROUP BY level

@@ -1,0 +1,280 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/flussql/flussql/fluss/types"
+)
+
+// Helpers of the registry's type rules and kernels.
+
+// argc checks the argument count (hi < 0: no upper bound).
+func argc(name string, args []Expr, lo, hi int) error {
+	switch {
+	case len(args) >= lo && (hi < 0 || len(args) <= hi):
+		return nil
+	case hi < 0:
+		return fmt.Errorf("%s takes at least %d argument(s), not %d", name, lo, len(args))
+	case lo == hi:
+		return fmt.Errorf("%s takes %d argument(s), not %d", name, lo, len(args))
+	}
+	return fmt.Errorf("%s takes %d to %d arguments, not %d", name, lo, hi, len(args))
+}
+
+// wantString types argument i as a character string (an untyped NULL or
+// placeholder becomes STRING).
+func wantString(name string, args []Expr, i int) error {
+	args[i] = retype(args[i], types.NewString())
+	if !isString(args[i].Type().Kind) {
+		return fmt.Errorf("%s needs a string, not %s (%s)", name, args[i], TypeName(args[i].Type()))
+	}
+	return nil
+}
+
+// wantInt types argument i as an integer.
+func wantInt(name string, args []Expr, i int) error {
+	args[i] = retype(args[i], types.NewInt())
+	if !isInt(args[i].Type().Kind) {
+		return fmt.Errorf("%s needs an integer, not %s (%s)", name, args[i], TypeName(args[i].Type()))
+	}
+	return nil
+}
+
+// wantNum types argument i as a number.
+func wantNum(name string, args []Expr, i int) error {
+	args[i] = retype(args[i], types.NewDouble())
+	if !isNumeric(args[i].Type().Kind) {
+		return fmt.Errorf("%s needs a number, not %s (%s)", name, args[i], TypeName(args[i].Type()))
+	}
+	return nil
+}
+
+// wantStrings types arguments from..len(args)-1 as strings.
+func wantStrings(name string, args []Expr, idx ...int) error {
+	for _, i := range idx {
+		if err := wantString(name, args, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// allNotNull reports whether no argument can be NULL.
+func allNotNull(args []Expr) bool {
+	for _, a := range args {
+		if !a.Type().NotNull {
+			return false
+		}
+	}
+	return true
+}
+
+// constString is argument e's value when it is a non-NULL string constant.
+func constString(e Expr) (string, bool) {
+	c, ok := e.(*Const)
+	if !ok || c.Value == nil {
+		return "", false
+	}
+	s, ok := c.Value.(string)
+	return s, ok
+}
+
+// constInt is argument e's value when it is a non-NULL integer constant.
+func constInt(e Expr) (int64, bool) {
+	c, ok := e.(*Const)
+	if !ok || c.Value == nil {
+		return 0, false
+	}
+	v, ok := c.Value.(int64)
+	return v, ok
+}
+
+// strs reads a string array's values without copying them (the views live
+// as long as the array).
+func strs(a arrow.Array) func(i int) string {
+	switch x := a.(type) {
+	case *array.String:
+		return x.Value
+	case *array.LargeString:
+		return x.Value
+	case *array.Binary:
+		return func(i int) string { return string(x.Value(i)) }
+	}
+	return func(int) string { return "" }
+}
+
+// intValuesOf reads an integer array's values as int64.
+func intValuesOf(a arrow.Array) func(i int) int64 {
+	switch x := a.(type) {
+	case *array.Int8:
+		return func(i int) int64 { return int64(x.Value(i)) }
+	case *array.Int16:
+		return func(i int) int64 { return int64(x.Value(i)) }
+	case *array.Int32:
+		return func(i int) int64 { return int64(x.Value(i)) }
+	case *array.Int64:
+		return x.Value
+	}
+	return func(int) int64 { return 0 }
+}
+
+// anyNull reports whether row i of any of ins is NULL.
+func anyNull(ins []arrow.Array, i int) bool {
+	for _, a := range ins {
+		if a.IsNull(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// stringRows builds a string array of n rows: NULL where an input is NULL
+// (unless nullArgs) or f says so, f's string otherwise. No boxing: the
+// kernels of the string, regex, JSON and hash families run on it.
+func stringRows(ec *evalCtx, n int, ins []arrow.Array, nullArgs bool, f func(i int) (string, bool, error)) (arrow.Array, error) {
+	b := array.NewStringBuilder(ec.mem)
+	defer b.Release()
+	b.Reserve(n)
+	for i := range n {
+		if !nullArgs && anyNull(ins, i) {
+			b.AppendNull()
+			continue
+		}
+		s, ok, err := f(i)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			b.AppendNull()
+			continue
+		}
+		b.Append(s)
+	}
+	return b.NewArray(), nil
+}
+
+// intRows builds an array of the integer type t (INT or BIGINT, TINYINT,
+// SMALLINT) of n rows, as stringRows.
+func intRows(ec *evalCtx, t types.DataType, n int, ins []arrow.Array, nullArgs bool, f func(i int) (int64, bool, error)) (arrow.Array, error) {
+	b := array.NewInt64Builder(ec.mem)
+	defer b.Release()
+	b.Reserve(n)
+	for i := range n {
+		if !nullArgs && anyNull(ins, i) {
+			b.AppendNull()
+			continue
+		}
+		v, ok, err := f(i)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			b.AppendNull()
+			continue
+		}
+		b.Append(v)
+	}
+	a := b.NewArray()
+	if t.Kind == types.BigInt {
+		return a, nil
+	}
+	defer a.Release()
+	return castArray(ec, a, t)
+}
+
+// floatRows builds a DOUBLE array of n rows, as stringRows.
+func floatRows(ec *evalCtx, n int, ins []arrow.Array, nullArgs bool, f func(i int) (float64, bool, error)) (arrow.Array, error) {
+	b := array.NewFloat64Builder(ec.mem)
+	defer b.Release()
+	b.Reserve(n)
+	for i := range n {
+		if !nullArgs && anyNull(ins, i) {
+			b.AppendNull()
+			continue
+		}
+		v, ok, err := f(i)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			b.AppendNull()
+			continue
+		}
+		b.Append(v)
+	}
+	return b.NewArray(), nil
+}
+
+// boolRows builds a BOOLEAN array of n rows, as stringRows.
+func boolRows(ec *evalCtx, n int, ins []arrow.Array, nullArgs bool, f func(i int) (bool, bool, error)) (arrow.Array, error) {
+	b := array.NewBooleanBuilder(ec.mem)
+	defer b.Release()
+	b.Reserve(n)
+	for i := range n {
+		if !nullArgs && anyNull(ins, i) {
+			b.AppendNull()
+			continue
+		}
+		v, ok, err := f(i)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			b.AppendNull()
+			continue
+		}
+		b.Append(v)
+	}
+	return b.NewArray(), nil
+}
+
+// doubles converts a numeric array to DOUBLE (Flink's implicit cast of the
+// math functions); release the result.
+func doubles(ec *evalCtx, a arrow.Array) (*array.Float64, error) {
+	if f, ok := a.(*array.Float64); ok {
+		f.Retain()
+		return f, nil
+	}
+	out, err := castArray(ec, a, types.NewDouble())
+	if err != nil {
+		return nil, err
+	}
+	return out.(*array.Float64), nil
+}
+
+// fixedType is a type rule for fixed argument kinds: 's' string, 'i'
+// integer, 'n' number; the result is t, NULL when any argument is.
+func fixedType(kinds string, opt int, t types.DataType) TypeRule {
+	return func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+		if err := argc(name, args, len(kinds)-opt, len(kinds)); err != nil {
+			return nil, t, nil, err
+		}
+		for i := range args {
+			var err error
+			switch kinds[i] {
+			case 's':
+				err = wantString(name, args, i)
+			case 'i':
+				err = wantInt(name, args, i)
+			case 'n':
+				err = wantNum(name, args, i)
+			}
+			if err != nil {
+				return nil, t, nil, err
+			}
+		}
+		return args, nullable(t, allNotNull(args)), nil, nil
+	}
+}
+
+// orNull makes a rule's result nullable whatever its arguments (functions
+// that answer NULL for some values: LPAD, SPLIT_INDEX, REGEXP_EXTRACT …).
+func orNull(rule TypeRule) TypeRule {
+	return func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+		args, t, st, err := rule(name, args)
+		return args, t.AsNullable(), st, err
+	}
+}
