@@ -29,6 +29,9 @@ type fromPlan struct {
 	inputs  []QueryPlan
 	lookups []*LookupTable
 	where   []parser.Expr // the WHERE's conjuncts, for pushdown
+	// fullWhere is the WHERE as written, before the conjuncts a table's plan applies whole
+	// left it: the magic sets of correlated subqueries filter by those conjuncts too.
+	fullWhere parser.Expr
 	// refs are the statement's column references and star whether it has
 	// SELECT *: a table's plan reads only the columns they may name.
 	refs  []*parser.ColumnRef
@@ -151,6 +154,7 @@ func (b *builder) fromQuery(s *parser.Select) (Plan, error) {
 		return nil, err
 	}
 	fp.track = false
+	fp.fullWhere = s.Where
 	if w := b.notApplied(s.Where); w != s.Where {
 		t := *s
 		t.Where = w

@@ -20,10 +20,11 @@ func (s *Scan) SharesRead(o *Scan) bool {
 		reflect.DeepEqual(s.ServerFilter(), o.ServerFilter())
 }
 
-// shareable reports whether s may be read through a shared scan: a bounded plain scan
+// shareable reports whether s may be read through a shared scan: a bounded plain scan of
+// the Fluss log alone (a union read with the lake, or t$lake, reads other rows)
 // whose rows reach the engine untouched.
 func (s *Scan) shareable() bool {
-	return s.Bounded && s.Virtual == NotVirtual && len(s.Projection) > 0 &&
+	return s.Bounded && s.Virtual == NotVirtual && s.Lake == NoLake && len(s.Projection) > 0 &&
 		s.Output.Filter == nil && !s.Output.Count && s.Output.Limit < 0
 }
 

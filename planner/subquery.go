@@ -152,6 +152,9 @@ func (b *builder) decorrelate(fp *fromPlan, rel *relation, s *parser.Select) (*r
 		}
 	}
 	d := &decorr{b: b, fp: fp, rel: unnamed(rel), groupBy: s.GroupBy, where: conjuncts(s.Where), from: s.From}
+	if fp.fullWhere != nil {
+		d.where = conjuncts(fp.fullWhere)
+	}
 	if s.From == nil && s.Table.Name != "" {
 		d.from = &parser.TableRef{Table: s.Table, Hints: s.Hints}
 	}

@@ -68,7 +68,7 @@ func (d *decorr) magicSet(inner *scope, in, out []parser.Expr) parser.Expr {
 	alias := fmt.Sprintf("%s%d", magicQual, d.b.subqueries)
 	var where []parser.Expr
 	for _, f := range filters {
-		where = append(where, requalifyRefs(f, d.rel.scope, qual, alias))
+		where = append(where, d.requalifyRefs(f, qual, alias))
 	}
 	for i, o := range out {
 		ref, ok := o.(*parser.ColumnRef)
@@ -121,14 +121,52 @@ func (d *decorr) ownRefs(e parser.Expr, qual string) bool {
 		if !isRef {
 			return ok
 		}
-		idx, err := d.rel.scope.resolve(ref)
-		if err != nil || d.rel.scope.cols[idx].qual != qual {
+		if q, _, found := d.columnOf(ref); !found || q != qual {
 			ok = false
 		}
 		any = true
 		return ok
 	})
 	return ok && any
+}
+
+// columnOf names the table (qualifier) and column a reference of the
+// enclosing query's WHERE denotes. A conjunct a table's plan applies whole
+// may name columns the joined rows no longer carry (applied.go): those are
+// found in the FROM's tables themselves.
+func (d *decorr) columnOf(ref *parser.ColumnRef) (qual, name string, ok bool) {
+	if idx, err := d.rel.scope.resolve(ref); err == nil {
+		return d.rel.scope.cols[idx].qual, d.rel.scope.cols[idx].name, true
+	}
+	var owner *parser.TableRef
+	for _, t := range fromTables(d.from) {
+		if ref.Table.Name != "" && ref.Table.Name != t.Name() {
+			continue
+		}
+		info, _, err := d.b.readTable(t.Table)
+		if err != nil || info.Schema().Index(ref.Name) < 0 {
+			continue
+		}
+		if owner != nil {
+			return "", "", false // ambiguous
+		}
+		owner = t
+	}
+	if owner == nil {
+		return "", "", false
+	}
+	return owner.Name(), ref.Name, true
+}
+
+// fromTables lists the tables of a FROM (not those of derived tables).
+func fromTables(f parser.FromItem) []*parser.TableRef {
+	switch n := f.(type) {
+	case *parser.TableRef:
+		return []*parser.TableRef{n}
+	case *parser.Join:
+		return append(fromTables(n.Left), fromTables(n.Right)...)
+	}
+	return nil
 }
 
 // selfContained reports whether a subquery names only its own FROM's
@@ -172,18 +210,18 @@ func findTable(f parser.FromItem, qual string) *parser.TableRef {
 }
 
 // requalifyRefs qualifies the column references of e (outside nested
-// subqueries) that name columns of the table qual in s with alias.
-func requalifyRefs(e parser.Expr, s *scope, qual, alias string) parser.Expr {
+// subqueries) that name columns of the table qual with alias.
+func (d *decorr) requalifyRefs(e parser.Expr, qual, alias string) parser.Expr {
 	out, _ := mapExpr(e, false, func(x parser.Expr, _ bool) (parser.Expr, error) {
 		ref, ok := x.(*parser.ColumnRef)
 		if !ok {
 			return x, nil
 		}
-		idx, err := s.resolve(ref)
-		if err != nil || s.cols[idx].qual != qual {
+		q, name, found := d.columnOf(ref)
+		if !found || q != qual {
 			return x, nil
 		}
-		return &parser.ColumnRef{Table: parser.TableName{Name: alias}, Name: s.cols[idx].name}, nil
+		return &parser.ColumnRef{Table: parser.TableName{Name: alias}, Name: name}, nil
 	})
 	return out
 }
