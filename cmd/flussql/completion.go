@@ -215,9 +215,16 @@ func (s *shell) completeSQL(before []string, word, text string) []string {
 	case tableWords[prev]:
 		return s.tableCandidates(word)
 	}
-	out := matching(sqlKeywords, word, true)
+	var columns []string
 	for _, t := range tablesNamed(words(text)) {
-		out = append(out, matching(s.catalog.columnNames(s.database, t), word, false)...)
+		columns = append(columns, matching(s.catalog.columnNames(s.database, t), word, false)...)
+	}
+	out := append(matching(sqlKeywords, word, true), columns...)
+	// Function names come after the statement's columns: with a column that matches
+	// (WHERE reg → region), the few hundred functions (REGEXP, …) would make every
+	// prefix ambiguous.
+	if len(columns) == 0 {
+		out = append(out, matching(functionWords, word, true)...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -304,9 +311,10 @@ func tablesNamed(ws []string) []string {
 	return out
 }
 
-// isKeyword reports whether w is one of sqlKeywords.
+// isKeyword reports whether w is one of sqlKeywords or a function's name.
 func isKeyword(w string) bool {
-	return slices.ContainsFunc(sqlKeywords, func(k string) bool { return strings.EqualFold(k, w) })
+	is := func(k string) bool { return strings.EqualFold(k, w) }
+	return slices.ContainsFunc(sqlKeywords, is) || slices.ContainsFunc(functionWords, is)
 }
 
 // changesCatalog reports whether a statement may add, drop or change databases, tables or

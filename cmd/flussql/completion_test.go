@@ -20,7 +20,7 @@ func completionShell(queries map[string]int) *shell {
 		"SHOW DATABASES":               {"fluss", "analytics"},
 		"SHOW TABLES FROM `fluss`":     {"orders", "order_items", "users"},
 		"SHOW TABLES FROM `analytics`": {"events"},
-		"DESCRIBE orders":              {"order_id", "amount", "user_id"},
+		"DESCRIBE orders":              {"order_id", "amount", "user_id", "region"},
 		"DESCRIBE users":               {"user_id", "name"},
 		"DESCRIBE analytics.events":    {"event_id", "kind"},
 	}
@@ -48,6 +48,8 @@ func TestComplete(t *testing.T) {
 		{name: "table of another database", line: "SELECT * FROM analytics.ev", want: []string{"analytics.events "}, head: "SELECT * FROM "},
 		{name: "columns of the table named", line: "SELECT ord| FROM orders", want: []string{"order", "order_id"}, head: "SELECT ", tail: " FROM orders"},
 		{name: "columns of a qualified table", line: "SELECT ev| FROM analytics.events", want: []string{"event_id "}, head: "SELECT ", tail: " FROM analytics.events"},
+		{name: "a column before the functions of the same start", line: "SELECT * FROM orders WHERE reg", want: []string{"region "}, head: "SELECT * FROM orders WHERE "},
+		{name: "a function where no column matches", line: "SELECT * FROM orders WHERE regexp_r", want: []string{"regexp_replace "}, head: "SELECT * FROM orders WHERE "},
 		{name: "columns in WHERE", line: "SELECT * FROM orders JOIN users ON user", want: []string{"user_id "}, head: "SELECT * FROM orders JOIN users ON "},
 		{name: "columns of a statement over lines", typed: "SELECT *\nFROM users\n", line: "WHERE na", want: []string{"name "}, head: "WHERE "},
 		{name: "database after USE", line: "USE ana", want: []string{"analytics "}, head: "USE "},

@@ -9,7 +9,7 @@ import (
 // sqlKeywords are the words tab completion offers for SQL: the statements, clauses,
 // operators, types and functions of flussql's dialect (the README's "SQL dialect"). One
 // list, kept in this file alone, so that new statements add their words here.
-var sqlKeywords = withFunctions([]string{
+var sqlKeywords = []string{
 	// statements and their clauses
 	"SELECT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "DISTINCT",
 	"AS", "ASC", "DESC", "JOIN", "INNER", "LEFT", "CROSS", "ON", "UNION", "INTERSECT", "EXCEPT", "ALL",
@@ -31,22 +31,23 @@ var sqlKeywords = withFunctions([]string{
 	"BOOLEAN", "TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL",
 	"CHAR", "STRING", "BINARY", "BYTES", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ",
 	"ARRAY", "MAP", "ROW",
-	// functions: the engine's registry (withFunctions); window functions take
+	// functions: the engine's registry (functionWords); window functions take
 	// fn(…) OVER ([PARTITION BY …] [ORDER BY …] [ROWS|RANGE BETWEEN … AND …])
 	"OVER", "WINDOW", "ROWS", "RANGE", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT",
 	"JOBS", "STOP", "JOB", "SAVEPOINT", "DRAIN", "FUNCTIONS",
-})
+}
 
-// withFunctions adds the names of the engine's function registry (SHOW
-// FUNCTIONS) to words, once each.
-func withFunctions(words []string) []string {
+// functionWords are the names of the engine's function registry (SHOW FUNCTIONS) that
+// are not sqlKeywords already; completion offers them where no column matches.
+var functionWords = func() []string {
+	var out []string
 	for _, f := range engine.FunctionNames() {
-		if !slices.Contains(words, f) {
-			words = append(words, f)
+		if !slices.Contains(sqlKeywords, f) {
+			out = append(out, f)
 		}
 	}
-	return words
-}
+	return out
+}()
 
 // backslashCommands are the shell's commands that tab completion offers (see helpText).
 var backslashCommands = []string{
