@@ -3,7 +3,6 @@ package flussql_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -23,10 +22,7 @@ import (
 // key the Java client wrote (each looks up in the bucket its own bucketing picks); and the
 // lake snapshot Fluss's tiering service commits covers every bucket's changelog.
 func TestLakePrimaryKeyTable(t *testing.T) {
-	format, warehouse := os.Getenv(lakeFormatEnv), os.Getenv(lakeWarehouseEnv)
-	if format == "" || warehouse == "" {
-		t.Skipf("%s and %s are not set: no local lakehouse (make lake-test starts one)", lakeFormatEnv, lakeWarehouseEnv)
-	}
+	format, warehouse := lakehouse(t)
 	db, dbName := openTestDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -26,15 +26,23 @@ const (
 	lakeWarehouseEnv = "FLUSSQL_LAKE_WAREHOUSE"
 )
 
+// lakehouse returns the lake format and warehouse of the local lakehouse the test runs on, and
+// skips the test when there is none.
+func lakehouse(t *testing.T) (format, warehouse string) {
+	t.Helper()
+	format, warehouse = os.Getenv(lakeFormatEnv), os.Getenv(lakeWarehouseEnv)
+	if format == "" || warehouse == "" {
+		t.Skipf("%s and %s are not set: no local lakehouse (make lake-test starts one)", lakeFormatEnv, lakeWarehouseEnv)
+	}
+	return format, warehouse
+}
+
 // TestLakeTiering writes rows with flussql into a datalake-enabled log table of a lakehouse
 // cluster, waits until Fluss's own tiering service (a job on the local Flink) has committed
 // them to the lake, and checks that the lake snapshot the cluster reports holds every bucket
 // exactly up to its log end, and that the lake table of that snapshot is in the warehouse.
 func TestLakeTiering(t *testing.T) {
-	format, warehouse := os.Getenv(lakeFormatEnv), os.Getenv(lakeWarehouseEnv)
-	if format == "" || warehouse == "" {
-		t.Skipf("%s and %s are not set: no local lakehouse (make lake-test starts one)", lakeFormatEnv, lakeWarehouseEnv)
-	}
+	format, warehouse := lakehouse(t)
 	db, dbName := openTestDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -100,10 +108,7 @@ func TestLakeTiering(t *testing.T) {
 // TestLakeTieringPartitioned: the lake snapshot of a partitioned table names each bucket by
 // partition id, and holds every partition's buckets to their log ends.
 func TestLakeTieringPartitioned(t *testing.T) {
-	format, warehouse := os.Getenv(lakeFormatEnv), os.Getenv(lakeWarehouseEnv)
-	if format == "" || warehouse == "" {
-		t.Skipf("%s and %s are not set: no local lakehouse (make lake-test starts one)", lakeFormatEnv, lakeWarehouseEnv)
-	}
+	format, warehouse := lakehouse(t)
 	db, dbName := openTestDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -131,35 +131,16 @@ func anyNull(ins []arrow.Array, i int) bool {
 	return false
 }
 
-// stringRows builds a string array of n rows: NULL where an input is NULL
-// (unless nullArgs) or f says so, f's string otherwise. No boxing: the
-// kernels of the string, regex, JSON and hash families run on it.
-func stringRows(ec *evalCtx, n int, ins []arrow.Array, nullArgs bool, f func(i int) (string, bool, error)) (arrow.Array, error) {
-	b := array.NewStringBuilder(ec.mem)
-	defer b.Release()
-	b.Reserve(n)
-	for i := range n {
-		if !nullArgs && anyNull(ins, i) {
-			b.AppendNull()
-			continue
-		}
-		s, ok, err := f(i)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			b.AppendNull()
-			continue
-		}
-		b.Append(s)
-	}
-	return b.NewArray(), nil
+// rowBuilder is an Arrow builder that appends values of Go type T.
+type rowBuilder[T any] interface {
+	array.Builder
+	Append(T)
 }
 
-// intRows builds an array of the integer type t (INT or BIGINT, TINYINT,
-// SMALLINT) of n rows, as stringRows.
-func intRows(ec *evalCtx, t types.DataType, n int, ins []arrow.Array, nullArgs bool, f func(i int) (int64, bool, error)) (arrow.Array, error) {
-	b := array.NewInt64Builder(ec.mem)
+// fillRows appends n rows to b: NULL where an input is NULL (unless
+// nullArgs) or f says so, f's value otherwise; it releases b. No boxing: the
+// kernels of the string, regex, JSON, hash and math families run on it.
+func fillRows[T any](b rowBuilder[T], n int, ins []arrow.Array, nullArgs bool, f func(i int) (T, bool, error)) (arrow.Array, error) {
 	defer b.Release()
 	b.Reserve(n)
 	for i := range n {
@@ -177,58 +158,33 @@ func intRows(ec *evalCtx, t types.DataType, n int, ins []arrow.Array, nullArgs b
 		}
 		b.Append(v)
 	}
-	a := b.NewArray()
-	if t.Kind == types.BigInt {
-		return a, nil
+	return b.NewArray(), nil
+}
+
+// stringRows builds a string array of n rows, as fillRows.
+func stringRows(ec *evalCtx, n int, ins []arrow.Array, nullArgs bool, f func(i int) (string, bool, error)) (arrow.Array, error) {
+	return fillRows[string](array.NewStringBuilder(ec.mem), n, ins, nullArgs, f)
+}
+
+// intRows builds an array of the integer type t (INT or BIGINT, TINYINT,
+// SMALLINT) of n rows, as fillRows.
+func intRows(ec *evalCtx, t types.DataType, n int, ins []arrow.Array, nullArgs bool, f func(i int) (int64, bool, error)) (arrow.Array, error) {
+	a, err := fillRows[int64](array.NewInt64Builder(ec.mem), n, ins, nullArgs, f)
+	if err != nil || t.Kind == types.BigInt {
+		return a, err
 	}
 	defer a.Release()
 	return castArray(ec, a, t)
 }
 
-// floatRows builds a DOUBLE array of n rows, as stringRows.
+// floatRows builds a DOUBLE array of n rows, as fillRows.
 func floatRows(ec *evalCtx, n int, ins []arrow.Array, nullArgs bool, f func(i int) (float64, bool, error)) (arrow.Array, error) {
-	b := array.NewFloat64Builder(ec.mem)
-	defer b.Release()
-	b.Reserve(n)
-	for i := range n {
-		if !nullArgs && anyNull(ins, i) {
-			b.AppendNull()
-			continue
-		}
-		v, ok, err := f(i)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			b.AppendNull()
-			continue
-		}
-		b.Append(v)
-	}
-	return b.NewArray(), nil
+	return fillRows[float64](array.NewFloat64Builder(ec.mem), n, ins, nullArgs, f)
 }
 
-// boolRows builds a BOOLEAN array of n rows, as stringRows.
+// boolRows builds a BOOLEAN array of n rows, as fillRows.
 func boolRows(ec *evalCtx, n int, ins []arrow.Array, nullArgs bool, f func(i int) (bool, bool, error)) (arrow.Array, error) {
-	b := array.NewBooleanBuilder(ec.mem)
-	defer b.Release()
-	b.Reserve(n)
-	for i := range n {
-		if !nullArgs && anyNull(ins, i) {
-			b.AppendNull()
-			continue
-		}
-		v, ok, err := f(i)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			b.AppendNull()
-			continue
-		}
-		b.Append(v)
-	}
-	return b.NewArray(), nil
+	return fillRows[bool](array.NewBooleanBuilder(ec.mem), n, ins, nullArgs, f)
 }
 
 // doubles converts a numeric array to DOUBLE (Flink's implicit cast of the

@@ -96,21 +96,7 @@ func TestReproFrozenLeaderPastSession(t *testing.T) {
 	clients.Wait()
 	heal(t)
 	faults.add("healed")
-	final := map[int64]int64{}
-	for key := range int64(keys) {
-		deadline := time.Now().Add(time.Minute)
-		for {
-			call := h.since()
-			got, err := lookupRegister(nil, db, key, 10*time.Second)
-			if err == nil {
-				final[key] = got
-				h.add(registerOp{Client: 9, Key: key, Value: got, Call: call, Return: h.since()})
-				break
-			}
-			require.True(t, time.Now().Before(deadline), "looking up key %d after the run: %v", key, err)
-			time.Sleep(200 * time.Millisecond)
-		}
-	}
+	final := lookupFinal(t, db, h, keys, 9)
 	ops := h.snapshot()
 	counts := map[outcome]int{}
 	for _, op := range ops {

@@ -179,23 +179,7 @@ func linearizableRun(t *testing.T) {
 
 	// A lookup of every key after the cluster healed, into the history: it must see the last
 	// acknowledged upsert (or a later unknown one).
-	final := map[int64]int64{}
-	for key := range int64(registerKeys) {
-		deadline := time.Now().Add(time.Minute)
-		for {
-			call := h.since()
-			got, err := lookupRegister(nil, db, key, 10*time.Second)
-			if err == nil {
-				final[key] = got
-				h.add(registerOp{Client: registerClients, Key: key, Value: got, Call: call, Return: h.since()})
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("looking up key %d after the run: %v", key, err)
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-	}
+	final := lookupFinal(t, db, h, registerKeys, registerClients)
 
 	ops := h.snapshot()
 	counts := map[outcome]int{}
@@ -287,6 +271,31 @@ func appendReport(line string) {
 		fmt.Fprintln(f, line)
 		f.Close()
 	}
+}
+
+// lookupFinal looks every key up once more after the cluster healed (retrying for up to a
+// minute), records each lookup in h as client's, and returns the values: the last
+// acknowledged upsert of each key (or a later unknown one) is what they must see.
+func lookupFinal(t *testing.T, db *sql.DB, h *registerHistory, keys, client int) map[int64]int64 {
+	t.Helper()
+	final := map[int64]int64{}
+	for key := range int64(keys) {
+		deadline := time.Now().Add(time.Minute)
+		for {
+			call := h.since()
+			got, err := lookupRegister(nil, db, key, 10*time.Second)
+			if err == nil {
+				final[key] = got
+				h.add(registerOp{Client: client, Key: key, Value: got, Call: call, Return: h.since()})
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("looking up key %d after the run: %v", key, err)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	return final
 }
 
 // lookupRegister looks key up within deadline (timed by l when not nil) and returns its value,
