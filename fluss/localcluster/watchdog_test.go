@@ -39,6 +39,13 @@ func TestWatchCoordinatorRestartsAStuckCoordinator(t *testing.T) {
 	}, 2*time.Minute, 250*time.Millisecond, "the restarted coordinator never listed the tablet server")
 	leader := createReplicatedTable(ctx, t, c, "watchdog", "t", 1)
 	assert.GreaterOrEqual(t, leader, 0)
+	// The lost-creation check finds no leaderless table on this healthy cluster, and notes
+	// the new one as healthy (it is not asked about again).
+	var w tableWatch
+	table, err := w.leaderlessTable(ctx, c)
+	require.NoError(t, err)
+	assert.Empty(t, table)
+	assert.Len(t, w.healthy, 1, "the table just created, with its leader")
 	stop()
 	assert.Equal(t, 1, <-restarted, "restarted once: the new log does not have the line")
 }
