@@ -23,7 +23,7 @@ const stuckCoordinatorLine = "is not empty while creating a new one"
 
 // tableCheckEvery is how often WatchCoordinator looks for tables whose creation the
 // coordinator lost (see watchdog_tables.go).
-const tableCheckEvery = 5 * time.Second
+const tableCheckEvery = 3 * time.Second
 
 // WatchCoordinator restarts the coordinator whenever its log shows that its event thread is
 // stuck (see above), or a table older than leaderlessGrace still has a bucket without a

@@ -23,7 +23,7 @@ import (
 // leaderlessGrace is how old a non-partitioned table must be, by the coordinator's clock of
 // its creation, before buckets without a leader count as a lost creation: normally they get
 // one within a second.
-const leaderlessGrace = 20 * time.Second
+const leaderlessGrace = 12 * time.Second
 
 // tableWatch remembers the tables already seen with a leader for every bucket, so that each
 // table is asked about only while it is young or leaderless.
