@@ -192,7 +192,7 @@ func ids(from, to int) []int {
 // query that prunes partitions.
 func TestLakeUnionReadIcebergPrimaryKey(t *testing.T) {
 	t.Parallel()
-	l := newIcebergLake(t, "lake_pk", 2*time.Minute)
+	l := newIcebergLake(t, "lake_pk", 3*time.Minute)
 	pk, ppk := l.dbName+".pk", l.dbName+".ppk"
 	const opts = `'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s'`
 	l.exec(`CREATE TABLE ` + pk + ` (id INT, name STRING, v BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '3', ` + opts + `)`)
