@@ -52,7 +52,7 @@ RELIABILITY_DIR = reliability
 RELIABILITY_RUN ?=
 RELIABILITY_FLAGS = $(if $(RELIABILITY_RUN),-run '$(RELIABILITY_RUN)')
 
-.PHONY: readme-functions all build vet staticcheck test flink-differential lake-test flink-oracle-long unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short reliability-next reliability-repro fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
+.PHONY: readme-functions all build vet staticcheck test flink-differential lake-test lake-long flink-oracle-long unit bench-compare bench-scale bench-build tpch integration integration-next suite reliability-short reliability-next reliability-repro fetch fuzz reliability cluster-up cluster-down flink-up flink-down proto bench demo consumer-graph tidy
 
 all: build
 
@@ -134,6 +134,14 @@ flink-differential:
 LAKE ?= iceberg
 lake-test:
 	$(CLUSTER) run -flink -lake $(LAKE) -- sh -c "cd $(LAKE_DIR) && $(GO) test -count=1 -timeout 5m -run 'Lake' ./... && cd .. && $(GO) test -count=1 -timeout 5m -run 'Lake' ."
+
+## lake-long: the lake tests of LAKE_DIR with FLUSSQL_LAKE_LONG=1 on a fresh Iceberg lakehouse:
+## also the parts that wait for more than one round of tiering (a primary-key table's
+## changes tiered as equality deletes; reads while the table is written and tiered) and the
+## Flink oracle of the union read (Flink's batch read of a log table, its streaming read of
+## a primary-key table, against flussql's). A few minutes.
+lake-long:
+	$(CLUSTER) run -flink -lake iceberg -- sh -c "cd $(LAKE_DIR) && FLUSSQL_LAKE_LONG=1 $(GO) test -count=1 -timeout 10m -run 'Lake' ./..."
 
 ## flink-oracle-long: the Flink tests of flink-differential with FLUSS_FLINK_LONG=1: every
 ## statement of TestFlinkOracle (not only the short set) and the generated grid of operators,

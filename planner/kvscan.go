@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/flussql/flussql/fluss"
@@ -34,17 +33,7 @@ func (qb *queryBuilder) usesKvScan() bool {
 	if info == nil || !info.HasPrimaryKey() || !qb.b.sess.KvScan || qb.s.Hints != nil {
 		return false
 	}
-	eq := equalities(info, qb.s.Where, qb.b.sess)
-	if _, ok := keySet(info, info.Schema().PrimaryKey, eq); ok {
-		return false
-	}
-	bucket, phys := info.BucketKeys(), info.PhysicalPrimaryKey()
-	if len(bucket) > 0 && len(bucket) < len(phys) && slices.Equal(bucket, phys[:len(bucket)]) {
-		if _, ok := keySet(info, append(slices.Clone(bucket), info.PartitionKeys()...), eq); ok {
-			return false
-		}
-	}
-	return true
+	return !qb.keyAnswers()
 }
 
 // kvScan plans the KV scan source of a query over columns proj (see usesKvScan).

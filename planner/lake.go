@@ -21,7 +21,8 @@ const (
 	// 'full' (the default; 'earliest' reads the log alone, as in Flink): the lake snapshot
 	// the cluster reports as tiered, then the Fluss log of every bucket from the snapshot's
 	// offset for it (from the earliest offset when the snapshot has none), bounded or not,
-	// as Fluss's Flink connector reads it. Every row once.
+	// as Fluss's Flink connector reads it. Every row once. Of a primary-key table
+	// (lakepk.go), bounded: the snapshot merged by key with the changelog after it.
 	LakeUnion
 	// LakeOnly is t$lake: the lake snapshot alone.
 	LakeOnly
@@ -36,6 +37,12 @@ func splitLake(name string) (string, bool) {
 		return name[:len(name)-len(lakeSuffix)], true
 	}
 	return name, false
+}
+
+// isLake reports whether name is the lake of a table (t$lake).
+func isLake(name string) bool {
+	_, lake := splitLake(name)
+	return lake
 }
 
 // lakeTable resolves t$lake: the table, which must be datalake-enabled, with the lake's
@@ -137,6 +144,9 @@ func (p *Scan) lakeText() string {
 	format := p.Table.DatalakeFormat()
 	switch p.Lake {
 	case LakeUnion:
+		if p.Table.HasPrimaryKey() {
+			return fmt.Sprintf("union read: the %s snapshot Fluss reports as tiered merged by primary key with each bucket's changelog after the snapshot's offset (the latest change of a key wins, deletes applied)", format)
+		}
 		return fmt.Sprintf("union read: the %s snapshot Fluss reports as tiered, then each bucket's log from the snapshot's offset", format)
 	case LakeOnly:
 		return fmt.Sprintf("the %s snapshot Fluss reports as tiered, alone ($lake)", format)

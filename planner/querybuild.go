@@ -105,8 +105,11 @@ func (b *builder) query(s *parser.Select) (Plan, error) {
 	if qb.virtual != nil {
 		proj = qb.virtualProjection()
 		conv.slot = func(col int) int { return slices.Index(proj, col) }
-	} else if qb.info != nil && (!qb.info.HasPrimaryKey() || qb.usesKvScan()) {
+	} else if qb.info != nil && (!qb.info.HasPrimaryKey() || qb.usesKvScan() || isLake(qb.s.Table.Name)) {
 		proj = qb.projection()
+		conv.slot = func(col int) int { return slices.Index(proj, col) }
+	} else if qb.usesLakeMerge() {
+		proj = withPrimaryKey(qb.info, qb.projection())
 		conv.slot = func(col int) int { return slices.Index(proj, col) }
 	}
 	if qb.info != nil {
@@ -260,6 +263,9 @@ func (qb *queryBuilder) source(proj []int, streaming bool, q *Query) (QueryPlan,
 		}
 		if qb.usesKvScan() {
 			return qb.kvScan(proj, streaming, q)
+		}
+		if qb.usesLakeMerge() {
+			return qb.lakeMergeScan(proj)
 		}
 		if !streaming {
 			return nil, "", &fullScanError{msg: fmt.Sprintf("aggregates, ORDER BY and DISTINCT over a whole primary-key table need a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}

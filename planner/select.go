@@ -281,6 +281,9 @@ func (sb *selectBuilder) primaryKey() (Plan, error) {
 	if p, err := sb.kvScanQuery(); p != nil || err != nil {
 		return p, err
 	}
+	if p, err := sb.lakeMergeQuery(); p != nil || err != nil {
+		return p, err
+	}
 	if sb.count {
 		return nil, &fullScanError{msg: fmt.Sprintf("COUNT(*) over a whole primary-key table needs a full scan, which needs Fluss 1.0+ (ScanKv); %s", hint)}
 	}

@@ -59,8 +59,9 @@ func (c *Session) buildQuery(ctx, octx context.Context, q *planner.Query) (engin
 	return op, inputs, nil
 }
 
-// queryInput opens one source of a query as an engine input.
-func (c *Session) queryInput(ctx context.Context, source planner.QueryPlan) (engine.Operator, error) {
+// queryInput opens one source of a query as an engine input; the state a source holds
+// (the changed keys of a union read of a primary-key table) counts in budget.
+func (c *Session) queryInput(ctx context.Context, source planner.QueryPlan, budget *engine.Budget) (engine.Operator, error) {
 	var err error
 	switch src := source.(type) {
 	case *planner.Scan:
@@ -73,7 +74,7 @@ func (c *Session) queryInput(ctx context.Context, source planner.QueryPlan) (eng
 				return nil, err
 			}
 		}
-		if in.rows, err = c.openScan(ctx, src); err != nil {
+		if in.rows, err = c.openScan(ctx, src, budget); err != nil {
 			return nil, err
 		}
 		in.rows.batchesOnly = true // the engine reads the batches: no row values are made of them

@@ -15,11 +15,12 @@ import (
 
 // planKv plans the statement again (build) with the session's KvScan set when its plan p (or
 // error err) without it needs a full scan of a primary-key table — refused with
-// ErrNeedsFullScan, or read with LimitScan, which sees only the first rows of each bucket —
-// and the connected server offers SCAN_KV. It returns p and err unchanged otherwise.
+// ErrNeedsFullScan, read with LimitScan, which sees only the first rows of each bucket, or
+// a union read of a datalake-enabled one, which the KV scan answers with less work — and
+// the connected server offers SCAN_KV. It returns p and err unchanged otherwise.
 func (c *Session) planKv(ctx context.Context, p planner.Plan, err error,
 	build func(planner.Session) (planner.Plan, error)) (planner.Plan, error) {
-	if !errors.Is(err, planner.ErrNeedsFullScan) && !readsLimitScan(p) {
+	if !errors.Is(err, planner.ErrNeedsFullScan) && !readsLimitScan(p) && !readsLakeMerge(p) {
 		return p, err
 	}
 	if ok, oerr := c.client.OffersKvScan(ctx); oerr != nil || !ok {
@@ -40,6 +41,27 @@ func readsLimitScan(p planner.Plan) bool {
 		return ok
 	case *planner.Explain:
 		return readsLimitScan(p.Plan)
+	}
+	return false
+}
+
+// readsLakeMerge reports whether p (or the query or EXPLAIN it wraps) reads a primary-key
+// table by a union read of its lake.
+func readsLakeMerge(p planner.Plan) bool {
+	switch p := p.(type) {
+	case *planner.Scan:
+		return p.IsLakeMerge()
+	case *planner.Query:
+		if s, ok := p.Source.(*planner.Scan); ok && s.IsLakeMerge() {
+			return true
+		}
+		for _, in := range p.Inputs {
+			if s, ok := in.(*planner.Scan); ok && s.IsLakeMerge() {
+				return true
+			}
+		}
+	case *planner.Explain:
+		return readsLakeMerge(p.Plan)
 	}
 	return false
 }

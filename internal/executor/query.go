@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/flussql/flussql/engine"
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/types"
 	"github.com/flussql/flussql/parser"
@@ -210,12 +211,13 @@ func (c *Session) startScan(ctx context.Context, p *planner.Scan) (Rows, error) 
 		}
 		return newSliceRows(cols, rows), nil
 	}
-	return c.openScan(ctx, p)
+	return c.openScan(ctx, p, nil)
 }
 
 // openScan subscribes the scan's buckets and returns its rows (not for a scan whose
-// partitions were all pruned).
-func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, error) {
+// partitions were all pruned). The state of a union read of a primary-key table counts in
+// budget (nil: a budget of the session's query_memory of its own).
+func (c *Session) openScan(ctx context.Context, p *planner.Scan, budget *engine.Budget) (*scanRows, error) {
 	cols := p.ResultColumns()
 	tbl, err := c.client.TableOf(p.Table)
 	if err != nil {
@@ -239,7 +241,11 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 		rows.lake = lake
 		return rows, nil
 	}
-	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded, Filter: p.ServerFilter(),
+	filter := p.ServerFilter()
+	if p.IsLakeMerge() {
+		filter = nil // a change to a value the WHERE rejects still replaces the key's lake row
+	}
+	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded, Filter: filter,
 		Partitions: p.Partitions})
 	if err != nil {
 		lake.close()
@@ -279,7 +285,7 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 	}
 	groups, limited := [][]fluss.TableBucket{buckets}, false
 	switch {
-	case p.Bounded && p.Output.Limit >= 0 && !p.Output.Count:
+	case p.Bounded && p.Output.Limit >= 0 && !p.Output.Count && !p.IsLakeMerge():
 		groups, limited = limitGroups(buckets), true
 	case p.Bounded && len(buckets) > firstGroup:
 		groups = [][]fluss.TableBucket{buckets[:firstGroup:firstGroup], buckets[firstGroup:]}
@@ -296,5 +302,14 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan) (*scanRows, err
 	}
 	rows := newScanRows(ctx, cols, scanner, &p.Output, inTypes, timeout)
 	rows.more, rows.stop, rows.lake = more, stop, lake
+	if p.IsLakeMerge() {
+		if budget == nil {
+			budget = &engine.Budget{Limit: c.ex.opts.QueryMemory, Setting: "the DSN key query_memory"}
+		}
+		if rows.merge, err = newLakeMerge(p.Table, projection, budget); err != nil {
+			rows.Close()
+			return nil, err
+		}
+	}
 	return rows, nil
 }

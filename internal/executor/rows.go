@@ -72,6 +72,9 @@ type scanRows struct {
 	// lake, for a scan that reads a table's lake, is read before the log (lakescan.go);
 	// scanner is nil when the lake alone is read (t$lake).
 	lake *lakeRead
+	// merge, for the union read of a primary-key table, merges the lake with the changelog
+	// read before it (lakemerge.go).
+	merge *lakeMerge
 
 	// fast is set when there is no filter and no COUNT: values go straight from Arrow.
 	fast bool
@@ -211,16 +214,6 @@ func (r *scanRows) fetch() error {
 	}
 	for {
 		b, err := r.poll()
-		if errors.Is(err, io.EOF) && r.more != nil {
-			more, err := r.more()
-			if err != nil {
-				return err
-			}
-			if more {
-				continue
-			}
-			return io.EOF
-		}
 		if err != nil {
 			return err
 		}
@@ -244,8 +237,12 @@ func (r *scanRows) fetch() error {
 	}
 }
 
-// poll returns the next batch: the lake's first, then the log's.
+// poll returns the next batch: the lake's first, then the log's (for the union read of a
+// primary-key table, the merge's: pollMerged).
 func (r *scanRows) poll() (*fluss.ScanBatch, error) {
+	if r.merge != nil {
+		return r.pollMerged()
+	}
 	if r.lake != nil && r.lake.scan != nil {
 		b, err := r.lake.next(r.ctx)
 		if !errors.Is(err, io.EOF) {
@@ -253,12 +250,31 @@ func (r *scanRows) poll() (*fluss.ScanBatch, error) {
 		}
 		r.lake.close()
 	}
-	if r.scanner == nil {
-		return nil, io.EOF
+	return r.pollLog()
+}
+
+// pollLog returns the log's next batch, taking in the next group of buckets when the
+// subscribed ones are read to their end (scangroups.go), or io.EOF after the last.
+func (r *scanRows) pollLog() (*fluss.ScanBatch, error) {
+	for {
+		if r.scanner == nil {
+			return nil, io.EOF
+		}
+		ctx, cancel := r.pollContext()
+		b, err := r.scanner.Poll(ctx)
+		cancel()
+		if errors.Is(err, io.EOF) && r.more != nil {
+			more, err := r.more()
+			if err != nil {
+				return nil, err
+			}
+			if more {
+				continue
+			}
+			return nil, io.EOF
+		}
+		return b, err
 	}
-	ctx, cancel := r.pollContext()
-	defer cancel()
-	return r.scanner.Poll(ctx)
 }
 
 // finish ends the scan and queues the rows to emit after the input (COUNT(*)).
@@ -283,6 +299,7 @@ func (r *scanRows) release() {
 			r.batch = nil
 		}
 		r.lake.close()
+		r.merge.release()
 		if r.scanner != nil {
 			_ = r.scanner.Close()
 		}

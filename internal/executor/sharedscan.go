@@ -50,7 +50,7 @@ func (c *Session) openInputs(ctx context.Context, srcs []planner.QueryPlan, budg
 			}
 		}
 		if len(group) == 1 {
-			in, err := c.queryInput(ctx, src)
+			in, err := c.queryInput(ctx, src, budget)
 			if err != nil {
 				return fail(err)
 			}
@@ -92,7 +92,7 @@ func (c *Session) openShared(ctx context.Context, readers []*planner.Scan, budge
 		whole.Output.Columns = append(whole.Output.Columns, planner.OutputColumn{
 			Name: schema.Columns[col].Name, Type: schema.Columns[col].Type, Slot: len(whole.Output.Columns)})
 	}
-	in, err := c.queryInput(ctx, &whole)
+	in, err := c.queryInput(ctx, &whole, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (c *Session) openShared(ctx context.Context, readers []*planner.Scan, budge
 		for i, col := range r.Projection {
 			cols[i] = slices.Index(union, col)
 		}
-		users[k] = s.reader(cols, func() (engine.Operator, error) { return c.queryInput(s.ctx, r) })
+		users[k] = s.reader(cols, func() (engine.Operator, error) { return c.queryInput(s.ctx, r, budget) })
 	}
 	return users, nil
 }
