@@ -32,7 +32,8 @@ func TestApproxCountDistinctBound(t *testing.T) {
 					assert.Equal(t, int64(n), got)
 					return
 				}
-				t.Logf("%s %d: %d", kind, n, got); assert.LessOrEqual(t, math.Abs(float64(got.(int64)-int64(n))), 0.03*float64(n), "estimate %d of %d", got, n)
+				t.Logf("%s %d: %d", kind, n, got)
+				assert.LessOrEqual(t, math.Abs(float64(got.(int64)-int64(n))), 0.03*float64(n), "estimate %d of %d", got, n)
 			})
 		}
 	}
