@@ -188,11 +188,11 @@ func bitmapAgg(name, sig, desc string, arg types.DataType, fold func(s *bitmapSt
 // bitmapState is one group's bitmap; seen tells whether a value was folded in (the NULL of
 // RB_XOR_AGG); and marks RB_AND_AGG, whose empty intersection is NULL.
 type bitmapState struct {
-	fn        string
-	fold      func(s *bitmapState, v any) error
-	b         *roaring.Bitmap
-	seen      bool
-	and       bool
+	fn   string
+	fold func(s *bitmapState, v any) error
+	b    *roaring.Bitmap
+	seen bool
+	and  bool
 }
 
 func (s *bitmapState) add(v any) error { return s.fold(s, v) }
