@@ -82,3 +82,29 @@ func TestBitmapRbm32Interop(t *testing.T) {
 	require.NoError(t, db.QueryRow(`SELECT RB_CONTAINS(bm, 70000 + 3), RB_CONTAINS(bm, -2000) FROM `+uv+` WHERE page = 2`).Scan(&in, &out))
 	assert.Equal(t, []bool{want[2].Contains(70003), want[2].Contains(uint32(0xffffffff - 1999))}, []bool{in, out})
 }
+
+// TestBitmapArrays builds bitmaps from an ARRAY<INT> column (NULL elements skipped, a NULL
+// array NULL) and lists them back in unsigned order (-1 is 2³²-1, last), as Java's
+// RoaringBitmap.toArray.
+func TestBitmapArrays(t *testing.T) {
+	db, dbName := openTestDB(t)
+	tbl := dbName + "." + createTable(t, db, dbName, "arrs", `id INT, a ARRAY<INT>`, `'bucket.num' = '1'`)
+	_, err := db.Exec(`INSERT INTO ` + tbl + ` VALUES (1, ARRAY[3, 1, 2, 2, NULL, -1]), (2, ARRAY[NULL]), (3, NULL)`)
+	require.NoError(t, err)
+	rows, err := db.Query(`SELECT id, RB_CARDINALITY(RB_BUILD(a)), RB_TO_ARRAY(RB_BUILD(a)), RB_CONTAINS(RB_BUILD(a), -1) FROM ` + tbl + ` ORDER BY id`)
+	require.NoError(t, err)
+	defer rows.Close()
+	var got [][]any
+	for rows.Next() {
+		var id int64
+		var card, arr, has any
+		require.NoError(t, rows.Scan(&id, &card, &arr, &has))
+		got = append(got, []any{id, card, arr, has})
+	}
+	require.NoError(t, rows.Err())
+	assert.Equal(t, [][]any{
+		{int64(1), int64(4), []any{int64(1), int64(2), int64(3), int64(-1)}, true},
+		{int64(2), int64(0), []any{}, false},
+		{int64(3), nil, nil, nil},
+	}, got)
+}
