@@ -27,6 +27,7 @@ type Agg struct {
 	// Extra are the constant arguments after Arg (LISTAGG's separator).
 	Extra []Expr
 	def   *FuncDef
+	user  *AggregateUDF // a user-defined aggregate (aggudf.go)
 }
 
 // AggregateFunctions lists the aggregate functions of the registry.
@@ -113,6 +114,9 @@ func builtinAggType(fn string, args []Expr) ([]Expr, types.DataType, any, error)
 
 // String renders the call.
 func (a *Agg) String() string {
+	if a.Arg == nil && a.user != nil {
+		return a.Func + "()"
+	}
 	if a.Arg == nil {
 		return "COUNT(*)"
 	}

@@ -31,6 +31,8 @@ type accumulator interface {
 // one aggState per group.
 func newAccumulator(a *Agg, grow func(int64) error) accumulator {
 	switch {
+	case a.user != nil:
+		return &udafAcc{agg: a, grow: grow}
 	case a.Distinct:
 	case a.Func == "COUNT":
 		return &countAcc{}

@@ -140,7 +140,7 @@ func FunctionNames() []string {
 // IsAggregateFunction reports whether name is an aggregate function.
 func IsAggregateFunction(name string) bool {
 	d := LookupFunction(name)
-	return d != nil && d.Kind == AggregateFunc
+	return d != nil && d.Kind == AggregateFunc || d == nil && IsUserAggregate(name)
 }
 
 // NewCall types a call of a Scalar function (or of a Syntax one with a

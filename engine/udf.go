@@ -17,6 +17,7 @@ import (
 type FunctionSet struct {
 	mu     sync.RWMutex
 	byName map[string]*FuncDef
+	aggs   map[string]*AggregateUDF // the aggregates of byName (aggudf.go)
 }
 
 // Lookup finds a user-defined function by name (any case); nil when there
@@ -84,13 +85,18 @@ func (s *FunctionSet) RegisterScalar(f ScalarUDF) error {
 		Desc: desc, Example: name + "(…)", Volatile: true, Type: udfType(f), Kernel: udfKernel(f)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.byName == nil {
-		s.byName = map[string]*FuncDef{}
-	}
 	if _, dup := s.byName[name]; dup {
 		return fmt.Errorf("function %s is registered already", name)
 	}
+	if IsUserAggregate(name) {
+		return fmt.Errorf("function %s is a user-defined aggregate (of another connector of this program); give yours another name", name)
+	}
+	if s.byName == nil {
+		s.byName = map[string]*FuncDef{}
+		s.aggs = map[string]*AggregateUDF{}
+	}
 	s.byName[name] = d
+	noteUserScalar(name)
 	return nil
 }
 
@@ -107,18 +113,9 @@ func isWordName(s string) bool {
 // declared type (an untyped NULL takes it; another type is CAST).
 func udfType(f ScalarUDF) TypeRule {
 	return func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
-		if err := argc(name, args, len(f.Args), len(f.Args)); err != nil {
+		args, err := castArgs(name, args, f.Args)
+		if err != nil {
 			return nil, f.Result, nil, err
-		}
-		for i, want := range f.Args {
-			args[i] = retype(args[i], want)
-			if got := args[i].Type(); !got.AsNullable().Equal(want.AsNullable()) {
-				c, err := NewCast(args[i], want)
-				if err != nil {
-					return nil, f.Result, nil, fmt.Errorf("%s: argument %d: %w", name, i+1, err)
-				}
-				args[i] = c
-			}
 		}
 		return args, nullable(f.Result, false), nil, nil
 	}
@@ -138,6 +135,9 @@ func udfKernel(f ScalarUDF) Kernel {
 
 // NewCallOf types a call of d (a user-defined function of a FunctionSet).
 func NewCallOf(d *FuncDef, args []Expr) (Expr, error) {
+	if d.Kind == AggregateFunc {
+		return nil, fmt.Errorf("aggregate function %s is not allowed here (only in the select list, HAVING and ORDER BY)", d.Name)
+	}
 	args, t, state, err := d.Type(d.Name, args)
 	if err != nil {
 		return nil, err

@@ -478,6 +478,13 @@ func (a *aggConv) aggregate(e parser.Expr) (engine.Expr, error) {
 	case *parser.CountStar:
 		agg, err = engine.NewAgg("COUNT", nil, false)
 	case *parser.FuncCall:
+		if f := a.inner.sess.Functions.LookupAggregate(n.Name); f != nil {
+			agg, err = a.userAggregate(f, n)
+			break
+		}
+		if engine.LookupFunction(n.Name) == nil {
+			return nil, notSupported("function %s is not supported; SHOW FUNCTIONS lists the functions of this connection", n.Name)
+		}
 		if len(n.Args) != 1 && (n.Name != "LISTAGG" || len(n.Args) != 2) {
 			return nil, fmt.Errorf("%s takes one argument", n.Name)
 		}
