@@ -33,13 +33,13 @@ func init() {
 				return types.NewArray(types.NewRow(types.Field{Name: "key", Type: *m.Key}, types.Field{Name: "value", Type: *m.Value}))
 			}), Kernel: mapPartKernel(2)},
 		&FuncDef{Name: "MAP_FROM_ARRAYS", Family: "collection", Signature: "MAP_FROM_ARRAYS(keys ARRAY<K>, values ARRAY<V>) → MAP<K, V>",
-			Desc: "the map of keys[i] to values[i]; arrays of different lengths are an error; a repeated key stays repeated (as Flink)",
+			Desc:    "the map of keys[i] to values[i]; arrays of different lengths are an error; a repeated key stays repeated (as Flink)",
 			Example: "MAP_FROM_ARRAYS(SPLIT('a,b', ','), SPLIT('1,2', ',')) = {a=1, b=2}",
-			Type: mapFromArraysType, Kernel: mapFromArraysKernel},
+			Type:    mapFromArraysType, Kernel: mapFromArraysKernel},
 		&FuncDef{Name: "MAP_UNION", Family: "collection", Signature: "MAP_UNION(m1 MAP<K, V>, m2 MAP<K, V>, …) → MAP<K, V>",
-			Desc: "the entries of all maps, a later map's value winning for a repeated key; NULL when any map is",
+			Desc:    "the entries of all maps, a later map's value winning for a repeated key; NULL when any map is",
 			Example: "MAP_UNION(MAP['a', 1, 'b', 2], MAP['b', 3]) = {a=1, b=3}",
-			Type: mapUnionType, Kernel: mapUnionKernel},
+			Type:    mapUnionType, Kernel: mapUnionKernel},
 	)
 }
 
