@@ -22,23 +22,23 @@ import (
 func init() {
 	register(
 		&FuncDef{Name: "MAP_KEYS", Family: "collection", Signature: "MAP_KEYS(m MAP<K, V>) → ARRAY<K>",
-			Desc: "the keys of m, in its order", Example: "MAP_KEYS(MAP['a', 1, 'b', 2]) = ['a', 'b']",
+			Desc: "the keys of m, in its order", Example: "MAP_KEYS(MAP['a', 1, 'b', 2])[2] = 'b'",
 			Type: mapPartType(func(m types.DataType) types.DataType { return types.NewArray(*m.Key) }), Kernel: mapPartKernel(0)},
 		&FuncDef{Name: "MAP_VALUES", Family: "collection", Signature: "MAP_VALUES(m MAP<K, V>) → ARRAY<V>",
-			Desc: "the values of m, in the order of its keys", Example: "MAP_VALUES(MAP['a', 1, 'b', 2]) = [1, 2]",
+			Desc: "the values of m, in the order of its keys", Example: "MAP_VALUES(MAP['a', 1, 'b', 2])[2] = 2",
 			Type: mapPartType(func(m types.DataType) types.DataType { return types.NewArray(*m.Value) }), Kernel: mapPartKernel(1)},
 		&FuncDef{Name: "MAP_ENTRIES", Family: "collection", Signature: "MAP_ENTRIES(m MAP<K, V>) → ARRAY<ROW<key K, value V>>",
-			Desc: "the entries of m as rows (key, value)", Example: "MAP_ENTRIES(MAP['a', 1]) = [('a', 1)]",
+			Desc: "the entries of m as rows (key, value)", Example: "CARDINALITY(MAP_ENTRIES(MAP['a', 1, 'b', 2])) = 2",
 			Type: mapPartType(func(m types.DataType) types.DataType {
 				return types.NewArray(types.NewRow(types.Field{Name: "key", Type: *m.Key}, types.Field{Name: "value", Type: *m.Value}))
 			}), Kernel: mapPartKernel(2)},
 		&FuncDef{Name: "MAP_FROM_ARRAYS", Family: "collection", Signature: "MAP_FROM_ARRAYS(keys ARRAY<K>, values ARRAY<V>) → MAP<K, V>",
 			Desc:    "the map of keys[i] to values[i]; arrays of different lengths are an error; a repeated key stays repeated (as Flink)",
-			Example: "MAP_FROM_ARRAYS(SPLIT('a,b', ','), SPLIT('1,2', ',')) = {a=1, b=2}",
+			Example: "MAP_FROM_ARRAYS(SPLIT('a,b', ','), SPLIT('1,2', ','))['b'] = '2'",
 			Type:    mapFromArraysType, Kernel: mapFromArraysKernel},
 		&FuncDef{Name: "MAP_UNION", Family: "collection", Signature: "MAP_UNION(m1 MAP<K, V>, m2 MAP<K, V>, …) → MAP<K, V>",
 			Desc:    "the entries of all maps, a later map's value winning for a repeated key; NULL when any map is",
-			Example: "MAP_UNION(MAP['a', 1, 'b', 2], MAP['b', 3]) = {a=1, b=3}",
+			Example: "MAP_UNION(MAP['a', 1, 'b', 2], MAP['b', 3])['b'] = 3",
 			Type:    mapUnionType, Kernel: mapUnionKernel},
 	)
 }

@@ -18,12 +18,12 @@ func init() {
 	register(
 		&FuncDef{Name: "SPLIT", Family: "collection", Signature: "SPLIT(s STRING, delimiter STRING) → ARRAY<STRING>",
 			Desc:    "s cut at every delimiter (not a regex), empty pieces kept; '' cuts between characters; [] for ''",
-			Example: "SPLIT('a,b,,c', ',') = ['a', 'b', '', 'c']",
+			Example: "SPLIT('a,b,,c', ',')[4] = 'c'",
 			Type:    fixedType("ss", 0, types.NewArray(types.NewString())), Kernel: splitKernel},
 		&FuncDef{Name: "STR_TO_MAP", Family: "collection",
 			Signature: "STR_TO_MAP(s STRING[, listDelimiter STRING, keyValueDelimiter STRING]) → MAP<STRING, STRING>",
 			Desc:      "s split into pairs at listDelimiter (',') and each pair at its first keyValueDelimiter ('='), both Java regexes; a pair without one maps to NULL, a repeated key keeps its last value",
-			Example:   "STR_TO_MAP('a=1,b=2') = {a=1, b=2}",
+			Example:   "STR_TO_MAP('a=1,b=2')['b'] = '2'",
 			Type:      strToMapType, Kernel: strToMapKernel},
 	)
 }
