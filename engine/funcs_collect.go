@@ -26,10 +26,7 @@ func collectType(fn string, args []Expr) ([]Expr, types.DataType, any, error) {
 	if len(args) != 1 {
 		return nil, types.DataType{}, nil, fmt.Errorf("%s takes one argument", fn)
 	}
-	t := args[0].Type()
-	if t.Kind.Nested() {
-		return nil, types.DataType{}, nil, fmt.Errorf("%w: %s of %s values; collect scalar values", ErrUnsupported, fn, TypeName(t))
-	}
+	t := args[0].Type() // scalar: NewAggArgs refuses nested arguments
 	return args, types.NewMap(t.AsNotNull(), types.NewInt().AsNotNull()).AsNotNull(), nil, nil
 }
 
