@@ -68,20 +68,6 @@ func (p *rowPicks) nestedData(at arrow.DataType, child arrow.ArrayData) arrow.Ar
 	return array.MakeFromData(d)
 }
 
-// listOf makes an ARRAY of type t from the picks of flat's elements.
-func (p *rowPicks) listOf(ec *evalCtx, t types.DataType, flat arrow.Array) (arrow.Array, error) {
-	at, err := arrowType(t)
-	if err != nil {
-		return nil, err
-	}
-	elems, err := takeIdx(ec, flat, p.idx)
-	if err != nil {
-		return nil, err
-	}
-	defer elems.Release()
-	return p.nestedData(at, elems.Data()), nil
-}
-
 // mapOf makes a MAP of type t from the picks: the keys and items taken
 // from the flattened keys and items at the same indexes.
 func (p *rowPicks) mapOf(ec *evalCtx, t types.DataType, keys, items arrow.Array) (arrow.Array, error) {
