@@ -201,7 +201,7 @@ func flussqlAnswer(ctx context.Context, db *sql.DB, q string) (answer, error) {
 		a.types = append(a.types, name)
 	}
 	for rows.Next() {
-		vals := make([]sql.NullString, len(cts))
+		vals := make([]flinkText, len(cts))
 		ptrs := make([]any, len(cts))
 		for i := range vals {
 			ptrs[i] = &vals[i]
@@ -281,6 +281,9 @@ func normalizeRows(rows [][]string, types []string) [][]string {
 func normalizeCell(v string, types []string, j int) string {
 	if j >= len(types) || v == "NULL" {
 		return v
+	}
+	if slices.Contains(nestedTypes, types[j]) {
+		return normalizeNested(v)
 	}
 	switch types[j] {
 	case "DOUBLE":

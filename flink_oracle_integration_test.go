@@ -34,6 +34,10 @@ var flinkOracleShort = map[string]bool{
 	"LPAD(s, 5, '*') on t":                         true,
 	"REGEXP_EXTRACT(s, '([a-z])([a-z])', 2) on t":  true,
 	"ROUND of every type":                          true,
+
+	// the maps suite
+	"MAP_UNION(MAP['x', a], MAP['x', b, 'y', k]) on t": true,
+	"STR_TO_MAP(s, 'b', 'a') on t":                     true,
 }
 
 // flinkOracleTable is a table both engines read: flussql creates and fills it, Flink reads it
@@ -100,6 +104,7 @@ func TestFlinkOracle(t *testing.T) {
 		{"numbers", flinkNumberCases, flinkNumberKnown, nil, false},
 		{flinkBuiltinSuite, flinkBuiltinCases(), flinkBuiltinKnown, nil, false},
 		{flinkFaggSuite, flinkFaggCases(), flinkFaggKnown, nil, false},
+		{flinkMapSuite, flinkMapCases(), flinkMapKnown, nil, false},
 	}
 	if os.Getenv(flinkLongEnv) == "1" {
 		suites = append(suites, flinkOracleSuite{"grid", flinkGridCases(), flinkGridKnown, nil, true})

@@ -118,6 +118,9 @@ func putter(b array.Builder) func(v any) {
 	case *array.TimestampBuilder:
 		return func(v any) { x.Append(arrow.Timestamp(v.(int64))) }
 	}
+	if put := nestedPutter(b); put != nil {
+		return put
+	}
 	return func(any) { b.AppendNull() }
 }
 

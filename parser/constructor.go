@@ -171,8 +171,9 @@ func (l *lexed) subscriptBase(s, k int) int {
 }
 
 // constructor converts a call of a constructor's stand-in function, or
-// returns nil when fn is not one.
-func (c *converter) constructor(fn *sqlparser.FuncExpr) (Expr, error) {
+// returns nil when fn is not one; elem converts its elements (values in
+// INSERT … VALUES, any expression in a query).
+func (c *converter) constructor(fn *sqlparser.FuncExpr, elem func(sqlparser.Expr) (Expr, error)) (Expr, error) {
 	name := strings.ToLower(fn.Name.String())
 	kind := -1
 	for k := range constructorNames {
@@ -197,7 +198,7 @@ func (c *converter) constructor(fn *sqlparser.FuncExpr) (Expr, error) {
 		if !ok || !ae.As.IsEmpty() {
 			return nil, fail("want values in " + word)
 		}
-		e, err := c.value(ae.Expr)
+		e, err := elem(ae.Expr)
 		if err != nil {
 			return nil, err
 		}

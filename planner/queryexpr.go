@@ -269,6 +269,8 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		return engine.NewFloorTo(n.Unit, x, n.Func == "CEIL")
 	case *parser.FuncCall:
 		return c.call(n)
+	case *parser.Constructor:
+		return c.constructor(n)
 	case *parser.Subscript:
 		x, i, err := c.pair(n.Base, n.Index)
 		if err != nil {
