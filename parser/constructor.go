@@ -36,8 +36,9 @@ func (k ConstructorKind) String() string {
 	return "invalid"
 }
 
-// Constructor is an ARRAY, MAP or ROW value built from literals, placeholders
-// and nested constructors. For MAP, Elems alternate key, value, key, value.
+// Constructor is an ARRAY, MAP or ROW value: built from literals,
+// placeholders and nested constructors in a value to insert, from any
+// expressions in a query. For MAP, Elems alternate key, value, key, value.
 type Constructor struct {
 	Kind  ConstructorKind
 	Elems []Expr
@@ -171,8 +172,9 @@ func (l *lexed) subscriptBase(s, k int) int {
 }
 
 // constructor converts a call of a constructor's stand-in function, or
-// returns nil when fn is not one.
-func (c *converter) constructor(fn *sqlparser.FuncExpr) (Expr, error) {
+// returns nil when fn is not one; elem converts its elements (literals and
+// placeholders in a value to insert, any expression in a query).
+func (c *converter) constructor(fn *sqlparser.FuncExpr, elem func(sqlparser.Expr) (Expr, error)) (Expr, error) {
 	name := strings.ToLower(fn.Name.String())
 	kind := -1
 	for k := range constructorNames {
@@ -197,7 +199,7 @@ func (c *converter) constructor(fn *sqlparser.FuncExpr) (Expr, error) {
 		if !ok || !ae.As.IsEmpty() {
 			return nil, fail("want values in " + word)
 		}
-		e, err := c.value(ae.Expr)
+		e, err := elem(ae.Expr)
 		if err != nil {
 			return nil, err
 		}

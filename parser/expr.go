@@ -210,6 +210,10 @@ func Walk(e Expr, fn func(Expr) bool) {
 	case *Subscript:
 		Walk(n.Base, fn)
 		Walk(n.Index, fn)
+	case *Constructor:
+		for _, x := range n.Elems {
+			Walk(x, fn)
+		}
 	case *TimestampFunc:
 		for _, x := range n.Args {
 			Walk(x, fn)

@@ -136,7 +136,7 @@ func (c *converter) binary(n *sqlparser.BinaryExpr) (Expr, error) {
 }
 
 func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
-	if con, err := c.constructor(n); con != nil || err != nil {
+	if con, err := c.constructor(n, c.expr); con != nil || err != nil {
 		return con, err
 	}
 	name := strings.ToLower(n.Name.String())
@@ -494,7 +494,7 @@ func (c *converter) valueOnly(e sqlparser.Expr, want string) (Expr, error) {
 		}
 		return nil, c.nodeUnsupported(n, "the operator "+strings.TrimSpace(n.Operator)+" is not supported")
 	case *sqlparser.FuncExpr:
-		if con, err := c.constructor(n); con != nil || err != nil {
+		if con, err := c.constructor(n, c.value); con != nil || err != nil {
 			return con, err
 		}
 		name := n.Name.String()

@@ -275,6 +275,8 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 			return nil, err
 		}
 		return engine.NewSubscript(x, i)
+	case *parser.Constructor:
+		return c.constructor(n)
 	case *parser.Interval:
 		return nil, fmt.Errorf("%s: an INTERVAL is only added to or subtracted from a DATE, TIMESTAMP or TIMESTAMP_LTZ, e.g. ts + %s or ts - %s", n, n, n)
 	case *parser.TimestampFunc:

@@ -80,6 +80,10 @@ func mapExpr(e parser.Expr, inAgg bool, f func(parser.Expr, bool) (parser.Expr, 
 		c := *n
 		c.Base, c.Index = two(n.Base, n.Index)
 		out = &c
+	case *parser.Constructor:
+		c := *n
+		c.Elems = all(n.Elems, inAgg)
+		out = &c
 	case *parser.Between:
 		c := *n
 		xs := all([]parser.Expr{n.Expr, n.Low, n.High}, inAgg)
