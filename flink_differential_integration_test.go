@@ -201,7 +201,7 @@ func flussqlAnswer(ctx context.Context, db *sql.DB, q string) (answer, error) {
 		a.types = append(a.types, name)
 	}
 	for rows.Next() {
-		vals := make([]sql.NullString, len(cts))
+		vals := make([]answerCell, len(cts))
 		ptrs := make([]any, len(cts))
 		for i := range vals {
 			ptrs[i] = &vals[i]

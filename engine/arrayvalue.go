@@ -37,7 +37,7 @@ func NewArrayValue(elems []Expr) (Expr, error) {
 			et, typed = e.Type(), true
 			continue
 		}
-		t, err := CommonType(et, e.Type())
+		t, err := commonElem(et, e.Type())
 		if err != nil {
 			return nil, fmt.Errorf("ARRAY[…]: the elements %s have no common type: %w", joinExprs(elems), err)
 		}
@@ -85,7 +85,12 @@ func (e *ArrayValue) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error)
 	parts := make([]arrow.Array, 0, k)
 	defer func() { releaseAll(parts) }()
 	for _, x := range e.Elems {
-		a, err := evalAs(ec, x, *e.T.Elem, b)
+		v, err := x.eval(ec, b)
+		if err != nil {
+			return nil, err
+		}
+		a, err := castElems(ec, v, *e.T.Elem)
+		v.Release()
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +202,7 @@ func elemPool(ec *evalCtx, t types.DataType, parts ...arrow.Array) (pool arrow.A
 		if l, ok := p.(*array.List); ok {
 			p = l.ListValues()
 		}
-		c, err := castArray(ec, p, t)
+		c, err := castElems(ec, p, t)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -207,4 +212,37 @@ func elemPool(ec *evalCtx, t types.DataType, parts ...arrow.Array) (pool arrow.A
 	}
 	pool, err = concatArrays(ec, cast)
 	return pool, base, err
+}
+
+// commonElem is CommonType, and for two ARRAYs of one element type that
+// type with the nullability of both (ARRAY[ARRAY[a], ARRAY[b, 1]]).
+func commonElem(a, b types.DataType) (types.DataType, error) {
+	if a.Kind != types.Array || b.Kind != types.Array || a.Elem == nil || b.Elem == nil {
+		return CommonType(a, b)
+	}
+	et, err := commonElem(*a.Elem, *b.Elem)
+	if err != nil || !sameType(et, *a.Elem) || !sameType(et, *b.Elem) {
+		return types.DataType{}, fmt.Errorf("%s and %s have no common type", TypeName(a), TypeName(b))
+	}
+	return nullable(types.NewArray(et), a.NotNull && b.NotNull), nil
+}
+
+// castElems is castArray, except that an ARRAY column only changes the
+// nullability its Arrow type records (the values stay).
+func castElems(ec *evalCtx, a arrow.Array, t types.DataType) (arrow.Array, error) {
+	if t.Kind != types.Array {
+		return castArray(ec, a, t)
+	}
+	at, err := arrowType(t)
+	if err != nil {
+		return nil, err
+	}
+	if arrow.TypeEqual(a.DataType(), at) {
+		a.Retain()
+		return a, nil
+	}
+	d := a.Data()
+	nd := array.NewData(at, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
+	defer nd.Release()
+	return array.MakeFromData(nd), nil
 }

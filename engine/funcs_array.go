@@ -81,9 +81,15 @@ func asElem(name string, args []Expr, i int, et types.DataType) error {
 	if sameType(t, et) {
 		return nil
 	}
-	c, err := CommonType(et, t)
-	if err != nil || !sameType(c, et) {
+	c, err := commonElem(et, t)
+	// Flink casts an integer to any DECIMAL, FLOAT or DOUBLE element implicitly.
+	widens := isNumeric(t.Kind) && (et.Kind == types.Decimal || isFloat(et.Kind)) && !(isFloat(t.Kind) && et.Kind == types.Decimal)
+	if !widens && (err != nil || !sameType(c, et)) {
 		return fmt.Errorf("%s: %s (%s) is no element of an ARRAY<%s>", name, x, TypeName(t), TypeName(et))
+	}
+	if et.Kind.Nested() {
+		args[i] = x // the same type but for nullability: castElems relabels it
+		return nil
 	}
 	args[i], err = NewCast(x, et.AsNullable())
 	return err
@@ -114,7 +120,7 @@ func commonArray(name string, args []Expr) (types.DataType, error) {
 			et = t
 			continue
 		}
-		if et, err = CommonType(et, t); err != nil {
+		if et, err = commonElem(et, t); err != nil {
 			return et, fmt.Errorf("%s: the arrays %s have no common element type: %w", name, joinExprs(args), err)
 		}
 	}
@@ -123,6 +129,8 @@ func commonArray(name string, args []Expr) (types.DataType, error) {
 
 // appendType: Flink's ARRAY_APPEND and ARRAY_PREPEND keep a's type, with
 // nullable elements when x can be NULL.
+//
+// The result is nullable when x is, though a NULL x is appended.
 func appendType(name string, args []Expr) ([]Expr, types.DataType, any, error) {
 	if err := argc(name, args, 2, 2); err != nil {
 		return nil, types.DataType{}, nil, err
@@ -135,7 +143,7 @@ func appendType(name string, args []Expr) ([]Expr, types.DataType, any, error) {
 		return nil, et, nil, err
 	}
 	et.NotNull = et.NotNull && args[1].Type().NotNull
-	return args, nullable(types.NewArray(et), args[0].Type().NotNull), nil, nil
+	return args, nullable(types.NewArray(et), allNotNull(args)), nil, nil
 }
 
 func concatType(name string, args []Expr) ([]Expr, types.DataType, any, error) {

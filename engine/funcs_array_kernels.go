@@ -196,7 +196,7 @@ const (
 
 // arraySetOp keeps, for each row, the distinct elements of a (in order)
 // that op selects with b's: union appends b's new ones; intersect keeps
-// those in b; except those not in b, a NULL last (Flink's order).
+// those in b; except those not in b (a NULL is one more element).
 func arraySetOp(op int) Kernel {
 	return func(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
 		parts := []arrow.Array{ins[0]}
@@ -234,7 +234,6 @@ func arraySetOp(op int) Kernel {
 					other[string(k.key(base[1]+j))] = struct{}{}
 				}
 			}
-			null := -1 // ARRAY_EXCEPT: the NULL of a, added last
 			for i, l := range ls {
 				if i > 0 && op != setUnion {
 					break
@@ -249,17 +248,10 @@ func arraySetOp(op int) Kernel {
 					switch {
 					case op == setIntersect && !inOther, op == setExcept && inOther:
 						continue
-					case op == setExcept && pool.IsNull(int(j)):
-						null = int(j)
-						seen[string(key)] = struct{}{}
-						continue
 					}
 					seen[string(key)] = struct{}{}
 					sel.add(j)
 				}
-			}
-			if null >= 0 {
-				sel.add(int64(null))
 			}
 			sel.end(true)
 		}

@@ -1,0 +1,148 @@
+package flussql_test
+
+import (
+	"database/sql"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// flinkArraySuite is the TestFlinkOracle suite of the ARRAY functions (issue 31): ARRAY[…]
+// over columns, every ARRAY_* function, ELEMENT and ARRAY_AGG, over arrays built from the
+// columns of {t} and {x} (NULL elements from their NULLs) and literals at the edges (empty
+// results, negative slice positions, NULL needles).
+const flinkArraySuite = "arrays"
+
+// flinkArrayCases generates the suite's statements, "SELECT k, <expr> FROM {t}" each.
+func flinkArrayCases() []flinkDiffCase {
+	var out []flinkDiffCase
+	add := func(table, expr string) {
+		out = append(out, flinkDiffCase{expr + " on " + table, fmt.Sprintf("SELECT k, %s FROM {%s}", expr, table), false})
+	}
+	global := func(expr string) {
+		out = append(out, flinkDiffCase{expr, "SELECT " + expr + " FROM {t}", false})
+	}
+	for _, e := range []string{
+		// the constructor over columns, its types and access
+		"ARRAY[a, b + 1, 3]", "ARRAY[a, m]", "ARRAY[d, a]", "ARRAY[s, 'x']", "ARRAY[big, a]", "ARRAY[a, b][2]", "ARRAY[a, b][3]",
+		"CARDINALITY(ARRAY[a, b, NULL])", "ARRAY[ARRAY[a], ARRAY[b, k]]",
+		// append, prepend, concat
+		"ARRAY_APPEND(ARRAY[a, b], k)", "ARRAY_APPEND(ARRAY[a], CAST(NULL AS INT))", "ARRAY_APPEND(ARRAY[k], a)", "ARRAY_APPEND(ARRAY[big], a)",
+		"ARRAY_PREPEND(ARRAY[s], s)", "ARRAY_PREPEND(ARRAY[m, n], a)",
+		"ARRAY_CONCAT(ARRAY[a], ARRAY[b, a])", "ARRAY_CONCAT(ARRAY[a], ARRAY[m])", "ARRAY_CONCAT(ARRAY[s])", "ARRAY_CONCAT(ARRAY[k], ARRAY[k], ARRAY[a])",
+		// search
+		"ARRAY_CONTAINS(ARRAY[a, b], 2)", "ARRAY_CONTAINS(ARRAY[a, b], CAST(NULL AS INT))", "ARRAY_CONTAINS(ARRAY[a, b], b)", "ARRAY_CONTAINS(ARRAY[s, 'x'], 'abc')",
+		"ARRAY_CONTAINS(ARRAY[m], 1.5)", "ARRAY_CONTAINS(ARRAY[d], a)",
+		"ARRAY_POSITION(ARRAY[a, b, 2], 2)", "ARRAY_POSITION(ARRAY[a, b], CAST(NULL AS INT))", "ARRAY_POSITION(ARRAY[a, b], b)", "ARRAY_POSITION(ARRAY[s, s], 'Bob')",
+		"ELEMENT(ARRAY[a])", "ELEMENT(ARRAY[s])", "ELEMENT(ARRAY[a, b])",
+		// sets
+		"ARRAY_DISTINCT(ARRAY[a, b, a, NULL, b, NULL])", "ARRAY_DISTINCT(ARRAY[s, s, 'x'])", "ARRAY_DISTINCT(ARRAY[d, -d, 0e0])",
+		"ARRAY_REMOVE(ARRAY[a, b, a, 2], 2)", "ARRAY_REMOVE(ARRAY[a, b, NULL], CAST(NULL AS INT))", "ARRAY_REMOVE(ARRAY[a, b], a)",
+		"ARRAY_EXCEPT(ARRAY[a, b, 3, NULL], ARRAY[2])", "ARRAY_EXCEPT(ARRAY[a, b, a], ARRAY[b, NULL])", "ARRAY_EXCEPT(ARRAY[a, 1, 1], ARRAY[m])",
+		"ARRAY_INTERSECT(ARRAY[a, b, 3, NULL], ARRAY[3, b, NULL])", "ARRAY_INTERSECT(ARRAY[a, a], ARRAY[a])", "ARRAY_INTERSECT(ARRAY[s], ARRAY['x'])",
+		"ARRAY_UNION(ARRAY[a, b, a], ARRAY[b, 3, NULL])", "ARRAY_UNION(ARRAY[a], ARRAY[d])", "ARRAY_UNION(ARRAY[NULL, a], ARRAY[a, NULL])",
+		// order
+		"ARRAY_REVERSE(ARRAY[a, b, 3])", "ARRAY_REVERSE(ARRAY[s])",
+		"ARRAY_SLICE(ARRAY[a, b, 3, 4], 2)", "ARRAY_SLICE(ARRAY[a, b, 3, 4], -2)", "ARRAY_SLICE(ARRAY[a, b, 3, 4], 0, 2)", "ARRAY_SLICE(ARRAY[a, b, 3, 4], 3, 2)",
+		"ARRAY_SLICE(ARRAY[a, b, 3, 4], -3, -2)", "ARRAY_SLICE(ARRAY[a, b, 3, 4], 5, 9)", "ARRAY_SLICE(ARRAY[a, b, 3, 4], -9, 0)", "ARRAY_SLICE(ARRAY[a, b], a, b)",
+		"ARRAY_SORT(ARRAY[a, b, 3, NULL])", "ARRAY_SORT(ARRAY[a, b, 3, NULL], FALSE)", "ARRAY_SORT(ARRAY[a, b, 3, NULL], TRUE, FALSE)",
+		"ARRAY_SORT(ARRAY[a, b, 3, NULL], FALSE, TRUE)", "ARRAY_SORT(ARRAY[s, 'B', 'a'])", "ARRAY_SORT(ARRAY[m, n])", "ARRAY_SORT(ARRAY[a], a > 0)",
+		"ARRAY_MAX(ARRAY[a, b, NULL])", "ARRAY_MIN(ARRAY[a, b, NULL])", "ARRAY_MAX(ARRAY[s, 'b'])", "ARRAY_MIN(ARRAY[m, n])", "ARRAY_MAX(ARRAY[d, a])",
+		// join
+		"ARRAY_JOIN(ARRAY[s, 'x', s], '-')", "ARRAY_JOIN(ARRAY[s, 'x', s], '-', '?')", "ARRAY_JOIN(ARRAY[s], s)", "ARRAY_JOIN(ARRAY[s, s], ', ', s)",
+		// types of constant arrays
+		"TYPEOF(ARRAY[1, 2])", "TYPEOF(ARRAY[1, NULL])", "TYPEOF(ARRAY_APPEND(ARRAY[1], CAST(NULL AS INT)))", "TYPEOF(ARRAY_MAX(ARRAY[1]))",
+		"TYPEOF(ARRAY_CONCAT(ARRAY[1], ARRAY[2.5]))", "TYPEOF(ARRAY_POSITION(ARRAY[1], 1))", "TYPEOF(ARRAY_CONTAINS(ARRAY[1], 1))",
+	} {
+		add("t", e)
+	}
+	for _, e := range []string{
+		"ARRAY[ti, si]", "ARRAY[f, f]", "ARRAY[bo, NOT bo]", "ARRAY[dt, dt]", "ARRAY[w, p]",
+		"ARRAY_SORT(ARRAY[bo, TRUE, FALSE])", "ARRAY_MAX(ARRAY[dt, DATE '2024-01-01'])", "ARRAY_MIN(ARRAY[ts, ts2])", "ARRAY_CONTAINS(ARRAY[dt], DATE '2024-02-29')",
+		"ARRAY_DISTINCT(ARRAY[w, p, w])", "ARRAY_POSITION(ARRAY[ti, si], si)", "ELEMENT(ARRAY[ts])",
+	} {
+		add("x", e)
+	}
+	for _, e := range []string{
+		// ARRAY_AGG's order is the order rows arrive, which neither engine promises: sorted
+		"ARRAY_SORT(ARRAY_AGG(a))", "ARRAY_SORT(ARRAY_AGG(DISTINCT b))", "ARRAY_SORT(ARRAY_AGG(s), TRUE, FALSE)", "CARDINALITY(ARRAY_AGG(d))", "ARRAY_SORT(ARRAY_AGG(m))",
+	} {
+		global(e)
+	}
+	out = append(out, flinkDiffCase{"ARRAY_AGG by group", "SELECT b, ARRAY_SORT(ARRAY_AGG(k)) FROM {t} GROUP BY b", false})
+	return out
+}
+
+// flinkArrayKnown: where flussql's ARRAY functions differ from Flink's, and why.
+var flinkArrayKnown = map[string]string{
+	"ARRAY_CONCAT(ARRAY[a], ARRAY[m]) on t":       flinkArrayCastNulls,
+	"ARRAY_EXCEPT(ARRAY[a, 1, 1], ARRAY[m]) on t": flinkArrayCastNulls,
+	"ARRAY_UNION(ARRAY[a], ARRAY[d]) on t":        flinkArrayCastNulls,
+	"ARRAY_SORT(ARRAY[bo, TRUE, FALSE]) on x":     "Flink 1.20's ARRAY_SORT refuses BOOLEAN elements (Invalid input arguments); flussql sorts them, FALSE before TRUE",
+}
+
+// flinkArrayCastNulls: Flink brings an ARRAY<INT> to ARRAY<DECIMAL> or ARRAY<DOUBLE> element by
+// element and makes its NULL elements 0 (a Flink bug); flussql keeps them NULL.
+const flinkArrayCastNulls = "Flink's implicit cast of ARRAY<INT> to a wider element type turns its NULL elements into 0 (a Flink bug); flussql keeps NULL"
+
+// answerCell scans one value of a flussql answer: as sql.NullString does, and an ARRAY
+// (Rows.Next's []any) as Flink prints one: [1, NULL, abc].
+type answerCell struct {
+	sql.NullString
+}
+
+// Scan implements sql.Scanner.
+func (c *answerCell) Scan(src any) error {
+	if arr, ok := src.([]any); ok {
+		c.String, c.Valid = flinkArrayText(arr), true
+		return nil
+	}
+	return c.NullString.Scan(src)
+}
+
+// flinkArrayText renders an ARRAY value as Flink's PLAIN_TEXT result does.
+func flinkArrayText(arr []any) string {
+	parts := make([]string, len(arr))
+	for i, v := range arr {
+		switch x := v.(type) {
+		case nil:
+			parts[i] = "NULL"
+		case []any:
+			parts[i] = flinkArrayText(x)
+		case bool:
+			parts[i] = strings.ToUpper(strconv.FormatBool(x))
+		case float64:
+			parts[i] = javaDouble(x, 64)
+		case float32:
+			parts[i] = javaDouble(float64(x), 32)
+		case time.Time:
+			parts[i] = x.Format("2006-01-02 15:04:05.999999999")
+			if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+				parts[i] = x.Format("2006-01-02")
+			}
+		default:
+			parts[i] = fmt.Sprint(x)
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// javaDouble formats f as Java's Double.toString (Float.toString for bits 32) does for the
+// values the suite meets: 1.0, -2.25, 1.0E10.
+func javaDouble(f float64, bits int) string {
+	if a := math.Abs(f); a != 0 && (a < 1e-3 || a >= 1e7) {
+		s := strconv.FormatFloat(f, 'E', -1, bits)
+		m, e, _ := strings.Cut(s, "E")
+		if !strings.Contains(m, ".") {
+			m += ".0"
+		}
+		return m + "E" + strings.TrimPrefix(strings.TrimPrefix(e, "+"), "0")
+	}
+	s := strconv.FormatFloat(f, 'f', -1, bits)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
