@@ -68,6 +68,7 @@ func flinkArrayCases() []flinkDiffCase {
 	for _, e := range []string{
 		// ARRAY_AGG's order is the order rows arrive, which neither engine promises: sorted
 		"ARRAY_SORT(ARRAY_AGG(a))", "ARRAY_SORT(ARRAY_AGG(DISTINCT b))", "ARRAY_SORT(ARRAY_AGG(s), TRUE, FALSE)", "CARDINALITY(ARRAY_AGG(d))", "ARRAY_SORT(ARRAY_AGG(m))",
+		"ARRAY_SORT(ARRAY_AGG(a IGNORE NULLS))", "ARRAY_SORT(ARRAY_AGG(DISTINCT b RESPECT NULLS))", "ARRAY_AGG(s IGNORE NULLS) IS NULL",
 	} {
 		global(e)
 	}

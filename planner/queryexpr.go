@@ -480,7 +480,7 @@ func (a *aggConv) aggregate(e parser.Expr) (engine.Expr, error) {
 	case *parser.CountStar:
 		agg, err = engine.NewAgg("COUNT", nil, false)
 	case *parser.FuncCall:
-		if len(n.Args) != 1 && (n.Name != "LISTAGG" || len(n.Args) != 2) {
+		if len(n.Args) != 1 && (n.Name != "LISTAGG" && n.Name != "ARRAY_AGG" || len(n.Args) != 2) { // ARRAY_AGG's: IGNORE NULLS
 			return nil, fmt.Errorf("%s takes one argument", n.Name)
 		}
 		var args []engine.Expr
