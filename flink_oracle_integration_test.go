@@ -105,6 +105,7 @@ func TestFlinkOracle(t *testing.T) {
 		{flinkBuiltinSuite, flinkBuiltinCases(), flinkBuiltinKnown, nil, false},
 		{flinkFaggSuite, flinkFaggCases(), flinkFaggKnown, nil, false},
 		{flinkMapSuite, flinkMapCases(), flinkMapKnown, nil, false},
+		{flinkArraySuite, flinkArrayCases(), flinkArrayKnown, nil, false},
 	}
 	if os.Getenv(flinkLongEnv) == "1" {
 		suites = append(suites, flinkOracleSuite{"grid", flinkGridCases(), flinkGridKnown, nil, true})

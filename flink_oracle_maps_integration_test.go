@@ -117,13 +117,16 @@ func flinkNestedText(v any) string {
 			parts[i] = flinkNestedText(e.Key) + "=" + flinkNestedText(e.Value)
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
+	case bool:
+		return strings.ToUpper(strconv.FormatBool(x))
 	case float64: // as Java prints a double: 20.0, not 20
-		f := strconv.FormatFloat(x, 'f', -1, 64)
-		if !strings.ContainsAny(f, ".NI") {
-			f += ".0"
-		}
-		return f
+		return javaDouble(x, 64)
+	case float32:
+		return javaDouble(float64(x), 32)
 	case time.Time:
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+			return x.Format("2006-01-02")
+		}
 		return x.Format("2006-01-02 15:04:05.999999999")
 	}
 	return fmt.Sprint(v)

@@ -45,10 +45,14 @@ func (s *stateAcc) update(gids []int32, arg arrow.Array) error {
 		return err
 	}
 	for r, g := range gids {
+		var v any
 		if arg.IsNull(r) {
-			continue
+			if _, ok := s.states[g].(nullAdder); !ok {
+				continue
+			}
+		} else {
+			v = get(r)
 		}
-		v := get(r)
 		if s.agg.Distinct {
 			k := string(appendKey(nil, v))
 			if _, dup := s.seen[g][k]; dup {
@@ -58,6 +62,12 @@ func (s *stateAcc) update(gids []int32, arg arrow.Array) error {
 				return err
 			}
 			s.seen[g][k] = struct{}{}
+		}
+		if v == nil {
+			if err := s.states[g].(nullAdder).addNull(); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := s.states[g].add(v); err != nil {
 			return err
@@ -77,6 +87,10 @@ func (s *stateAcc) build(mem memory.Allocator) (arrow.Array, error) {
 	}
 	return buildArray(mem, s.agg.T, vals)
 }
+
+// nullAdder is a state fed the NULL arguments too (ARRAY_AGG, which keeps
+// them unless IGNORE NULLS).
+type nullAdder interface{ addNull() error }
 
 // anyKeys is a group key column kept as values of the model, for keys of
 // several columns (their index holds the encoded key).

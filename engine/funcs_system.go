@@ -36,7 +36,7 @@ func init() {
 				}
 				t := args[0].Type()
 				text := TypeName(t)
-				if t.NotNull {
+				if t.NotNull && !t.Kind.Nested() { // a nested type's name says it
 					text += " NOT NULL"
 				}
 				return args, types.NewString().AsNotNull(), text, nil

@@ -128,15 +128,6 @@ func hashKey(v any) any {
 	return v
 }
 
-// concatArrays concatenates arrays of one type (release the result).
-func concatArrays(ec *evalCtx, as []arrow.Array) (arrow.Array, error) {
-	if len(as) == 1 {
-		as[0].Retain()
-		return as[0], nil
-	}
-	return array.Concatenate(as, ec.mem)
-}
-
 // sameShape reports whether two types are equal but for nullability, at
 // every level.
 func sameShape(a, b types.DataType) bool {

@@ -117,6 +117,14 @@ func putter(b array.Builder) func(v any) {
 		return func(v any) { x.Append(arrow.Time64(v.(int64))) }
 	case *array.TimestampBuilder:
 		return func(v any) { x.Append(arrow.Timestamp(v.(int64))) }
+	case *array.ListBuilder: // an ARRAY: []any of its elements' values
+		put := appender(x.ValueBuilder())
+		return func(v any) {
+			x.Append(true)
+			for _, e := range v.([]any) {
+				put(e)
+			}
+		}
 	}
 	if put := nestedPutter(b); put != nil {
 		return put

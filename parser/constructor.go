@@ -36,8 +36,9 @@ func (k ConstructorKind) String() string {
 	return "invalid"
 }
 
-// Constructor is an ARRAY, MAP or ROW value built from literals, placeholders
-// and nested constructors. For MAP, Elems alternate key, value, key, value.
+// Constructor is an ARRAY, MAP or ROW value: built from literals,
+// placeholders and nested constructors in a value to insert, from any
+// expressions in a query. For MAP, Elems alternate key, value, key, value.
 type Constructor struct {
 	Kind  ConstructorKind
 	Elems []Expr
@@ -171,8 +172,8 @@ func (l *lexed) subscriptBase(s, k int) int {
 }
 
 // constructor converts a call of a constructor's stand-in function, or
-// returns nil when fn is not one; elem converts its elements (values in
-// INSERT … VALUES, any expression in a query).
+// returns nil when fn is not one; elem converts its elements (literals and
+// placeholders in a value to insert, any expression in a query).
 func (c *converter) constructor(fn *sqlparser.FuncExpr, elem func(sqlparser.Expr) (Expr, error)) (Expr, error) {
 	name := strings.ToLower(fn.Name.String())
 	kind := -1

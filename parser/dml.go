@@ -78,6 +78,7 @@ func (l *lexed) dml(s int) (Statement, error) {
 	if err := l.rewriteConstructors(s, rw); err != nil {
 		return nil, err
 	}
+	l.rewriteNullTreatment(s, rw)
 	if err := l.rewriteSQLForms(s, rw); err != nil {
 		return nil, err
 	}

@@ -487,7 +487,7 @@ func (a *aggConv) aggregate(e parser.Expr) (engine.Expr, error) {
 		if engine.LookupFunction(n.Name) == nil {
 			return nil, notSupported("function %s is not supported; SHOW FUNCTIONS lists the functions of this connection", n.Name)
 		}
-		if len(n.Args) != 1 && (n.Name != "LISTAGG" || len(n.Args) != 2) {
+		if len(n.Args) != 1 && (n.Name != "LISTAGG" && n.Name != "ARRAY_AGG" || len(n.Args) != 2) { // ARRAY_AGG's: IGNORE NULLS
 			return nil, fmt.Errorf("%s takes one argument", n.Name)
 		}
 		var args []engine.Expr
