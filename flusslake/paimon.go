@@ -77,6 +77,7 @@ func (paimonFormat) ScanLake(ctx context.Context, info *fluss.TableInfo, req flu
 			keep[p] = true
 		}
 	}
+	schemas := map[int64]*paimonSchema{snap.SchemaID: schema}
 	files := make([]paimonFile, 0, len(entries))
 	for _, e := range entries {
 		vals, err := paimonPartition(e.Partition, partTypes)
@@ -91,6 +92,15 @@ func (paimonFormat) ScanLake(ctx context.Context, info *fluss.TableInfo, req flu
 		if e.File.ExternalPath != nil && *e.File.ExternalPath != "" {
 			if path, err = localDir(*e.File.ExternalPath); err != nil {
 				return nil, fmt.Errorf("flusslake: a data file of %s: %w", info.Path, err)
+			}
+		}
+		if req.Filter != nil && len(schema.PrimaryKeys) == 0 {
+			stats, err := statsOf(dir, e.File, schemas)
+			if err != nil {
+				return nil, fmt.Errorf("flusslake: the statistics of %s: %w", path, err)
+			}
+			if stats != nil && !stats.mayMatch(info, *req.Filter) {
+				continue // no row of the file passes the filter
 			}
 		}
 		files = append(files, paimonFile{path: path, partition: name, bucket: e.Bucket})
@@ -113,6 +123,47 @@ func (paimonFormat) ScanLake(ctx context.Context, info *fluss.TableInfo, req flu
 		}
 	}
 	s := &paimonScan{files: files, names: names, out: arrow.NewSchema(fields, nil), keys: schema.PrimaryKeys}
+	return s, nil
+}
+
+// statsOf returns the value statistics of the data file f (nil when it has none), with
+// schemas caching the table's schemas by id.
+func statsOf(dir string, f paimonDataFile, schemas map[int64]*paimonSchema) (*paimonStats, error) {
+	schema, ok := schemas[f.SchemaID]
+	if !ok {
+		var err error
+		if schema, err = loadPaimonSchema(dir, f.SchemaID); err != nil {
+			return nil, err
+		}
+		schemas[f.SchemaID] = schema
+	}
+	s := &paimonStats{}
+	if f.StatsCols != nil {
+		s.cols = *f.StatsCols
+	} else {
+		for _, fd := range schema.Fields {
+			s.cols = append(s.cols, fd.Name)
+		}
+	}
+	if len(s.cols) == 0 {
+		return nil, nil
+	}
+	for _, c := range s.cols {
+		t := ""
+		for _, fd := range schema.Fields {
+			if fd.Name == c {
+				t = fd.Type
+			}
+		}
+		s.types = append(s.types, t)
+	}
+	var err error
+	if s.min, err = paimonBinaryRow(f.ValueStats.Min, len(s.cols)); err != nil {
+		return nil, nil // statistics of another shape: the file is read
+	}
+	if s.max, err = paimonBinaryRow(f.ValueStats.Max, len(s.cols)); err != nil {
+		return nil, nil
+	}
 	return s, nil
 }
 

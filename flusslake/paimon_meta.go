@@ -57,6 +57,15 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
+// loadPaimonSchema reads schema id of the table in dir.
+func loadPaimonSchema(dir string, id int64) (*paimonSchema, error) {
+	var schema paimonSchema
+	if err := readJSON(filepath.Join(dir, "schema", fmt.Sprintf("schema-%d", id)), &schema); err != nil {
+		return nil, err
+	}
+	return &schema, nil
+}
+
 // loadPaimonSnapshot reads snapshot id of the table in dir (id < 0: the one snapshot/LATEST
 // names) and the schema it was committed with.
 func loadPaimonSnapshot(dir string, id int64) (*paimonSnapshot, *paimonSchema, error) {
@@ -73,11 +82,11 @@ func loadPaimonSnapshot(dir string, id int64) (*paimonSnapshot, *paimonSchema, e
 	if err := readJSON(filepath.Join(dir, "snapshot", fmt.Sprintf("snapshot-%d", id)), &snap); err != nil {
 		return nil, nil, err
 	}
-	var schema paimonSchema
-	if err := readJSON(filepath.Join(dir, "schema", fmt.Sprintf("schema-%d", snap.SchemaID)), &schema); err != nil {
+	schema, err := loadPaimonSchema(dir, snap.SchemaID)
+	if err != nil {
 		return nil, nil, err
 	}
-	return &snap, &schema, nil
+	return &snap, schema, nil
 }
 
 // paimonManifestFile is a record of a manifest list (ManifestFileMeta).
@@ -87,14 +96,20 @@ type paimonManifestFile struct {
 
 // paimonDataFile is DataFileMeta, the part flusslake reads.
 type paimonDataFile struct {
-	FileName     string   `avro:"_FILE_NAME"`
-	FileSize     int64    `avro:"_FILE_SIZE"`
-	RowCount     int64    `avro:"_ROW_COUNT"`
-	MinSequence  int64    `avro:"_MIN_SEQUENCE_NUMBER"`
-	MaxSequence  int64    `avro:"_MAX_SEQUENCE_NUMBER"`
-	Level        int32    `avro:"_LEVEL"`
-	ExternalPath *string  `avro:"_EXTERNAL_PATH"`
-	ExtraFiles   []string `avro:"_EXTRA_FILES"`
+	FileName   string `avro:"_FILE_NAME"`
+	FileSize   int64  `avro:"_FILE_SIZE"`
+	RowCount   int64  `avro:"_ROW_COUNT"`
+	ValueStats struct {
+		Min []byte `avro:"_MIN_VALUES"`
+		Max []byte `avro:"_MAX_VALUES"`
+	} `avro:"_VALUE_STATS"`
+	MinSequence  int64     `avro:"_MIN_SEQUENCE_NUMBER"`
+	MaxSequence  int64     `avro:"_MAX_SEQUENCE_NUMBER"`
+	SchemaID     int64     `avro:"_SCHEMA_ID"`
+	Level        int32     `avro:"_LEVEL"`
+	StatsCols    *[]string `avro:"_VALUE_STATS_COLS"`
+	ExternalPath *string   `avro:"_EXTERNAL_PATH"`
+	ExtraFiles   []string  `avro:"_EXTRA_FILES"`
 }
 
 // paimonEntry is a ManifestEntry: a data file added to or deleted from a bucket of a
@@ -116,8 +131,12 @@ var (
 		"fields": [{"name": "_KIND", "type": "int"}, {"name": "_PARTITION", "type": "bytes"}, {"name": "_BUCKET", "type": "int"},
 		{"name": "_FILE", "type": {"type": "record", "name": "record__FILE", "fields": [
 			{"name": "_FILE_NAME", "type": "string"}, {"name": "_FILE_SIZE", "type": "long"}, {"name": "_ROW_COUNT", "type": "long"},
+			{"name": "_VALUE_STATS", "type": {"type": "record", "name": "record__FILE__VALUE_STATS", "fields": [
+				{"name": "_MIN_VALUES", "type": "bytes"}, {"name": "_MAX_VALUES", "type": "bytes"}]}},
 			{"name": "_MIN_SEQUENCE_NUMBER", "type": "long"}, {"name": "_MAX_SEQUENCE_NUMBER", "type": "long"},
+			{"name": "_SCHEMA_ID", "type": "long"},
 			{"name": "_LEVEL", "type": "int"}, {"name": "_EXTRA_FILES", "type": {"type": "array", "items": "string"}},
+			{"name": "_VALUE_STATS_COLS", "type": ["null", {"type": "array", "items": "string"}], "default": null},
 			{"name": "_EXTERNAL_PATH", "type": ["null", "string"], "default": null}]}}]}`)
 )
 

@@ -39,7 +39,7 @@ func TestPaimonPartition(t *testing.T) {
 		{"short string", eu, []string{"STRING"}, []string{"eu"}, ""},
 		{"int and long string", long, []string{"INT NOT NULL", "VARCHAR(20)"}, []string{"2026", "north-west"}, ""},
 		{"null", nullRow, []string{"STRING"}, []string{"__DEFAULT_PARTITION__"}, ""},
-		{"arity mismatch", eu, []string{"STRING", "STRING"}, nil, "2 partition keys"},
+		{"arity mismatch", eu, []string{"STRING", "STRING"}, nil, "2 are expected"},
 		{"truncated", eu[:10], []string{"STRING"}, nil, "holds no 1 values"},
 		{"unsupported type", eu, []string{"DECIMAL(10, 2)"}, nil, "does not decode"},
 	} {
