@@ -122,7 +122,18 @@ func (paimonFormat) ScanLake(ctx context.Context, info *fluss.TableInfo, req flu
 			return nil, err
 		}
 	}
-	s := &paimonScan{files: files, names: names, out: arrow.NewSchema(fields, nil), keys: schema.PrimaryKeys}
+	// The files of a partitioned table key their rows by the primary key without the
+	// partition keys (Paimon's trimmed primary key): the partition is the files' folder.
+	var keys []string
+	for _, k := range schema.PrimaryKeys {
+		if !slices.Contains(schema.PartitionKeys, k) {
+			keys = append(keys, k)
+		}
+	}
+	if len(schema.PrimaryKeys) > 0 && len(keys) == 0 {
+		keys = schema.PrimaryKeys
+	}
+	s := &paimonScan{files: files, names: names, out: arrow.NewSchema(fields, nil), keys: keys}
 	return s, nil
 }
 
