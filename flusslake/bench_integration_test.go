@@ -21,15 +21,13 @@ import (
 )
 
 // BenchmarkLakeUnionRead reads a table of FLUSSQL_LAKE_BENCH_ROWS rows (default 200,000)
-// that the tiering service has put into Iceberg whole: "union" is SELECT COUNT(*), SUM(v)
+// that the tiering service has put into the lake (Iceberg or Paimon) whole: "union" is SELECT COUNT(*), SUM(v)
 // through the union read (every row from the lake), "log" the same with 'scan.startup.mode'
 // = 'earliest' (every row from Fluss). Run it on a local lakehouse:
 //
 //	fluss-local-cluster run -flink -lake iceberg -- sh -c 'cd flusslake && go test -run - -bench LakeUnionRead -benchtime 3x .'
 func BenchmarkLakeUnionRead(b *testing.B) {
-	if os.Getenv("FLUSSQL_LAKE_FORMAT") != "iceberg" {
-		b.Skip("FLUSSQL_LAKE_FORMAT is not iceberg: no local Iceberg lakehouse")
-	}
+	lakeFormat(b)
 	n := 200_000
 	if v := os.Getenv("FLUSSQL_LAKE_BENCH_ROWS"); v != "" {
 		var err error

@@ -19,15 +19,24 @@ import (
 	_ "github.com/flussql/flussql/flusslake"
 )
 
-// TestLakeUnionReadIceberg writes rows with flussql into a datalake-enabled log table of a
-// local Iceberg lakehouse (make lake-test), waits until Fluss's own tiering service has
-// committed them to Iceberg, writes more, and reads the table back: the union read returns
-// every row once across the lake/log boundary (COUNT, COUNT DISTINCT, SUM, MIN, MAX and the
-// rows themselves), t$lake the tiered rows alone, and EXPLAIN the Iceberg snapshot.
-func TestLakeUnionReadIceberg(t *testing.T) {
-	if os.Getenv("FLUSSQL_LAKE_FORMAT") != "iceberg" {
-		t.Skip("FLUSSQL_LAKE_FORMAT is not iceberg: no local Iceberg lakehouse (make lake-test starts one)")
+// lakeFormat returns the format of the local lakehouse the tests run against (make
+// lake-test LAKE=iceberg or LAKE=paimon), or skips the test when there is none.
+func lakeFormat(t testing.TB) string {
+	t.Helper()
+	f := os.Getenv("FLUSSQL_LAKE_FORMAT")
+	if f != "iceberg" && f != "paimon" {
+		t.Skip("FLUSSQL_LAKE_FORMAT is neither iceberg nor paimon: no local lakehouse (make lake-test starts one)")
 	}
+	return f
+}
+
+// TestLakeUnionRead writes rows with flussql into a datalake-enabled log table of a local
+// lakehouse (make lake-test, Iceberg or Paimon), waits until Fluss's own tiering service has
+// committed them to the lake, writes more, and reads the table back: the union read returns
+// every row once across the lake/log boundary (COUNT, COUNT DISTINCT, SUM, MIN, MAX and the
+// rows themselves), t$lake the tiered rows alone, and EXPLAIN the lake snapshot.
+func TestLakeUnionRead(t *testing.T) {
+	format := lakeFormat(t)
 	addr := realcluster.Addr(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -100,10 +109,10 @@ func TestLakeUnionReadIceberg(t *testing.T) {
 		one("SELECT COUNT(*), COUNT(DISTINCT id), SUM(v), MIN(id), MAX(id) FROM "+table),
 		"the union read returns every row once across the lake/log boundary")
 	assert.Equal(t, []string{"10", "45"}, one("SELECT COUNT(*), SUM(id) FROM "+table+" WHERE id < 10"),
-		"a filter pushed into Iceberg's planning still returns its rows")
+		"a filter pushed into the lake's planning still returns its rows")
 	row := one("SELECT name, CAST(ts AS STRING) FROM " + table + " WHERE id = 42")
 	assert.Equal(t, "n42", row[0], "a lake row reads back with its values")
-	assert.Contains(t, row[1], "2026-01-01 00:00:00.042", "a TIMESTAMP(3) of the lake (microseconds in Iceberg) reads back")
+	assert.Contains(t, row[1], "2026-01-01 00:00:00.042", "a TIMESTAMP(3) of the lake (microseconds in Iceberg, milliseconds in Paimon) reads back")
 
 	// One query: the tiering service may commit a newer snapshot between two.
 	lake := one("SELECT COUNT(*), MIN(id), SUM(CASE WHEN __bucket IN (0, 1) AND __offset >= 0 AND __timestamp > TIMESTAMP '2026-01-01 00:00:00' THEN 1 ELSE 0 END) FROM `" + dbName + "`.`ev$lake`")
@@ -125,19 +134,17 @@ func TestLakeUnionReadIceberg(t *testing.T) {
 	require.NoError(t, rows.Close())
 	text := strings.Join(explain, "\n")
 	assert.Contains(t, text, "union read")
-	assert.Regexp(t, `iceberg snapshot \d+, \d+ data files kept`, text)
+	assert.Regexp(t, format+` snapshot \d+, \d+ data files kept`, text)
 	assert.Contains(t, text, "log after the snapshot: bucket")
 	t.Logf("lake snapshot %d after %d rows; t$lake now %d rows\n%s", snap.SnapshotID, tiered, lakeRows, text)
 
 }
 
-// TestLakeUnionReadIcebergPartitioned: the same across the partitions of a partitioned
-// table, with a query that prunes partitions (pushed into Iceberg's planning as the
-// partition column's values).
-func TestLakeUnionReadIcebergPartitioned(t *testing.T) {
-	if os.Getenv("FLUSSQL_LAKE_FORMAT") != "iceberg" {
-		t.Skip("FLUSSQL_LAKE_FORMAT is not iceberg: no local Iceberg lakehouse (make lake-test starts one)")
-	}
+// TestLakeUnionReadPartitioned: the same across the partitions of a partitioned table,
+// with a query that prunes partitions (pushed into the lake's planning: Iceberg's as the
+// partition column's values, Paimon's as the partitions whose manifest entries are kept).
+func TestLakeUnionReadPartitioned(t *testing.T) {
+	lakeFormat(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	db, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/fluss")

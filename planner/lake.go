@@ -100,6 +100,12 @@ func (qb *queryBuilder) lakeScan(proj []int) (QueryPlan, string, error) {
 	if !h.bounded || h.start != StartEarliest {
 		return nil, "", fmt.Errorf("%s is the lake snapshot: it is read whole and bounded; drop the scan options", s.Table.Name)
 	}
+	if proj == nil {
+		// A primary-key table's query feeds full rows (see queryBuilder's projection).
+		for i := range info.Schema().Columns {
+			proj = append(proj, i)
+		}
+	}
 	sb := &selectBuilder{b: qb.b, info: info, stmt: s, ph: qb.ph}
 	ps, err := sb.partitionSet(equalities(info, s.Where, qb.b.sess))
 	if err != nil {
