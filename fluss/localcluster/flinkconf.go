@@ -75,18 +75,26 @@ func flinkConfig(dir string, p flinkPorts, slots int, extra map[string]string) m
 		"taskmanager.network.sort-shuffle.min-buffers": "64",
 		"taskmanager.memory.framework.heap.size":       "128m",
 		"taskmanager.memory.jvm-metaspace.size":        "192m",
-		"parallelism.default":                          "1",
-		"high-availability.type":                       "NONE",
-		"classloader.check-leaked-classloader":         "false",
-		"blob.server.port":                             "0",
-		"io.tmp.dirs":                                  filepath.Join(dir, "tmp"),
-		"web.tmpdir":                                   filepath.Join(dir, "tmp"),
-		"execution.target":                             "remote",
-		"sql-gateway.endpoint.rest.address":            "127.0.0.1",
-		"sql-gateway.endpoint.rest.bind-address":       "127.0.0.1",
-		"sql-gateway.endpoint.rest.port":               fmt.Sprint(p.gateway),
-		"table.catalog-store.kind":                     "file",
-		"table.catalog-store.file.path":                filepath.Join(dir, "catalogs"),
+		// On a loaded 2-core machine the JobManager's actor system took longer than the
+		// 10 s default to start ("Could not create actor system … Futures timed out after
+		// [10000 milliseconds]": the JobManager exited during start), and a TaskManager
+		// missing heartbeats for 50 s was dropped with the tiering job on it. A local test
+		// cluster has no reason to give up that soon.
+		"pekko.startup-timeout":                  "60 s",
+		"pekko.ask.timeout":                      "60 s",
+		"heartbeat.timeout":                      "180 s",
+		"parallelism.default":                    "1",
+		"high-availability.type":                 "NONE",
+		"classloader.check-leaked-classloader":   "false",
+		"blob.server.port":                       "0",
+		"io.tmp.dirs":                            filepath.Join(dir, "tmp"),
+		"web.tmpdir":                             filepath.Join(dir, "tmp"),
+		"execution.target":                       "remote",
+		"sql-gateway.endpoint.rest.address":      "127.0.0.1",
+		"sql-gateway.endpoint.rest.bind-address": "127.0.0.1",
+		"sql-gateway.endpoint.rest.port":         fmt.Sprint(p.gateway),
+		"table.catalog-store.kind":               "file",
+		"table.catalog-store.file.path":          filepath.Join(dir, "catalogs"),
 	}
 	for k, v := range extra {
 		conf[k] = v
