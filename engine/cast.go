@@ -17,6 +17,8 @@ import (
 type Cast struct {
 	X Expr
 	T types.DataType
+	// Try is TRY_CAST: a value that does not convert is NULL (trycast.go).
+	Try bool
 }
 
 // NewCast types the cast; ARRAY, MAP and ROW cannot be cast.
@@ -39,11 +41,24 @@ func NewCast(x Expr, t types.DataType) (Expr, error) {
 func (e *Cast) Type() types.DataType { return e.T }
 
 // String renders the cast.
-func (e *Cast) String() string        { return "CAST(" + e.X.String() + " AS " + TypeName(e.T) + ")" }
+func (e *Cast) String() string {
+	name := "CAST("
+	if e.Try {
+		name = "TRY_CAST("
+	}
+	return name + e.X.String() + " AS " + TypeName(e.T) + ")"
+}
 func (e *Cast) children() []Expr      { return []Expr{e.X} }
-func (e *Cast) rebuild(c []Expr) Expr { return &Cast{X: c[0], T: e.T} }
+func (e *Cast) rebuild(c []Expr) Expr { return &Cast{X: c[0], T: e.T, Try: e.Try} }
 
 func (e *Cast) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
+	if e.Try {
+		return e.tryEval(ec, b)
+	}
+	return e.castEval(ec, b)
+}
+
+func (e *Cast) castEval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	if from := e.X.Type(); from.Kind == types.Decimal && isInt(e.T.Kind) {
 		return e.decimalToInt(ec, b)
 	}

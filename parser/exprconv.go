@@ -150,12 +150,13 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 		return nil, c.nodeUnsupported(n, "qualified function names are not supported")
 	}
 	var cast *types.DataType
+	try := false
 	if k, ok := strings.CutPrefix(name, castFunc); ok {
 		i, err := strconv.Atoi(k)
 		if err != nil || i < 0 || i >= len(c.q.casts) || len(n.Exprs) != 1 {
 			return nil, c.nodeUnsupported(n, "function "+n.Name.String()+" is not supported")
 		}
-		cast = &c.q.casts[i]
+		cast, try = &c.q.casts[i], c.q.tries[i]
 	}
 	if name == substringFunc {
 		name = "substring"
@@ -221,7 +222,7 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 		f.Args = append(f.Args, x)
 	}
 	if cast != nil {
-		return &Cast{Expr: f.Args[0], Type: *cast}, nil
+		return &Cast{Expr: f.Args[0], Type: *cast, Try: try}, nil
 	}
 	return f, nil
 }

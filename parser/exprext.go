@@ -53,6 +53,8 @@ type Case struct {
 type Cast struct {
 	Expr Expr
 	Type types.DataType
+	// Try is TRY_CAST: NULL instead of an error for a value that does not convert.
+	Try bool
 }
 
 // TimeUnitCall is EXTRACT(Unit FROM Expr), FLOOR(Expr TO Unit) or

@@ -86,7 +86,13 @@ func (c *Case) String() string {
 }
 
 // String renders the cast.
-func (c *Cast) String() string { return "CAST(" + c.Expr.String() + " AS " + FormatType(c.Type) + ")" }
+func (c *Cast) String() string {
+	name := "CAST("
+	if c.Try {
+		name = "TRY_CAST("
+	}
+	return name + c.Expr.String() + " AS " + FormatType(c.Type) + ")"
+}
 
 // String renders the ORDER BY key.
 func (o OrderItem) String() string {

@@ -15,7 +15,8 @@ import (
 //   - SUBSTRING(s FROM p [FOR n]) becomes SUBSTRING(s, p[, n]) (on any expression);
 //   - TRIM([BOTH | LEADING | TRAILING] [c] FROM s) becomes a stand-in call that the
 //     converter turns into TRIM, LTRIM or RTRIM (s[, c]);
-//   - POSITION(x IN s) becomes POSITION(x, s);
+//   - POSITION(x IN s) becomes POSITION(x, s), OVERLAY(s PLACING r FROM p [FOR n])
+//     OVERLAY(s, r, p[, n]);
 //   - INTERVAL 'v' UNIT [(p)] [TO UNIT2 [(p)]] loses its precisions, and a two-unit
 //     interval becomes the single-unit one of the same length in its last unit
 //     (INTERVAL '1 10' DAY TO HOUR is INTERVAL '34' HOUR; '1-6' YEAR TO MONTH is 18 MONTH);
@@ -33,6 +34,8 @@ func (l *lexed) rewriteSQLForms(s int, rw *rewrite) error {
 		case t.quoted:
 		case next.typ == '(' && (l.isWord(t, "substring") || l.isWord(t, "substr")):
 			l.separateArgs(k+1, rw, "from", "for")
+		case next.typ == '(' && l.isWord(t, "overlay"):
+			l.separateArgs(k+1, rw, "placing", "from", "for")
 		case next.typ == '(' && l.isWord(t, "position"):
 			l.separateArgs(k+1, rw, "in")
 		case next.typ == '(' && l.isWord(t, "trim"):
@@ -207,6 +210,12 @@ func trimString(f *FuncCall) (string, bool) {
 		return "TRIM(" + mode + " FROM " + f.Args[0].String() + ")", true
 	case f.Name == "POSITION" && len(f.Args) == 2:
 		return "POSITION(" + f.Args[0].String() + " IN " + f.Args[1].String() + ")", true
+	case f.Name == "OVERLAY" && (len(f.Args) == 3 || len(f.Args) == 4):
+		s := "OVERLAY(" + f.Args[0].String() + " PLACING " + f.Args[1].String() + " FROM " + f.Args[2].String()
+		if len(f.Args) == 4 {
+			s += " FOR " + f.Args[3].String()
+		}
+		return s + ")", true
 	}
 	return "", false
 }

@@ -255,6 +255,9 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if n.Try {
+			return engine.NewTryCast(x, n.Type)
+		}
 		return engine.NewCast(x, n.Type)
 	case *parser.Case:
 		return c.caseExpr(n)
@@ -415,7 +418,7 @@ func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
 			return nil, fmt.Errorf("VERSION takes no arguments")
 		}
 		return &engine.Const{Value: Version, T: stringNotNull, Text: "VERSION()"}, nil
-	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "NOW", "LOCALTIMESTAMP":
+	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "NOW", "LOCALTIMESTAMP", "CURRENT_TIME", "LOCALTIME":
 		if len(n.Args) > 0 {
 			return nil, fmt.Errorf("%s takes no arguments", n.Name)
 		}
