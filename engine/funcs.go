@@ -44,6 +44,20 @@ func (e *Call) String() string {
 	if e.Name == "JSON_OBJECT" {
 		parts = slices.DeleteFunc(parts, func(s string) bool { return s == "" })
 	}
+	if e.Name == "IS_JSON" && len(e.Args) == 2 {
+		if k, ok := constString(e.Args[1]); ok {
+			return "(" + parts[0] + " IS JSON " + k + ")"
+		}
+	}
+	if n := len(e.Args); n > 0 {
+		if o, ok := e.Args[n-1].(*OnNull); ok { // Flink's JSON_ARRAY(a, b ABSENT ON NULL)
+			args := strings.Join(parts[:len(parts)-1], ", ")
+			if args != "" {
+				args += " "
+			}
+			return e.Name + "(" + args + o.String() + ")"
+		}
+	}
 	return e.Name + "(" + strings.Join(parts, ", ") + ")"
 }
 

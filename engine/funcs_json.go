@@ -13,7 +13,7 @@ import (
 // documents kept in key order; errors answer NULL (JSON_VALUE, JSON_QUERY)
 // or FALSE (JSON_EXISTS), Flink's defaults (NULL ON EMPTY, NULL ON ERROR,
 // FALSE ON ERROR). The RETURNING, ON EMPTY / ON ERROR and WRAPPER clauses
-// are not parsed.
+// are not parsed; NULL ON NULL and ABSENT ON NULL are (jsonclauses.go).
 
 func init() {
 	register(
@@ -26,8 +26,8 @@ func init() {
 		&FuncDef{Name: "JSON_EXISTS", Family: "json", Signature: "JSON_EXISTS(json STRING, path STRING) → BOOLEAN",
 			Desc: "whether the SQL/JSON path selects something in json (FALSE for invalid JSON)", Example: `JSON_EXISTS('{"a": 1}', '$.a') = TRUE`,
 			Type: jsonType(types.NewBoolean(), false), Kernel: jsonExistsKernel},
-		&FuncDef{Name: "JSON_ARRAY", Family: "json", Signature: "JSON_ARRAY(v1, v2, …) → STRING NOT NULL",
-			Desc: "a JSON array of the values, NULLs left out (ABSENT ON NULL)", Example: "JSON_ARRAY(1, 'a', NULL) = '[1,\"a\"]'",
+		&FuncDef{Name: "JSON_ARRAY", Family: "json", Signature: "JSON_ARRAY(v1, v2, … [ABSENT | NULL ON NULL]) → STRING NOT NULL",
+			Desc: "a JSON array of the values, NULLs left out (ABSENT ON NULL, the default) or null (NULL ON NULL)", Example: "JSON_ARRAY(1, 'a', NULL) = '[1,\"a\"]'",
 			NullArgs: true, Type: jsonBuildType(false), Kernel: jsonArrayKernel},
 		&FuncDef{Name: "JSON_STRING", Family: "json", Signature: "JSON_STRING(x) → STRING",
 			Desc: "x serialized as a JSON value; NULL for NULL", Example: "JSON_STRING('a\"b') = '\"a\\\"b\"'",
@@ -49,16 +49,20 @@ func init() {
 					return b.String(), true, nil
 				})
 			}},
-		&FuncDef{Name: "JSON_ARRAYAGG", Kind: AggregateFunc, Family: "json", Signature: "JSON_ARRAYAGG(x) → STRING NOT NULL",
+		&FuncDef{Name: "JSON_ARRAYAGG", Kind: AggregateFunc, Family: "json", Signature: "JSON_ARRAYAGG(x [ABSENT ON NULL]) → STRING NOT NULL",
 			Desc: "a JSON array of the group's non-NULL x, in the order rows arrive ('[]' for none)", Example: "JSON_ARRAYAGG(x) = '[1,2]'",
 			Type: func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+				args, absent, _ := onNullArg(args, true)
+				if !absent {
+					return nil, stringType, nil, fmt.Errorf("%w: JSON_ARRAYAGG(x NULL ON NULL); write JSON_ARRAYAGG(x) (ABSENT ON NULL)", ErrUnsupported)
+				}
 				if err := argc(name, args, 1, 1); err != nil {
 					return nil, stringType, nil, err
 				}
 				return args, stringType.AsNotNull(), nil, nil
 			}, AggState: func(a *Agg) aggState { return &jsonArrayAggState{t: a.Arg.Type()} }},
-		&FuncDef{Name: "JSON_OBJECT", Family: "json", Signature: "JSON_OBJECT(KEY k1 VALUE v1, …) → STRING NOT NULL",
-			Desc: "a JSON object of the keys and values, NULL values as null (NULL ON NULL)", Example: "JSON_OBJECT(KEY 'a' VALUE 1) = '{\"a\":1}'",
+		&FuncDef{Name: "JSON_OBJECT", Family: "json", Signature: "JSON_OBJECT(KEY k1 VALUE v1, … [NULL | ABSENT ON NULL]) → STRING NOT NULL",
+			Desc: "a JSON object of the keys and values, NULL values as null (NULL ON NULL, the default) or left out (ABSENT ON NULL)", Example: "JSON_OBJECT(KEY 'a' VALUE 1) = '{\"a\":1}'",
 			NullArgs: true, Type: jsonBuildType(true), Kernel: jsonObjectKernel},
 	)
 }
@@ -166,8 +170,17 @@ func jsonExistsKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arr
 	})
 }
 
+// jsonBuild is the state of JSON_OBJECT and JSON_ARRAY: whether NULL values
+// are left out (ABSENT ON NULL), and the number of value arguments (a last
+// OnNull argument is not one).
+type jsonBuild struct {
+	absent bool
+	n      int
+}
+
 func jsonBuildType(object bool) TypeRule {
-	return func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+	return func(name string, all []Expr) ([]Expr, types.DataType, any, error) {
+		args, absent, _ := onNullArg(all, !object)
 		if object {
 			if len(args)%2 != 0 {
 				return nil, stringType, nil, fmt.Errorf("JSON_OBJECT takes KEY k VALUE v pairs, not %d arguments", len(args))
@@ -189,7 +202,7 @@ func jsonBuildType(object bool) TypeRule {
 				return nil, stringType, nil, fmt.Errorf("%s of %s (%s) is not supported", name, args[i], TypeName(args[i].Type()))
 			}
 		}
-		return args, stringType.AsNotNull(), nil, nil
+		return all, stringType.AsNotNull(), jsonBuild{absent: absent, n: len(args)}, nil
 	}
 }
 
@@ -225,6 +238,8 @@ func writeJSONValue(b *strings.Builder, t types.DataType, v any) {
 }
 
 func jsonArrayKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+	st := c.state.(jsonBuild)
+	ins = ins[:st.n]
 	ws := make([]func(*strings.Builder, int), len(ins))
 	for k, a := range ins {
 		w, err := jsonValueWriter(c.Args[k], a)
@@ -239,14 +254,18 @@ func jsonArrayKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arra
 		b.WriteByte('[')
 		first := true
 		for k, a := range ins {
-			if a.IsNull(i) {
+			if a.IsNull(i) && st.absent {
 				continue
 			}
 			if !first {
 				b.WriteByte(',')
 			}
 			first = false
-			ws[k](&b, i)
+			if a.IsNull(i) {
+				b.WriteString("null")
+			} else {
+				ws[k](&b, i)
+			}
 		}
 		b.WriteByte(']')
 		return b.String(), true, nil
@@ -254,6 +273,8 @@ func jsonArrayKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arra
 }
 
 func jsonObjectKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+	st := c.state.(jsonBuild)
+	ins = ins[:st.n]
 	ws := make([]func(*strings.Builder, int), len(ins))
 	for k, a := range ins {
 		w, err := jsonValueWriter(c.Args[k], a)
@@ -266,13 +287,18 @@ func jsonObjectKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arr
 	return stringRows(ec, n, ins, true, func(i int) (string, bool, error) {
 		b.Reset()
 		b.WriteByte('{')
+		first := true
 		for k := 0; k < len(ins); k += 2 {
 			if ins[k].IsNull(i) {
 				return "", false, fmt.Errorf("JSON_OBJECT: a key is NULL")
 			}
-			if k > 0 {
+			if ins[k+1].IsNull(i) && st.absent {
+				continue
+			}
+			if !first {
 				b.WriteByte(',')
 			}
+			first = false
 			ws[k](&b, i)
 			b.WriteByte(':')
 			if ins[k+1].IsNull(i) {

@@ -146,6 +146,9 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	if strings.HasPrefix(name, litFunc) {
 		return c.valueOnly(n, "a value")
 	}
+	if mode, ok := strings.CutPrefix(name, onNullFunc); ok {
+		return &OnNull{Absent: mode == "absent"}, nil
+	}
 	if !n.Qualifier.IsEmpty() {
 		return nil, c.nodeUnsupported(n, "qualified function names are not supported")
 	}
@@ -341,6 +344,9 @@ func (c *converter) pair(a, b sqlparser.Expr, f func(sqlparser.Expr) (Expr, erro
 func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
 	if in, ok, err := c.rowIn(n); ok {
 		return in, err
+	}
+	if x, ok, err := c.isJSONCall(n); ok {
+		return x, err
 	}
 	if _, ok := n.Left.(sqlparser.ValTuple); ok {
 		return nil, c.nodeUnsupported(n.Left, "row value comparisons are not supported")

@@ -65,6 +65,15 @@ func (f *FuncCall) String() string {
 		// A quoted name that is no word (`a b`(x)) stays quoted, so that the text parses back.
 		name = "`" + strings.ReplaceAll(name, "`", "``") + "`"
 	}
+	if n := len(f.Args); n > 0 {
+		if o, ok := f.Args[n-1].(*OnNull); ok {
+			args := exprList(f.Args[:n-1])
+			if args != "" {
+				args += " "
+			}
+			return name + "(" + d + args + o.String() + ")"
+		}
+	}
 	return name + "(" + d + exprList(f.Args) + ")"
 }
 

@@ -278,6 +278,8 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 			return nil, err
 		}
 		return engine.NewSubscript(x, i)
+	case *parser.OnNull:
+		return &engine.OnNull{Absent: n.Absent}, nil
 	case *parser.Interval:
 		return nil, fmt.Errorf("%s: an INTERVAL is only added to or subtracted from a DATE, TIMESTAMP or TIMESTAMP_LTZ, e.g. ts + %s or ts - %s", n, n, n)
 	case *parser.TimestampFunc:
@@ -481,7 +483,7 @@ func (a *aggConv) aggregate(e parser.Expr) (engine.Expr, error) {
 	case *parser.CountStar:
 		agg, err = engine.NewAgg("COUNT", nil, false)
 	case *parser.FuncCall:
-		if len(n.Args) != 1 && (n.Name != "LISTAGG" || len(n.Args) != 2) {
+		if len(n.Args) != 1 && (n.Name != "LISTAGG" || len(n.Args) != 2) && !strings.HasPrefix(n.Name, "JSON_") {
 			return nil, fmt.Errorf("%s takes one argument", n.Name)
 		}
 		var args []engine.Expr
