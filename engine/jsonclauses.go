@@ -20,7 +20,7 @@ func init() {
 		&FuncDef{Name: "JSON_OBJECTAGG", Kind: AggregateFunc, Family: "json", Signature: "JSON_OBJECTAGG([KEY] k STRING VALUE v [NULL | ABSENT ON NULL]) → STRING NOT NULL",
 			Desc: "a JSON object of the group's keys and values, keys sorted; a NULL value is null (or left out with ABSENT ON NULL), a NULL key is '', a repeated key an error", Example: "JSON_OBJECTAGG(KEY k VALUE v) = '{\"a\":1,\"b\":2}'",
 			Type: jsonObjectAggType, AggState: func(a *Agg) aggState { return &jsonObjectAggState{m: map[string]string{}} }},
-		&FuncDef{Name: "IS_JSON", Kind: ScalarFunc, Family: "json", Signature: "s IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT] → BOOLEAN NOT NULL",
+		&FuncDef{Name: "IS_JSON", Kind: ScalarFunc, Family: "json", Signature: "IS_JSON(s STRING[, kind STRING]) → BOOLEAN NOT NULL, written s IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT]",
 			Desc: "whether s is a JSON text (of that kind; VALUE: any); FALSE for NULL", Example: "'[1]' IS JSON ARRAY = TRUE",
 			NullArgs: true, Type: isJSONType, Kernel: isJSONKernel},
 	)
@@ -40,8 +40,8 @@ func (o *OnNull) String() string {
 	}
 	return "NULL ON NULL"
 }
-func (o *OnNull) children() []Expr      { return nil }
-func (o *OnNull) rebuild([]Expr) Expr   { return o }
+func (o *OnNull) children() []Expr    { return nil }
+func (o *OnNull) rebuild([]Expr) Expr { return o }
 func (o *OnNull) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	return repeat(ec.mem, stringType, nil, int(b.NumRows()))
 }
@@ -200,4 +200,3 @@ func isJSONKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, 
 		return true, true, nil
 	})
 }
-

@@ -33,7 +33,7 @@ const (
 // queryRewrites holds what the rewrite took out of the text.
 type queryRewrites struct {
 	casts []types.DataType
-	tries map[int]bool // the indexes in casts of TRY_CASTs
+	tries map[int]bool          // the indexes in casts of TRY_CASTs
 	nulls map[[2]int]NullsOrder // (ORDER BY number in the text, key index) → NULLS
 	asOf  map[string]*ColumnRef // table name → FOR SYSTEM_TIME AS OF attribute
 	windowRewrites
