@@ -99,6 +99,7 @@ func TestFlinkOracle(t *testing.T) {
 		{"functions", flinkFunctionCases, flinkFunctionKnown, nil, false},
 		{"numbers", flinkNumberCases, flinkNumberKnown, nil, false},
 		{flinkBuiltinSuite, flinkBuiltinCases(), flinkBuiltinKnown, nil, false},
+		{flinkScalarSuite, flinkScalarCases(), flinkScalarKnown, nil, false},
 	}
 	if os.Getenv(flinkLongEnv) == "1" {
 		suites = append(suites, flinkOracleSuite{"grid", flinkGridCases(), flinkGridKnown, nil, true})

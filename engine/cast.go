@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 
@@ -55,7 +56,13 @@ func (e *Cast) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	if e.Try {
 		return e.tryEval(ec, b)
 	}
-	return e.castEval(ec, b)
+	out, err := e.castEval(ec, b)
+	if err != nil && e.T.Kind == types.Decimal && !e.T.NotNull && errors.Is(err, ErrArithmetic) {
+		// Flink's CAST to a DECIMAL too narrow for a value is NULL (an error
+		// only into a NOT NULL column).
+		return e.rowByRow(ec, b)
+	}
+	return out, err
 }
 
 func (e *Cast) castEval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {

@@ -69,7 +69,7 @@ func encodeCharset(b []byte, s, cs string) []byte {
 		}
 		return b
 	}
-	if cs == "UTF-16" {
+	if cs == "UTF-16" && s != "" { // Java writes no byte-order mark for ''
 		b = append(b, 0xFE, 0xFF)
 	}
 	for _, u := range utf16.Encode([]rune(s)) {

@@ -38,6 +38,11 @@ func (e *Cast) tryEval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	} else {
 		x.Release()
 	}
+	return e.rowByRow(ec, b)
+}
+
+// rowByRow casts each row of b alone, NULL where that fails.
+func (e *Cast) rowByRow(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	n := int(b.NumRows())
 	vals := make([]any, n)
 	for i := range n {
