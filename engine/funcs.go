@@ -49,14 +49,21 @@ func (e *Call) String() string {
 			return "(" + parts[0] + " IS JSON " + k + ")"
 		}
 	}
-	if n := len(e.Args); n > 0 {
-		if o, ok := e.Args[n-1].(*OnNull); ok { // Flink's JSON_ARRAY(a, b ABSENT ON NULL)
-			args := strings.Join(parts[:len(parts)-1], ", ")
+	// Trailing clauses follow the arguments without commas: Flink's
+	// JSON_ARRAY(a, b ABSENT ON NULL), JSON_VALUE(j, p RETURNING INT).
+	n := len(e.Args)
+	for n > 0 && isClause(e.Args[n-1]) {
+		n--
+	}
+	if n < len(e.Args) {
+		args := strings.Join(slices.DeleteFunc(parts[:n], func(s string) bool { return s == "" }), ", ")
+		for _, c := range e.Args[n:] {
 			if args != "" {
 				args += " "
 			}
-			return e.Name + "(" + args + o.String() + ")"
+			args += c.String()
 		}
+		return e.Name + "(" + args + ")"
 	}
 	return e.Name + "(" + strings.Join(parts, ", ") + ")"
 }

@@ -12,19 +12,19 @@ import (
 // The JSON family: SQL/JSON paths (lax by default, strict on request) over
 // documents kept in key order; errors answer NULL (JSON_VALUE, JSON_QUERY)
 // or FALSE (JSON_EXISTS), Flink's defaults (NULL ON EMPTY, NULL ON ERROR,
-// FALSE ON ERROR). The RETURNING, ON EMPTY / ON ERROR and WRAPPER clauses
-// are not parsed; NULL ON NULL and ABSENT ON NULL are (jsonclauses.go).
+// FALSE ON ERROR), or what their clauses say (RETURNING, ON ERROR, WRAPPER:
+// jsonpathclauses.go; NULL ON NULL and ABSENT ON NULL: jsonclauses.go).
 
 func init() {
 	register(
-		&FuncDef{Name: "JSON_VALUE", Family: "json", Signature: "JSON_VALUE(json STRING, path STRING) → STRING",
-			Desc: "the scalar at the SQL/JSON path of json, as a string; NULL when there is none, or an object or array", Example: `JSON_VALUE('{"a": {"b": 7}}', '$.a.b') = '7'`,
+		&FuncDef{Name: "JSON_VALUE", Family: "json", Signature: "JSON_VALUE(json STRING, path STRING [RETURNING STRING|INT|DOUBLE|BOOLEAN] [… ON EMPTY] [NULL|ERROR|DEFAULT x ON ERROR]) → STRING",
+			Desc: "the scalar at the SQL/JSON path of json (as a string unless RETURNING says); NULL when there is none, ON ERROR's value for an object or array or invalid JSON", Example: `JSON_VALUE('{"a": {"b": 7}}', '$.a.b') = '7'`,
 			Type: jsonType(stringType, true), Kernel: jsonValueKernel},
-		&FuncDef{Name: "JSON_QUERY", Family: "json", Signature: "JSON_QUERY(json STRING, path STRING) → STRING",
-			Desc: "the object or array at the SQL/JSON path of json, as JSON text; NULL for a scalar or none", Example: `JSON_QUERY('{"a": [1, 2]}', '$.a') = '[1,2]'`,
+		&FuncDef{Name: "JSON_QUERY", Family: "json", Signature: "JSON_QUERY(json STRING, path STRING [WITHOUT|WITH [CONDITIONAL|UNCONDITIONAL] [ARRAY] WRAPPER] [… ON EMPTY] [NULL|EMPTY ARRAY|EMPTY OBJECT|ERROR ON ERROR]) → STRING",
+			Desc: "the object or array at the SQL/JSON path of json, as JSON text (a wrapper makes an array); NULL for none, ON ERROR's value for a scalar without wrapper", Example: `JSON_QUERY('{"a": [1, 2]}', '$.a') = '[1,2]'`,
 			Type: jsonType(stringType, true), Kernel: jsonQueryKernel},
-		&FuncDef{Name: "JSON_EXISTS", Family: "json", Signature: "JSON_EXISTS(json STRING, path STRING) → BOOLEAN",
-			Desc: "whether the SQL/JSON path selects something in json (FALSE for invalid JSON)", Example: `JSON_EXISTS('{"a": 1}', '$.a') = TRUE`,
+		&FuncDef{Name: "JSON_EXISTS", Family: "json", Signature: "JSON_EXISTS(json STRING, path STRING [TRUE|FALSE|UNKNOWN|ERROR ON ERROR]) → BOOLEAN",
+			Desc: "whether the SQL/JSON path selects something in json (ON ERROR's value, FALSE by default, for invalid JSON)", Example: `JSON_EXISTS('{"a": 1}', '$.a') = TRUE`,
 			Type: jsonType(types.NewBoolean(), false), Kernel: jsonExistsKernel},
 		&FuncDef{Name: "JSON_ARRAY", Family: "json", Signature: "JSON_ARRAY(v1, v2, … [ABSENT | NULL ON NULL]) → STRING NOT NULL",
 			Desc: "a JSON array of the values, NULLs left out (ABSENT ON NULL, the default) or null (NULL ON NULL)", Example: "JSON_ARRAY(1, 'a', NULL) = '[1,\"a\"]'",
@@ -67,27 +67,41 @@ func init() {
 	)
 }
 
-type jsonPathState struct{ path *jsonPath }
+// jsonPathState is a call's path when constant (nil otherwise) and its
+// clauses (jsonpathclauses.go).
+type jsonPathState struct {
+	path *jsonPath
+	opts jsonOpts
+}
 
 func jsonType(t types.DataType, alwaysNull bool) TypeRule {
-	base := fixedType("ss", 0, t)
-	return func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
-		args, rt, _, err := base(name, args)
+	return func(name string, all []Expr) ([]Expr, types.DataType, any, error) {
+		args, opts, err := jsonClauses(name, all)
+		if err != nil {
+			return nil, t, nil, err
+		}
+		if name == "JSON_VALUE" {
+			t = opts.returning
+		}
+		args, rt, _, err := fixedType("ss", 0, t)(name, args)
 		if err != nil {
 			return nil, rt, nil, err
+		}
+		if opts.onError == "UNKNOWN" {
+			rt = rt.AsNullable()
 		}
 		if alwaysNull {
 			rt = rt.AsNullable()
 		}
-		var st any
+		st := jsonPathState{opts: opts}
 		if p, ok := constString(args[1]); ok {
 			path, err := parseJSONPath(p)
 			if err != nil {
 				return nil, rt, nil, fmt.Errorf("%s: %w", name, err)
 			}
-			st = jsonPathState{path}
+			st.path = path
 		}
-		return args, rt, st, nil
+		return append(args, all[len(args):]...), rt, st, nil
 	}
 }
 
@@ -96,7 +110,7 @@ func jsonType(t types.DataType, alwaysNull bool) TypeRule {
 func jsonSelector(c *Call, ins []arrow.Array) func(i int) ([]*jnode, bool, bool) {
 	doc := strs(ins[0])
 	var pathAt func(int) (*jsonPath, error)
-	if st, ok := c.state.(jsonPathState); ok {
+	if st, ok := c.state.(jsonPathState); ok && st.path != nil {
 		pathAt = func(int) (*jsonPath, error) { return st.path, nil }
 	} else {
 		p, cache := strs(ins[1]), map[string]*jsonPath{}
@@ -123,51 +137,6 @@ func jsonSelector(c *Call, ins []arrow.Array) func(i int) ([]*jnode, bool, bool)
 		out, wild, err := jp.eval(root)
 		return out, wild, err == nil
 	}
-}
-
-func jsonValueKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
-	sel := jsonSelector(c, ins)
-	return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
-		vs, _, ok := sel(i)
-		if !ok || len(vs) != 1 {
-			return "", false, nil
-		}
-		switch v := vs[0]; v.kind {
-		case 's', 'n':
-			return v.str, true, nil
-		case 'b':
-			if v.b {
-				return "true", true, nil
-			}
-			return "false", true, nil
-		}
-		return "", false, nil
-	})
-}
-
-func jsonQueryKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
-	sel := jsonSelector(c, ins)
-	var b strings.Builder
-	return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
-		vs, wild, ok := sel(i)
-		if !ok || len(vs) == 0 {
-			return "", false, nil
-		}
-		if wild || len(vs) > 1 || vs[0].kind != 'o' && vs[0].kind != 'a' {
-			return "", false, nil
-		}
-		b.Reset()
-		vs[0].text(&b)
-		return b.String(), true, nil
-	})
-}
-
-func jsonExistsKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
-	sel := jsonSelector(c, ins)
-	return boolRows(ec, n, ins, false, func(i int) (bool, bool, error) {
-		vs, _, ok := sel(i)
-		return ok && len(vs) > 0, true, nil
-	})
 }
 
 // jsonBuild is the state of JSON_OBJECT and JSON_ARRAY: whether NULL values

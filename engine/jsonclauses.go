@@ -43,7 +43,7 @@ func (o *OnNull) String() string {
 func (o *OnNull) children() []Expr    { return nil }
 func (o *OnNull) rebuild([]Expr) Expr { return o }
 func (o *OnNull) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
-	return repeat(ec.mem, stringType, nil, int(b.NumRows()))
+	return repeat(ec.mem, stringType, o.String(), int(b.NumRows()))
 }
 
 // onNullArg splits a trailing OnNull off args: absent is def without one.
@@ -199,4 +199,13 @@ func isJSONKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, 
 		}
 		return true, true, nil
 	})
+}
+
+// isClause reports whether e is a clause kept as a call's trailing argument.
+func isClause(e Expr) bool {
+	switch e.(type) {
+	case *OnNull, *JSONClause:
+		return true
+	}
+	return false
 }

@@ -93,3 +93,48 @@ func TestJSONObjectAgg(t *testing.T) {
 		assert.ErrorContains(t, st.add(out[2][0]), "repeated")
 	}
 }
+
+// TestJSONClauses pins JSON_VALUE, JSON_QUERY and JSON_EXISTS with their
+// clauses to Flink's answers (checked on Flink 1.20).
+func TestJSONClauses(t *testing.T) {
+	doc := `{"a": 12, "b": [1, {"c": 2}], "s": "x", "n": null}`
+	rows := [][]any{{int64(1), doc, 0.0}, {int64(1), "nope", 0.0}, {int64(1), nil, 0.0}}
+	clause := func(text string, def ...Expr) Expr {
+		c := &JSONClause{Text: text}
+		if len(def) > 0 {
+			c.Default = def[0]
+		}
+		return c
+	}
+	call := func(name, path string, clauses ...Expr) Expr {
+		return must(NewCall(name, append([]Expr{cs, strConst(path)}, clauses...)))
+	}
+	for _, tc := range []struct {
+		name string
+		e    Expr
+		want []any
+	}{
+		{"RETURNING INT", call("JSON_VALUE", "$.a", clause("RETURNING INT")), []any{int64(12), nil, nil}},
+		{"RETURNING INT of a string is ON ERROR's", call("JSON_VALUE", "$.s", clause("RETURNING INT"), clause("DEFAULT ON ERROR", intConst(-1))), []any{int64(-1), int64(-1), nil}},
+		{"an array is an error", call("JSON_VALUE", "$.b", clause("DEFAULT ON ERROR", strConst("e"))), []any{"e", "e", nil}},
+		{"lax missing is NULL whatever ON EMPTY", call("JSON_VALUE", "$.z", clause("DEFAULT ON EMPTY", strConst("d"))), []any{nil, nil, nil}},
+		{"strict missing is an error", call("JSON_VALUE", "strict $.z", clause("DEFAULT ON ERROR", strConst("e"))), []any{"e", "e", nil}},
+		{"WITH WRAPPER", call("JSON_QUERY", "$.a", clause("WITH WRAPPER")), []any{"[12]", nil, nil}},
+		{"WITH CONDITIONAL WRAPPER keeps an array", call("JSON_QUERY", "$.b", clause("WITH CONDITIONAL ARRAY WRAPPER")), []any{`[1,{"c":2}]`, nil, nil}},
+		{"a wildcard's matches are one array", call("JSON_QUERY", "$.b[*]", clause("WITH UNCONDITIONAL ARRAY WRAPPER")), []any{`[[1,{"c":2}]]`, nil, nil}},
+		{"EMPTY OBJECT ON ERROR", call("JSON_QUERY", "$.a", clause("EMPTY OBJECT ON ERROR")), []any{"{}", "{}", nil}},
+		{"JSON_EXISTS TRUE ON ERROR", call("JSON_EXISTS", "strict $.z", clause("TRUE ON ERROR")), []any{true, true, nil}},
+		{"JSON_EXISTS UNKNOWN ON ERROR", call("JSON_EXISTS", "strict $.z", clause("UNKNOWN ON ERROR")), []any{nil, nil, nil}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := evalRows(t, tc.e, rows)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	_, err := evalRows(t, call("JSON_VALUE", "$.b", clause("ERROR ON ERROR")), rows[:1])
+	assert.ErrorContains(t, err, "ERROR ON ERROR")
+	_, err = NewCall("JSON_VALUE", []Expr{cs, strConst("$"), clause("RETURNING DATE")})
+	assert.ErrorIs(t, err, ErrUnsupported)
+	assert.Equal(t, "JSON_VALUE(s, '$.a' RETURNING INT DEFAULT -1 ON ERROR)", call("JSON_VALUE", "$.a", clause("RETURNING INT"), clause("DEFAULT ON ERROR", intConst(-1))).String())
+}

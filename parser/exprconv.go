@@ -149,6 +149,9 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	if mode, ok := strings.CutPrefix(name, onNullFunc); ok {
 		return &OnNull{Absent: mode == "absent"}, nil
 	}
+	if x, ok, err := c.jsonClause(name, n); ok {
+		return x, err
+	}
 	if !n.Qualifier.IsEmpty() {
 		return nil, c.nodeUnsupported(n, "qualified function names are not supported")
 	}

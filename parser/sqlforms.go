@@ -20,6 +20,9 @@ import (
 //   - INTERVAL 'v' UNIT [(p)] [TO UNIT2 [(p)]] loses its precisions, and a two-unit
 //     interval becomes the single-unit one of the same length in its last unit
 //     (INTERVAL '1 10' DAY TO HOUR is INTERVAL '34' HOUR; '1-6' YEAR TO MONTH is 18 MONTH);
+//   - the clauses of JSON_VALUE, JSON_QUERY and JSON_EXISTS after the path (RETURNING t,
+//     … ON EMPTY, … ON ERROR, WITH … WRAPPER) become trailing arguments
+//     __flussql_json_clause('TEXT'[, default]) (jsonclauses.go);
 //   - x IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT] becomes x = __flussql_is_json_kind()
 //     (<> for IS NOT: the same precedence as IS), which the converter turns into IS_JSON;
 //   - (VALUES (…), (…)) [AS] t [(names)] in FROM becomes a UNION ALL subquery (fromvalues.go).
@@ -48,6 +51,8 @@ func (l *lexed) rewriteSQLForms(s int, rw *rewrite) error {
 			rw.add(t.start, t.end, regexpFunc) // REGEXP(s, p), not the operator s REGEXP (p)
 		case next.typ == '(' && (l.isWord(t, "json_object") || l.isWord(t, "json_objectagg")):
 			l.rewriteJSONObject(k+1, rw, true)
+		case next.typ == '(' && (l.isWord(t, "json_value") || l.isWord(t, "json_query") || l.isWord(t, "json_exists")):
+			err = l.rewriteJSONClauses(k+1, rw)
 		case next.typ == '(' && (l.isWord(t, "json_array") || l.isWord(t, "json_arrayagg")):
 			l.rewriteJSONObject(k+1, rw, false)
 		case l.isWord(t, "interval") && next.typ == sqlparser.STRING:

@@ -280,6 +280,16 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		return engine.NewSubscript(x, i)
 	case *parser.OnNull:
 		return &engine.OnNull{Absent: n.Absent}, nil
+	case *parser.JSONClause:
+		out := &engine.JSONClause{Text: n.Text}
+		if n.Default != nil {
+			d, err := c.conv(n.Default)
+			if err != nil {
+				return nil, err
+			}
+			out.Default = d
+		}
+		return out, nil
 	case *parser.Interval:
 		return nil, fmt.Errorf("%s: an INTERVAL is only added to or subtracted from a DATE, TIMESTAMP or TIMESTAMP_LTZ, e.g. ts + %s or ts - %s", n, n, n)
 	case *parser.TimestampFunc:
