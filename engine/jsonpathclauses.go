@@ -124,11 +124,16 @@ func jsonClauses(name string, all []Expr) ([]Expr, jsonOpts, error) {
 		}
 	}
 	if d, ok := opts.errorDef.(Expr); ok {
-		k, isConst := retype(d, opts.returning).(*Const)
-		if !isConst || k.T.Kind != opts.returning.Kind && k.Value != nil {
+		// a constant, cast to the RETURNING type (DEFAULT -1.0 of a DOUBLE)
+		var v any
+		c, err := NewCast(retype(d, opts.returning), opts.returning)
+		if err == nil && Constant(c) {
+			v, err = EvalConstant(c)
+		}
+		if err != nil || !Constant(c) {
 			return nil, opts, fmt.Errorf("%s(… DEFAULT %s ON ERROR): the default must be a constant of the RETURNING type %s", name, d, TypeName(opts.returning))
 		}
-		opts.errorDef = k.Value
+		opts.errorDef = v
 	}
 	return all[:n], opts, nil
 }
