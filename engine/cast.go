@@ -75,6 +75,9 @@ func (e *Cast) castEval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	if e.X.Type().Kind == types.Boolean && isString(e.T.Kind) {
 		return e.boolToString(ec, b)
 	}
+	if e.X.Type().Kind == types.Decimal && (isString(e.T.Kind) || e.T.Kind == types.Boolean) {
+		return e.fromDecimal(ec, b) // Arrow has no cast kernel for them
+	}
 	if isString(e.X.Type().Kind) && (isInt(e.T.Kind) || isFloat(e.T.Kind)) {
 		a, err := e.trimmedToNumber(ec, b)
 		if err != nil {

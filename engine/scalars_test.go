@@ -32,6 +32,8 @@ func TestFlinkScalars(t *testing.T) {
 		{"DECIMAL to a smaller scale rounds half up", must(NewCast(dec("9.96", 5, 2), types.NewDecimal(3, 1))), nil, []any{decimal128.FromI64(100)}},
 		{"negative DECIMAL rounds away from zero", must(NewCast(dec("-1.25", 5, 2), types.NewDecimal(3, 1))), nil, []any{decimal128.FromI64(-13)}},
 		{"CAST of a nullable value beyond the DECIMAL is NULL", must(NewCast(must(NewBinary("*", ca, intConst(40))), types.NewDecimal(3, 1))), testRows[:3], []any{nil, nil, decimal128.FromI64(400)}},
+		{"DECIMAL to STRING keeps the scale", must(NewCast(dec("-0.500", 6, 3), types.NewString())), nil, []any{"-0.500"}},
+		{"DECIMAL to BOOLEAN", must(NewCast(dec("0.00", 5, 2), types.NewBoolean())), nil, []any{false}},
 		{"TRY_CAST of an unparsable string is NULL", must(NewTryCast(cs, types.NewInt())), rows("12", "x", nil, " 7 "), []any{int64(12), nil, nil, int64(7)}},
 		{"TRY_CAST overflow of a DECIMAL is NULL", must(NewTryCast(dec("9.96", 5, 2), types.NewDecimal(2, 1))), nil, []any{nil}},
 		{"OVERLAY default length", must(NewCall("OVERLAY", []Expr{cs, strConst("XY"), intConst(3)})), rows("abcdefg", "abc", nil), []any{"abXYefg", "abXY", nil}},
