@@ -106,6 +106,7 @@ func TestFlinkOracle(t *testing.T) {
 		{flinkFaggSuite, flinkFaggCases(), flinkFaggKnown, nil, false},
 		{flinkMapSuite, flinkMapCases(), flinkMapKnown, nil, false},
 		{flinkArraySuite, flinkArrayCases(), flinkArrayKnown, nil, false},
+		{flinkScalarSuite, flinkScalarCases(), flinkScalarKnown, nil, false},
 	}
 	if os.Getenv(flinkLongEnv) == "1" {
 		suites = append(suites, flinkOracleSuite{"grid", flinkGridCases(), flinkGridKnown, nil, true})

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 
@@ -17,6 +18,8 @@ import (
 type Cast struct {
 	X Expr
 	T types.DataType
+	// Try is TRY_CAST: a value that does not convert is NULL (trycast.go).
+	Try bool
 }
 
 // NewCast types the cast; ARRAY, MAP and ROW cannot be cast.
@@ -39,11 +42,30 @@ func NewCast(x Expr, t types.DataType) (Expr, error) {
 func (e *Cast) Type() types.DataType { return e.T }
 
 // String renders the cast.
-func (e *Cast) String() string        { return "CAST(" + e.X.String() + " AS " + TypeName(e.T) + ")" }
+func (e *Cast) String() string {
+	name := "CAST("
+	if e.Try {
+		name = "TRY_CAST("
+	}
+	return name + e.X.String() + " AS " + TypeName(e.T) + ")"
+}
 func (e *Cast) children() []Expr      { return []Expr{e.X} }
-func (e *Cast) rebuild(c []Expr) Expr { return &Cast{X: c[0], T: e.T} }
+func (e *Cast) rebuild(c []Expr) Expr { return &Cast{X: c[0], T: e.T, Try: e.Try} }
 
 func (e *Cast) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
+	if e.Try {
+		return e.tryEval(ec, b)
+	}
+	out, err := e.castEval(ec, b)
+	if err != nil && e.T.Kind == types.Decimal && !e.T.NotNull && errors.Is(err, ErrArithmetic) {
+		// Flink's CAST to a DECIMAL too narrow for a value is NULL (an error
+		// only into a NOT NULL column).
+		return e.rowByRow(ec, b)
+	}
+	return out, err
+}
+
+func (e *Cast) castEval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	if from := e.X.Type(); from.Kind == types.Decimal && isInt(e.T.Kind) {
 		return e.decimalToInt(ec, b)
 	}
@@ -52,6 +74,9 @@ func (e *Cast) eval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	}
 	if e.X.Type().Kind == types.Boolean && isString(e.T.Kind) {
 		return e.boolToString(ec, b)
+	}
+	if e.X.Type().Kind == types.Decimal && (isString(e.T.Kind) || e.T.Kind == types.Boolean) {
+		return e.fromDecimal(ec, b) // Arrow has no cast kernel for them
 	}
 	if isString(e.X.Type().Kind) && (isInt(e.T.Kind) || isFloat(e.T.Kind)) {
 		a, err := e.trimmedToNumber(ec, b)

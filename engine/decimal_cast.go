@@ -15,8 +15,8 @@ import (
 
 // castDecimalFast is castArray for DECIMAL → DECIMAL and integer → DECIMAL
 // in 128-bit fixed point (Arrow's kernels multiply and divide with math/big
-// per value): a larger scale multiplies, a smaller one truncates toward
-// zero, as Arrow's cast does with AllowDecimalTruncate. A DECIMAL value
+// per value): a larger scale multiplies, a smaller one rounds half up (away
+// from zero), as Flink's DecimalData does (Arrow's cast truncates). A DECIMAL value
 // with more digits than the target's precision is checkPrecision's error
 // (Arrow's kernel panicked on one beyond 128 bits). handled is false for
 // other casts and for an integer that does not fit: Arrow's path then
@@ -66,7 +66,7 @@ func castDecimalFast(arr arrow.Array, at arrow.DataType, t types.DataType) (_ ar
 }
 
 // rescaleColumn moves the unscaled values xs from scale from to scale to
-// (truncating); the index of the first valid value that does not fit p
+// (rounding half up); the index of the first valid value that does not fit p
 // digits, or -1.
 func rescaleColumn(xs, out []decimal128.Num, from, to, p int, a arrow.Array) int {
 	nulls := a.NullN() > 0
@@ -81,10 +81,17 @@ func rescaleColumn(xs, out []decimal128.Num, from, to, p int, a arrow.Array) int
 		case k >= 0:
 			q, ok = m.scaleUp(k)
 		case k >= -19:
-			q, _ = m.divmod64(pow10u[-k].lo)
+			q = m.divHalfUp64(pow10u[-k].lo)
 		default:
+			// a / 10^19 / d with d = 10^(-k-19), even: the whole remainder
+			// is at least half of 10^-k exactly when the second one is at
+			// least d/2.
 			q, _ = m.divmod64(pow10u[19].lo)
-			q, _ = q.divmod64(pow10u[-k-19].lo)
+			var r uint64
+			d := pow10u[-k-19].lo
+			if q, r = q.divmod64(d); r >= d-r {
+				q, _ = q.add(u128{lo: 1})
+			}
 		}
 		if !ok || !q.fits(p) {
 			return i
@@ -94,13 +101,13 @@ func rescaleColumn(xs, out []decimal128.Num, from, to, p int, a arrow.Array) int
 	return -1
 }
 
-// rescaledText renders x (at scale from) moved to scale to, exactly.
+// rescaledText renders x (at scale from) moved to scale to, rounded half up.
 func rescaledText(x decimal128.Num, from, to int) string {
 	v := x.BigInt()
 	if to >= from {
 		v.Mul(v, pow10(to-from))
 	} else {
-		v.Quo(v, pow10(from-to))
+		v = divHalfUp(v, pow10(from-to))
 	}
 	neg := v.Sign() < 0
 	digits := new(big.Int).Abs(v).String()

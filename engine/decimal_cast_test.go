@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,7 +50,9 @@ func arrowCast(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 }
 
 // TestDecimalCastMatchesArrow compares the fixed-point casts with Arrow's on
-// random DECIMAL and integer columns (NULLs, edges) to random DECIMAL types.
+// random DECIMAL and integer columns (NULLs, edges) to random DECIMAL types;
+// to a smaller scale, where Arrow truncates, with math/big's half-up
+// rounding (Flink's).
 func TestDecimalCastMatchesArrow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 5))
 	mem := memory.NewGoAllocator()
@@ -102,6 +105,17 @@ func TestDecimalCastMatchesArrow(t *testing.T) {
 		desc := fmt.Sprintf("%s → %s: %v", TypeName(from), TypeName(to), arr)
 		at, _ := arrowType(to)
 		got, handled, gerr := castDecimalFast(arr, at, to)
+		if from.Kind == types.Decimal && to.Scale < from.Scale {
+			if handled {
+				fast++
+				checkRoundedCast(t, arr, got, gerr, from, to, desc)
+				if gerr != nil {
+					errs++
+				}
+			}
+			arr.Release()
+			continue
+		}
 		if gerr != nil {
 			// Arrow's kernel may panic on such a value (beyond 128 bits), in a
 			// goroutine of its own: compare with the big-number value instead.
@@ -138,6 +152,34 @@ func TestDecimalCastMatchesArrow(t *testing.T) {
 	assert.Greater(t, fast, 1000, "most casts are done in fixed point")
 	assert.Greater(t, errs, 10, "values that do not fit are errors")
 	assert.Greater(t, same, 5, "compared with Arrow's errors")
+}
+
+// checkRoundedCast checks a DECIMAL cast to a smaller scale value by value:
+// each rounded half up with math/big, an error when one does not fit.
+func checkRoundedCast(t *testing.T, arr, got arrow.Array, gerr error, from, to types.DataType, desc string) {
+	t.Helper()
+	a := arr.(*array.Decimal128)
+	var want []any
+	fits := true
+	for i := range a.Len() {
+		if a.IsNull(i) {
+			want = append(want, nil)
+			continue
+		}
+		q := divHalfUp(a.Value(i).BigInt(), pow10(from.Scale-to.Scale))
+		if new(big.Int).Abs(q).Cmp(pow10(to.Precision)) >= 0 {
+			fits = false
+		}
+		want = append(want, decimal128.FromBigInt(q))
+	}
+	if !fits {
+		require.Error(t, gerr, desc)
+		assert.ErrorIs(t, gerr, ErrArithmetic)
+		return
+	}
+	require.NoError(t, gerr, desc)
+	defer got.Release()
+	assert.Equal(t, want, mustValues(t, got), desc)
 }
 
 // fitsArrow reports whether every value of a DECIMAL column moved to scale

@@ -235,8 +235,8 @@ func Walk(e Expr, f func(Expr)) {
 }
 
 // castArray converts arr to t with Arrow's cast kernel; fractional parts
-// are truncated (CAST(2.7 AS INT) is 2, as in Flink), overflow is an
-// error.
+// are truncated (CAST(2.7 AS INT) is 2, as in Flink), an integer narrowed
+// wraps (as in Flink), other overflow is an error.
 func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, error) {
 	at, err := arrowType(t)
 	if err != nil {
@@ -271,6 +271,9 @@ func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 	opts.AllowFloatTruncate = true
 	opts.AllowTimeTruncate = true // TIMESTAMP(6) to TIMESTAMP(3) drops digits, as in Flink
 	opts.AllowDecimalTruncate = true
+	// An integer to a narrower one keeps the low bits, as Java's and Flink's
+	// narrowing does (CAST(300 AS TINYINT) is 44); implicit casts only widen.
+	opts.AllowIntOverflow = arrow.IsInteger(arr.DataType().ID()) && arrow.IsInteger(at.ID())
 	out, err := compute.CastArray(ec.ctx, arr, opts)
 	if err != nil {
 		return nil, fmt.Errorf("cannot cast to %s: %w", TypeName(t), err)

@@ -44,6 +44,27 @@ func (e *Call) String() string {
 	if e.Name == "JSON_OBJECT" {
 		parts = slices.DeleteFunc(parts, func(s string) bool { return s == "" })
 	}
+	if e.Name == "IS_JSON" && len(e.Args) == 2 {
+		if k, ok := constString(e.Args[1]); ok {
+			return "(" + parts[0] + " IS JSON " + k + ")"
+		}
+	}
+	// Trailing clauses follow the arguments without commas: Flink's
+	// JSON_ARRAY(a, b ABSENT ON NULL), JSON_VALUE(j, p RETURNING INT).
+	n := len(e.Args)
+	for n > 0 && isClause(e.Args[n-1]) {
+		n--
+	}
+	if n < len(e.Args) {
+		args := strings.Join(slices.DeleteFunc(parts[:n], func(s string) bool { return s == "" }), ", ")
+		for _, c := range e.Args[n:] {
+			if args != "" {
+				args += " "
+			}
+			args += c.String()
+		}
+		return e.Name + "(" + args + ")"
+	}
 	return e.Name + "(" + strings.Join(parts, ", ") + ")"
 }
 

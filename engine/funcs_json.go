@@ -12,22 +12,22 @@ import (
 // The JSON family: SQL/JSON paths (lax by default, strict on request) over
 // documents kept in key order; errors answer NULL (JSON_VALUE, JSON_QUERY)
 // or FALSE (JSON_EXISTS), Flink's defaults (NULL ON EMPTY, NULL ON ERROR,
-// FALSE ON ERROR). The RETURNING, ON EMPTY / ON ERROR and WRAPPER clauses
-// are not parsed.
+// FALSE ON ERROR), or what their clauses say (RETURNING, ON ERROR, WRAPPER:
+// jsonpathclauses.go; NULL ON NULL and ABSENT ON NULL: jsonclauses.go).
 
 func init() {
 	register(
-		&FuncDef{Name: "JSON_VALUE", Family: "json", Signature: "JSON_VALUE(json STRING, path STRING) → STRING",
-			Desc: "the scalar at the SQL/JSON path of json, as a string; NULL when there is none, or an object or array", Example: `JSON_VALUE('{"a": {"b": 7}}', '$.a.b') = '7'`,
+		&FuncDef{Name: "JSON_VALUE", Family: "json", Signature: "JSON_VALUE(json STRING, path STRING [RETURNING STRING|INT|DOUBLE|BOOLEAN] [… ON EMPTY] [NULL|ERROR|DEFAULT x ON ERROR]) → STRING",
+			Desc: "the scalar at the SQL/JSON path of json (as a string unless RETURNING says); NULL when there is none, ON ERROR's value for an object or array or invalid JSON", Example: `JSON_VALUE('{"a": {"b": 7}}', '$.a.b') = '7'`,
 			Type: jsonType(stringType, true), Kernel: jsonValueKernel},
-		&FuncDef{Name: "JSON_QUERY", Family: "json", Signature: "JSON_QUERY(json STRING, path STRING) → STRING",
-			Desc: "the object or array at the SQL/JSON path of json, as JSON text; NULL for a scalar or none", Example: `JSON_QUERY('{"a": [1, 2]}', '$.a') = '[1,2]'`,
+		&FuncDef{Name: "JSON_QUERY", Family: "json", Signature: "JSON_QUERY(json STRING, path STRING [WITHOUT|WITH [CONDITIONAL|UNCONDITIONAL] [ARRAY] WRAPPER] [… ON EMPTY] [NULL|EMPTY ARRAY|EMPTY OBJECT|ERROR ON ERROR]) → STRING",
+			Desc: "the object or array at the SQL/JSON path of json, as JSON text (a wrapper makes an array); NULL for none, ON ERROR's value for a scalar without wrapper", Example: `JSON_QUERY('{"a": [1, 2]}', '$.a') = '[1,2]'`,
 			Type: jsonType(stringType, true), Kernel: jsonQueryKernel},
-		&FuncDef{Name: "JSON_EXISTS", Family: "json", Signature: "JSON_EXISTS(json STRING, path STRING) → BOOLEAN",
-			Desc: "whether the SQL/JSON path selects something in json (FALSE for invalid JSON)", Example: `JSON_EXISTS('{"a": 1}', '$.a') = TRUE`,
+		&FuncDef{Name: "JSON_EXISTS", Family: "json", Signature: "JSON_EXISTS(json STRING, path STRING [TRUE|FALSE|UNKNOWN|ERROR ON ERROR]) → BOOLEAN",
+			Desc: "whether the SQL/JSON path selects something in json (ON ERROR's value, FALSE by default, for invalid JSON)", Example: `JSON_EXISTS('{"a": 1}', '$.a') = TRUE`,
 			Type: jsonType(types.NewBoolean(), false), Kernel: jsonExistsKernel},
-		&FuncDef{Name: "JSON_ARRAY", Family: "json", Signature: "JSON_ARRAY(v1, v2, …) → STRING NOT NULL",
-			Desc: "a JSON array of the values, NULLs left out (ABSENT ON NULL)", Example: "JSON_ARRAY(1, 'a', NULL) = '[1,\"a\"]'",
+		&FuncDef{Name: "JSON_ARRAY", Family: "json", Signature: "JSON_ARRAY(v1, v2, … [ABSENT | NULL ON NULL]) → STRING NOT NULL",
+			Desc: "a JSON array of the values, NULLs left out (ABSENT ON NULL, the default) or null (NULL ON NULL)", Example: "JSON_ARRAY(1, 'a', NULL) = '[1,\"a\"]'",
 			NullArgs: true, Type: jsonBuildType(false), Kernel: jsonArrayKernel},
 		&FuncDef{Name: "JSON_STRING", Family: "json", Signature: "JSON_STRING(x) → STRING",
 			Desc: "x serialized as a JSON value; NULL for NULL", Example: "JSON_STRING('a\"b') = '\"a\\\"b\"'",
@@ -49,41 +49,59 @@ func init() {
 					return b.String(), true, nil
 				})
 			}},
-		&FuncDef{Name: "JSON_ARRAYAGG", Kind: AggregateFunc, Family: "json", Signature: "JSON_ARRAYAGG(x) → STRING NOT NULL",
+		&FuncDef{Name: "JSON_ARRAYAGG", Kind: AggregateFunc, Family: "json", Signature: "JSON_ARRAYAGG(x [ABSENT ON NULL]) → STRING NOT NULL",
 			Desc: "a JSON array of the group's non-NULL x, in the order rows arrive ('[]' for none)", Example: "JSON_ARRAYAGG(x) = '[1,2]'",
 			Type: func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+				args, absent, _ := onNullArg(args, true)
+				if !absent {
+					return nil, stringType, nil, fmt.Errorf("%w: JSON_ARRAYAGG(x NULL ON NULL); write JSON_ARRAYAGG(x) (ABSENT ON NULL)", ErrUnsupported)
+				}
 				if err := argc(name, args, 1, 1); err != nil {
 					return nil, stringType, nil, err
 				}
 				return args, stringType.AsNotNull(), nil, nil
 			}, AggState: func(a *Agg) aggState { return &jsonArrayAggState{t: a.Arg.Type()} }},
-		&FuncDef{Name: "JSON_OBJECT", Family: "json", Signature: "JSON_OBJECT(KEY k1 VALUE v1, …) → STRING NOT NULL",
-			Desc: "a JSON object of the keys and values, NULL values as null (NULL ON NULL)", Example: "JSON_OBJECT(KEY 'a' VALUE 1) = '{\"a\":1}'",
+		&FuncDef{Name: "JSON_OBJECT", Family: "json", Signature: "JSON_OBJECT(KEY k1 VALUE v1, … [NULL | ABSENT ON NULL]) → STRING NOT NULL",
+			Desc: "a JSON object of the keys and values, NULL values as null (NULL ON NULL, the default) or left out (ABSENT ON NULL)", Example: "JSON_OBJECT(KEY 'a' VALUE 1) = '{\"a\":1}'",
 			NullArgs: true, Type: jsonBuildType(true), Kernel: jsonObjectKernel},
 	)
 }
 
-type jsonPathState struct{ path *jsonPath }
+// jsonPathState is a call's path when constant (nil otherwise) and its
+// clauses (jsonpathclauses.go).
+type jsonPathState struct {
+	path *jsonPath
+	opts jsonOpts
+}
 
 func jsonType(t types.DataType, alwaysNull bool) TypeRule {
-	base := fixedType("ss", 0, t)
-	return func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
-		args, rt, _, err := base(name, args)
+	return func(name string, all []Expr) ([]Expr, types.DataType, any, error) {
+		args, opts, err := jsonClauses(name, all)
+		if err != nil {
+			return nil, t, nil, err
+		}
+		if name == "JSON_VALUE" {
+			t = opts.returning
+		}
+		args, rt, _, err := fixedType("ss", 0, t)(name, args)
 		if err != nil {
 			return nil, rt, nil, err
+		}
+		if opts.onError == "UNKNOWN" {
+			rt = rt.AsNullable()
 		}
 		if alwaysNull {
 			rt = rt.AsNullable()
 		}
-		var st any
+		st := jsonPathState{opts: opts}
 		if p, ok := constString(args[1]); ok {
 			path, err := parseJSONPath(p)
 			if err != nil {
 				return nil, rt, nil, fmt.Errorf("%s: %w", name, err)
 			}
-			st = jsonPathState{path}
+			st.path = path
 		}
-		return args, rt, st, nil
+		return append(args, all[len(args):]...), rt, st, nil
 	}
 }
 
@@ -92,7 +110,7 @@ func jsonType(t types.DataType, alwaysNull bool) TypeRule {
 func jsonSelector(c *Call, ins []arrow.Array) func(i int) ([]*jnode, bool, bool) {
 	doc := strs(ins[0])
 	var pathAt func(int) (*jsonPath, error)
-	if st, ok := c.state.(jsonPathState); ok {
+	if st, ok := c.state.(jsonPathState); ok && st.path != nil {
 		pathAt = func(int) (*jsonPath, error) { return st.path, nil }
 	} else {
 		p, cache := strs(ins[1]), map[string]*jsonPath{}
@@ -121,53 +139,17 @@ func jsonSelector(c *Call, ins []arrow.Array) func(i int) ([]*jnode, bool, bool)
 	}
 }
 
-func jsonValueKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
-	sel := jsonSelector(c, ins)
-	return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
-		vs, _, ok := sel(i)
-		if !ok || len(vs) != 1 {
-			return "", false, nil
-		}
-		switch v := vs[0]; v.kind {
-		case 's', 'n':
-			return v.str, true, nil
-		case 'b':
-			if v.b {
-				return "true", true, nil
-			}
-			return "false", true, nil
-		}
-		return "", false, nil
-	})
-}
-
-func jsonQueryKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
-	sel := jsonSelector(c, ins)
-	var b strings.Builder
-	return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
-		vs, wild, ok := sel(i)
-		if !ok || len(vs) == 0 {
-			return "", false, nil
-		}
-		if wild || len(vs) > 1 || vs[0].kind != 'o' && vs[0].kind != 'a' {
-			return "", false, nil
-		}
-		b.Reset()
-		vs[0].text(&b)
-		return b.String(), true, nil
-	})
-}
-
-func jsonExistsKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
-	sel := jsonSelector(c, ins)
-	return boolRows(ec, n, ins, false, func(i int) (bool, bool, error) {
-		vs, _, ok := sel(i)
-		return ok && len(vs) > 0, true, nil
-	})
+// jsonBuild is the state of JSON_OBJECT and JSON_ARRAY: whether NULL values
+// are left out (ABSENT ON NULL), and the number of value arguments (a last
+// OnNull argument is not one).
+type jsonBuild struct {
+	absent bool
+	n      int
 }
 
 func jsonBuildType(object bool) TypeRule {
-	return func(name string, args []Expr) ([]Expr, types.DataType, any, error) {
+	return func(name string, all []Expr) ([]Expr, types.DataType, any, error) {
+		args, absent, _ := onNullArg(all, !object)
 		if object {
 			if len(args)%2 != 0 {
 				return nil, stringType, nil, fmt.Errorf("JSON_OBJECT takes KEY k VALUE v pairs, not %d arguments", len(args))
@@ -189,7 +171,7 @@ func jsonBuildType(object bool) TypeRule {
 				return nil, stringType, nil, fmt.Errorf("%s of %s (%s) is not supported", name, args[i], TypeName(args[i].Type()))
 			}
 		}
-		return args, stringType.AsNotNull(), nil, nil
+		return all, stringType.AsNotNull(), jsonBuild{absent: absent, n: len(args)}, nil
 	}
 }
 
@@ -225,6 +207,8 @@ func writeJSONValue(b *strings.Builder, t types.DataType, v any) {
 }
 
 func jsonArrayKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+	st := c.state.(jsonBuild)
+	ins = ins[:st.n]
 	ws := make([]func(*strings.Builder, int), len(ins))
 	for k, a := range ins {
 		w, err := jsonValueWriter(c.Args[k], a)
@@ -239,14 +223,18 @@ func jsonArrayKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arra
 		b.WriteByte('[')
 		first := true
 		for k, a := range ins {
-			if a.IsNull(i) {
+			if a.IsNull(i) && st.absent {
 				continue
 			}
 			if !first {
 				b.WriteByte(',')
 			}
 			first = false
-			ws[k](&b, i)
+			if a.IsNull(i) {
+				b.WriteString("null")
+			} else {
+				ws[k](&b, i)
+			}
 		}
 		b.WriteByte(']')
 		return b.String(), true, nil
@@ -254,6 +242,8 @@ func jsonArrayKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arra
 }
 
 func jsonObjectKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+	st := c.state.(jsonBuild)
+	ins = ins[:st.n]
 	ws := make([]func(*strings.Builder, int), len(ins))
 	for k, a := range ins {
 		w, err := jsonValueWriter(c.Args[k], a)
@@ -266,13 +256,18 @@ func jsonObjectKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arr
 	return stringRows(ec, n, ins, true, func(i int) (string, bool, error) {
 		b.Reset()
 		b.WriteByte('{')
+		first := true
 		for k := 0; k < len(ins); k += 2 {
 			if ins[k].IsNull(i) {
 				return "", false, fmt.Errorf("JSON_OBJECT: a key is NULL")
 			}
-			if k > 0 {
+			if ins[k+1].IsNull(i) && st.absent {
+				continue
+			}
+			if !first {
 				b.WriteByte(',')
 			}
+			first = false
 			ws[k](&b, i)
 			b.WriteByte(':')
 			if ins[k+1].IsNull(i) {

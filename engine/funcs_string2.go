@@ -43,6 +43,9 @@ func init() {
 					return string(rune(v)), true, nil
 				})
 			}},
+		&FuncDef{Name: "OVERLAY", Family: "string", Signature: "OVERLAY(s STRING PLACING r STRING FROM p INT [FOR n INT]) → STRING",
+			Desc: "s with the n characters (default: r's length) from position p replaced by r; s when p is not within s", Example: "OVERLAY('abcdefg' PLACING 'XY' FROM 3) = 'abXYefg'",
+			Type: fixedType("ssii", 1, stringType), Kernel: overlayKernel},
 		&FuncDef{Name: "INSTR", Family: "string", Signature: "INSTR(s STRING, x STRING) → INT",
 			Desc: "the 1-based position of the first x in s, 0 when absent", Example: "INSTR('abcb', 'b') = 2",
 			Type: fixedType("ss", 0, types.NewInt()), Kernel: func(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
@@ -150,5 +153,35 @@ func parseURLKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array
 			return "", false, nil
 		}
 		return v, v != "", nil
+	})
+}
+
+// overlayKernel is Flink's OVERLAY: s when p is outside 1..len(s); else s's
+// first p-1 characters, r, and the rest of s after n characters, nothing of
+// it when n ≤ 0 or p+n goes past s's end (Flink's SqlFunctionUtils.overlay).
+func overlayKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+	s, r, p := strs(ins[0]), strs(ins[1]), intValuesOf(ins[2])
+	var k func(int) int64
+	if len(ins) > 3 {
+		k = intValuesOf(ins[3])
+	}
+	var b strings.Builder
+	return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
+		rs := []rune(s(i))
+		start := p(i)
+		if start <= 0 || start > int64(len(rs)) {
+			return s(i), true, nil
+		}
+		length := int64(utf8.RuneCountInString(r(i)))
+		if k != nil {
+			length = k(i)
+		}
+		b.Reset()
+		b.WriteString(string(rs[:start-1]))
+		b.WriteString(r(i))
+		if length > 0 && start+length <= int64(len(rs)) {
+			b.WriteString(string(rs[start-1+length:]))
+		}
+		return b.String(), true, nil
 	})
 }

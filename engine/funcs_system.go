@@ -16,6 +16,8 @@ func init() {
 	register(
 		&FuncDef{Name: "CAST", Kind: SyntaxFunc, Family: "conversion", Signature: "CAST(x AS type) → type",
 			Desc: "x converted to type (a failed conversion is an error)", Example: "CAST('12' AS INT) = 12"},
+		&FuncDef{Name: "TRY_CAST", Kind: SyntaxFunc, Family: "conversion", Signature: "TRY_CAST(x AS type) → type (nullable)",
+			Desc: "x converted to type as CAST does, NULL where the conversion fails", Example: "TRY_CAST('abc' AS INT) IS NULL"},
 		&FuncDef{Name: "VERSION", Kind: SyntaxFunc, Family: "system", Signature: "VERSION() → STRING NOT NULL",
 			Desc: "flussql's name and version", Example: "VERSION() = 'flussql (Apache Fluss client)'"},
 		&FuncDef{Name: "CURRENT_DATABASE", Aliases: []string{"DATABASE"}, Kind: SyntaxFunc, Family: "system", Signature: "CURRENT_DATABASE() → STRING",

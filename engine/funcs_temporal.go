@@ -58,6 +58,12 @@ func init() {
 		&FuncDef{Name: "LOCALTIMESTAMP", Kind: SyntaxFunc, Family: "temporal", Signature: "LOCALTIMESTAMP → TIMESTAMP(3)",
 			Desc: "now as a UTC wall clock, the same for every row of a statement", Example: "LOCALTIMESTAMP = TIMESTAMP '2026-12-07 21:00:00'",
 			Volatile: true, Build: currentBuild("LOCALTIMESTAMP")},
+		&FuncDef{Name: "CURRENT_TIME", Kind: SyntaxFunc, Family: "temporal", Signature: "CURRENT_TIME → TIME(0)",
+			Desc: "the time of day now (UTC wall clock), the same for every row of a statement", Example: "CURRENT_TIME = TIME '21:00:00'",
+			Volatile: true, Build: currentBuild("CURRENT_TIME")},
+		&FuncDef{Name: "LOCALTIME", Kind: SyntaxFunc, Family: "temporal", Signature: "LOCALTIME → TIME(0)",
+			Desc: "the time of day now (UTC wall clock), the same for every row of a statement", Example: "LOCALTIME = TIME '21:00:00'",
+			Volatile: true, Build: currentBuild("LOCALTIME")},
 	)
 }
 

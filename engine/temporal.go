@@ -55,6 +55,10 @@ func fromTime(t types.DataType, tm time.Time) any {
 		return int32(floorDiv(tm.Unix(), 86400))
 	}
 	u := unitNanos(t.Precision)
+	if t.Kind == types.Time {
+		day := tm.Unix() - floorDiv(tm.Unix(), 86400)*86400
+		return (day*int64(time.Second) + int64(tm.Nanosecond())) / u
+	}
 	if u == int64(time.Second) {
 		return tm.Unix()
 	}
@@ -69,9 +73,10 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// Current is CURRENT_DATE (DATE), CURRENT_TIMESTAMP and NOW() (TIMESTAMP_LTZ(3))
-// or LOCALTIMESTAMP (TIMESTAMP(3), the UTC wall clock): the time the query's
-// operators were built, the same for every row.
+// Current is CURRENT_DATE (DATE), CURRENT_TIMESTAMP and NOW() (TIMESTAMP_LTZ(3)),
+// LOCALTIMESTAMP (TIMESTAMP(3), the UTC wall clock) or CURRENT_TIME and LOCALTIME
+// (TIME(0), the UTC wall clock's time of day): the time the query's operators
+// were built, the same for every row.
 type Current struct {
 	Name string
 	T    types.DataType
@@ -86,6 +91,8 @@ func NewCurrent(name string) (Expr, error) {
 		return &Current{Name: name, T: types.NewTimestampLTZ(3).AsNotNull()}, nil
 	case "LOCALTIMESTAMP":
 		return &Current{Name: name, T: types.NewTimestamp(3).AsNotNull()}, nil
+	case "CURRENT_TIME", "LOCALTIME":
+		return &Current{Name: name, T: types.NewTime(0).AsNotNull()}, nil
 	}
 	return nil, fmt.Errorf("engine: unknown time function %s", name)
 }

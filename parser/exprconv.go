@@ -146,16 +146,23 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	if strings.HasPrefix(name, litFunc) {
 		return c.valueOnly(n, "a value")
 	}
+	if mode, ok := strings.CutPrefix(name, onNullFunc); ok {
+		return &OnNull{Absent: mode == "absent"}, nil
+	}
+	if x, ok, err := c.jsonClause(name, n); ok {
+		return x, err
+	}
 	if !n.Qualifier.IsEmpty() {
 		return nil, c.nodeUnsupported(n, "qualified function names are not supported")
 	}
 	var cast *types.DataType
+	try := false
 	if k, ok := strings.CutPrefix(name, castFunc); ok {
 		i, err := strconv.Atoi(k)
 		if err != nil || i < 0 || i >= len(c.q.casts) || len(n.Exprs) != 1 {
 			return nil, c.nodeUnsupported(n, "function "+n.Name.String()+" is not supported")
 		}
-		cast = &c.q.casts[i]
+		cast, try = &c.q.casts[i], c.q.tries[i]
 	}
 	if name == substringFunc {
 		name = "substring"
@@ -221,7 +228,7 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 		f.Args = append(f.Args, x)
 	}
 	if cast != nil {
-		return &Cast{Expr: f.Args[0], Type: *cast}, nil
+		return &Cast{Expr: f.Args[0], Type: *cast, Try: try}, nil
 	}
 	return f, nil
 }
@@ -340,6 +347,9 @@ func (c *converter) pair(a, b sqlparser.Expr, f func(sqlparser.Expr) (Expr, erro
 func (c *converter) comparison(n *sqlparser.ComparisonExpr) (Expr, error) {
 	if in, ok, err := c.rowIn(n); ok {
 		return in, err
+	}
+	if x, ok, err := c.isJSONCall(n); ok {
+		return x, err
 	}
 	if _, ok := n.Left.(sqlparser.ValTuple); ok {
 		return nil, c.nodeUnsupported(n.Left, "row value comparisons are not supported")

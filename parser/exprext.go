@@ -53,6 +53,8 @@ type Case struct {
 type Cast struct {
 	Expr Expr
 	Type types.DataType
+	// Try is TRY_CAST: NULL instead of an error for a value that does not convert.
+	Try bool
 }
 
 // TimeUnitCall is EXTRACT(Unit FROM Expr), FLOOR(Expr TO Unit) or
@@ -102,6 +104,19 @@ func (*TimeUnitCall) expr() {}
 func (*FieldAccess) expr()  {}
 func (*Interval) expr()     {}
 func (*Subscript) expr()    {}
+func (*OnNull) expr()       {}
+
+// OnNull is the NULL ON NULL or ABSENT ON NULL clause of JSON_OBJECT, JSON_ARRAY,
+// JSON_OBJECTAGG and JSON_ARRAYAGG, kept as their last argument.
+type OnNull struct{ Absent bool }
+
+// String renders the clause.
+func (o *OnNull) String() string {
+	if o.Absent {
+		return "ABSENT ON NULL"
+	}
+	return "NULL ON NULL"
+}
 
 // Subscript is Base[Index]: element Index (from 1) of an ARRAY or the value
 // of key Index of a MAP (Flink's syntax).

@@ -65,6 +65,21 @@ func (f *FuncCall) String() string {
 		// A quoted name that is no word (`a b`(x)) stays quoted, so that the text parses back.
 		name = "`" + strings.ReplaceAll(name, "`", "``") + "`"
 	}
+	// Trailing clauses (NULL ON NULL, RETURNING INT, …) follow the arguments without commas.
+	n := len(f.Args)
+	for n > 0 && isClauseArg(f.Args[n-1]) {
+		n--
+	}
+	if n < len(f.Args) {
+		args := exprList(f.Args[:n])
+		for _, c := range f.Args[n:] {
+			if args != "" {
+				args += " "
+			}
+			args += c.String()
+		}
+		return name + "(" + d + args + ")"
+	}
 	return name + "(" + d + exprList(f.Args) + ")"
 }
 
@@ -86,7 +101,13 @@ func (c *Case) String() string {
 }
 
 // String renders the cast.
-func (c *Cast) String() string { return "CAST(" + c.Expr.String() + " AS " + FormatType(c.Type) + ")" }
+func (c *Cast) String() string {
+	name := "CAST("
+	if c.Try {
+		name = "TRY_CAST("
+	}
+	return name + c.Expr.String() + " AS " + FormatType(c.Type) + ")"
+}
 
 // String renders the ORDER BY key.
 func (o OrderItem) String() string {
@@ -118,4 +139,13 @@ func (c *TimeUnitCall) String() string {
 		return "EXTRACT(" + c.Unit + " FROM " + c.Expr.String() + ")"
 	}
 	return c.Func + "(" + c.Expr.String() + " TO " + c.Unit + ")"
+}
+
+// isClauseArg reports whether e is a clause kept as a function's trailing argument.
+func isClauseArg(e Expr) bool {
+	switch e.(type) {
+	case *OnNull, *JSONClause:
+		return true
+	}
+	return false
 }

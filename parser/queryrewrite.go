@@ -12,8 +12,8 @@ import (
 //
 //   - a || b (Flink's string concatenation; MySQL's OR) becomes a ^ b, and a
 //     ^ the user wrote is refused;
-//   - CAST(x AS type) with a Flink type becomes __flussql_cast_N(x), the type
-//     parsed by the DDL type parser;
+//   - CAST(x AS type) and TRY_CAST(x AS type) with a Flink type become
+//     __flussql_cast_N(x), the type parsed by the DDL type parser;
 //   - SUBSTRING(…) and SUBSTR(…) become __flussql_substring(…), a plain call;
 //   - NULLS FIRST / NULLS LAST after an ORDER BY key are removed and recorded
 //     per key;
@@ -33,6 +33,7 @@ const (
 // queryRewrites holds what the rewrite took out of the text.
 type queryRewrites struct {
 	casts []types.DataType
+	tries map[int]bool          // the indexes in casts of TRY_CASTs
 	nulls map[[2]int]NullsOrder // (ORDER BY number in the text, key index) → NULLS
 	asOf  map[string]*ColumnRef // table name → FOR SYSTEM_TIME AS OF attribute
 	windowRewrites
@@ -80,7 +81,7 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 			return nil, unsupportedError(l.src, t.start, "^", "the operator ^ is not supported")
 		case t.typ == sqlparser.OR && l.src[t.start:t.end] == "||":
 			rw.add(t.start, t.end, "^")
-		case l.isWord(t, "cast") && !t.quoted && next.typ == '(':
+		case (l.isWord(t, "cast") || l.isWord(t, "try_cast")) && !t.quoted && next.typ == '(':
 			if err := l.rewriteCast(k, rw, q); err != nil {
 				return nil, err
 			}
@@ -201,6 +202,12 @@ func (l *lexed) rewriteCast(k int, rw *rewrite, q *queryRewrites) error {
 					return newError(l.src, bad.start, bad.text(l.src), ")", fmt.Sprintf("unexpected %s after the type of CAST", quoteFound(bad.text(l.src))))
 				}
 				cast := l.toks[k]
+				if l.isWord(cast, "try_cast") {
+					if q.tries == nil {
+						q.tries = map[int]bool{}
+					}
+					q.tries[len(q.casts)] = true
+				}
 				rw.add(cast.start, cast.end, fmt.Sprintf("%s%d", castFunc, len(q.casts)))
 				rw.add(l.toks[as].start, t.start, "")
 				q.casts = append(q.casts, typ)

@@ -64,6 +64,8 @@ func (l *lexed) rewriteShapes(s int, rw *rewrite, q *queryRewrites) error {
 			if err := l.rewriteWith(k, rw, sh); err != nil {
 				return err
 			}
+		case l.isWord(t, "with") && l.jsonWrapperAt(k):
+			// JSON_QUERY's WITH … WRAPPER, rewritten by rewriteJSONClauses
 		case l.isWord(t, "with"):
 			return newError(l.src, t.start, t.text(l.src), "", "WITH starts a statement or a query in parentheses: WITH r AS (SELECT …) SELECT … FROM r")
 		case l.isWord(t, "intersect") || l.isWord(t, "except"):

@@ -15,10 +15,16 @@ import (
 //   - SUBSTRING(s FROM p [FOR n]) becomes SUBSTRING(s, p[, n]) (on any expression);
 //   - TRIM([BOTH | LEADING | TRAILING] [c] FROM s) becomes a stand-in call that the
 //     converter turns into TRIM, LTRIM or RTRIM (s[, c]);
-//   - POSITION(x IN s) becomes POSITION(x, s);
+//   - POSITION(x IN s) becomes POSITION(x, s), OVERLAY(s PLACING r FROM p [FOR n])
+//     OVERLAY(s, r, p[, n]);
 //   - INTERVAL 'v' UNIT [(p)] [TO UNIT2 [(p)]] loses its precisions, and a two-unit
 //     interval becomes the single-unit one of the same length in its last unit
 //     (INTERVAL '1 10' DAY TO HOUR is INTERVAL '34' HOUR; '1-6' YEAR TO MONTH is 18 MONTH);
+//   - the clauses of JSON_VALUE, JSON_QUERY and JSON_EXISTS after the path (RETURNING t,
+//     … ON EMPTY, … ON ERROR, WITH … WRAPPER) become trailing arguments
+//     __flussql_json_clause('TEXT'[, default]) (jsonclauses.go);
+//   - x IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT] becomes x = __flussql_is_json_kind()
+//     (<> for IS NOT: the same precedence as IS), which the converter turns into IS_JSON;
 //   - (VALUES (…), (…)) [AS] t [(names)] in FROM becomes a UNION ALL subquery (fromvalues.go).
 
 // trimFunc prefixes the stand-ins of TRIM(… FROM …): __flussql_trim_both(c, s), ….
@@ -33,14 +39,22 @@ func (l *lexed) rewriteSQLForms(s int, rw *rewrite) error {
 		case t.quoted:
 		case next.typ == '(' && (l.isWord(t, "substring") || l.isWord(t, "substr")):
 			l.separateArgs(k+1, rw, "from", "for")
+		case l.isWord(t, "is") && (l.isWord(next, "json") || l.isWord(next, "not") && k+2 < len(l.toks) && l.isWord(l.toks[k+2], "json")):
+			l.rewriteIsJSON(k, rw)
+		case next.typ == '(' && l.isWord(t, "overlay"):
+			l.separateArgs(k+1, rw, "placing", "from", "for")
 		case next.typ == '(' && l.isWord(t, "position"):
 			l.separateArgs(k+1, rw, "in")
 		case next.typ == '(' && l.isWord(t, "trim"):
 			l.rewriteTrim(k, rw)
 		case next.typ == '(' && l.isWord(t, "regexp") && !l.afterOperand(k):
 			rw.add(t.start, t.end, regexpFunc) // REGEXP(s, p), not the operator s REGEXP (p)
-		case next.typ == '(' && l.isWord(t, "json_object"):
-			l.rewriteJSONObject(k+1, rw)
+		case next.typ == '(' && (l.isWord(t, "json_object") || l.isWord(t, "json_objectagg")):
+			l.rewriteJSONObject(k+1, rw, true)
+		case next.typ == '(' && (l.isWord(t, "json_value") || l.isWord(t, "json_query") || l.isWord(t, "json_exists")):
+			err = l.rewriteJSONClauses(k+1, rw)
+		case next.typ == '(' && (l.isWord(t, "json_array") || l.isWord(t, "json_arrayagg")):
+			l.rewriteJSONObject(k+1, rw, false)
 		case l.isWord(t, "interval") && next.typ == sqlparser.STRING:
 			err = l.rewriteInterval(k, rw)
 		case t.typ == '(' && l.isWord(next, "values") && k > s && (l.isWord(l.toks[k-1], "from") || l.isWord(l.toks[k-1], "join") || l.toks[k-1].typ == ','):
@@ -99,10 +113,12 @@ func (l *lexed) afterOperand(k int) bool {
 // regexpFunc stands for Flink's function REGEXP(s, p) (sqlparser takes REGEXP for MySQL's operator).
 const regexpFunc = reservedPrefix + "regexp"
 
-// rewriteJSONObject rewrites JSON_OBJECT([KEY] k VALUE v, …) into JSON_OBJECT(k, v, …):
-// at the top level of its parentheses, KEY at the start of an argument goes, VALUE
-// becomes a comma.
-func (l *lexed) rewriteJSONObject(open int, rw *rewrite) {
+// rewriteJSONObject rewrites JSON_OBJECT([KEY] k VALUE v, …) into JSON_OBJECT(k, v, …)
+// (keys true; JSON_OBJECTAGG too): at the top level of its parentheses, KEY at the start
+// of an argument goes, VALUE becomes a comma. In these and JSON_ARRAY(AGG), a trailing
+// NULL ON NULL or ABSENT ON NULL becomes a last argument __flussql_on_null_absent() (or
+// _null()), which the converter turns into an OnNull.
+func (l *lexed) rewriteJSONObject(open int, rw *rewrite, keys bool) {
 	end := l.closing(open)
 	if end < 0 {
 		return
@@ -116,6 +132,14 @@ func (l *lexed) rewriteJSONObject(open int, rw *rewrite) {
 		case t.typ == ')':
 			depth--
 		case depth != 1 || t.quoted:
+		case (l.isWord(t, "null") || l.isWord(t, "absent")) && j+3 == end && l.isWord(l.toks[j+1], "on") && l.isWord(l.toks[j+2], "null"):
+			sep := ", "
+			if l.toks[j-1].typ == '(' {
+				sep = ""
+			}
+			rw.add(t.start, l.toks[j+2].end, sep+onNullFunc+strings.ToLower(t.text(l.src))+"()")
+			j += 2
+		case !keys:
 		case l.isWord(t, "key") && (l.toks[j-1].typ == '(' || l.toks[j-1].typ == ','):
 			rw.add(t.start, t.end, "")
 		case l.isWord(t, "value"):
@@ -207,6 +231,16 @@ func trimString(f *FuncCall) (string, bool) {
 		return "TRIM(" + mode + " FROM " + f.Args[0].String() + ")", true
 	case f.Name == "POSITION" && len(f.Args) == 2:
 		return "POSITION(" + f.Args[0].String() + " IN " + f.Args[1].String() + ")", true
+	case f.Name == "IS_JSON" && len(f.Args) == 2:
+		if k, ok := f.Args[1].(*Literal); ok && k.Kind == LitString {
+			return "(" + f.Args[0].String() + " IS JSON " + k.Value + ")", true
+		}
+	case f.Name == "OVERLAY" && (len(f.Args) == 3 || len(f.Args) == 4):
+		s := "OVERLAY(" + f.Args[0].String() + " PLACING " + f.Args[1].String() + " FROM " + f.Args[2].String()
+		if len(f.Args) == 4 {
+			s += " FOR " + f.Args[3].String()
+		}
+		return s + ")", true
 	}
 	return "", false
 }
@@ -289,4 +323,49 @@ func (l *lexed) rewriteInterval(k int, rw *rewrite) error {
 	rw.add(l.toks[j].start, l.toks[j].end, "")
 	rw.add(to.start, to.end, unit2)
 	return nil
+}
+
+// onNullFunc prefixes the stand-in of NULL ON NULL and ABSENT ON NULL.
+const onNullFunc = reservedPrefix + "on_null_"
+
+// isJSONFunc prefixes the stand-in of x IS [NOT] JSON kind: __flussql_is_json_object().
+const isJSONFunc = reservedPrefix + "is_json_"
+
+// rewriteIsJSON rewrites IS [NOT] JSON [kind] starting at token k (the IS).
+func (l *lexed) rewriteIsJSON(k int, rw *rewrite) {
+	op, j := "=", k+1
+	if l.isWord(l.toks[j], "not") {
+		op, j = "<>", j+1
+	}
+	kind, end := "value", l.toks[j].end
+	if j+1 < len(l.toks) {
+		for _, w := range []string{"value", "scalar", "array", "object"} {
+			if t := l.toks[j+1]; l.isWord(t, w) && !t.quoted {
+				kind, end = w, t.end
+			}
+		}
+	}
+	rw.add(l.toks[k].start, end, op+" "+isJSONFunc+kind+"()")
+}
+
+// isJSONCall converts the stand-in of x IS [NOT] JSON kind (ok is false for other
+// comparisons) into IS_JSON(x, 'KIND'), under NOT for IS NOT.
+func (c *converter) isJSONCall(n *sqlparser.ComparisonExpr) (Expr, bool, error) {
+	f, ok := n.Right.(*sqlparser.FuncExpr)
+	if !ok {
+		return nil, false, nil
+	}
+	kind, ok := strings.CutPrefix(strings.ToLower(f.Name.String()), isJSONFunc)
+	if !ok {
+		return nil, false, nil
+	}
+	x, err := c.expr(n.Left)
+	if err != nil {
+		return nil, true, err
+	}
+	var out Expr = &FuncCall{Name: "IS_JSON", Args: []Expr{x, &Literal{Kind: LitString, Value: strings.ToUpper(kind)}}}
+	if n.Operator == sqlparser.NotEqualStr {
+		out = &Not{Expr: out}
+	}
+	return out, true, nil
 }

@@ -255,6 +255,9 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if n.Try {
+			return engine.NewTryCast(x, n.Type)
+		}
 		return engine.NewCast(x, n.Type)
 	case *parser.Case:
 		return c.caseExpr(n)
@@ -277,6 +280,18 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 			return nil, err
 		}
 		return engine.NewSubscript(x, i)
+	case *parser.OnNull:
+		return &engine.OnNull{Absent: n.Absent}, nil
+	case *parser.JSONClause:
+		out := &engine.JSONClause{Text: n.Text}
+		if n.Default != nil {
+			d, err := c.conv(n.Default)
+			if err != nil {
+				return nil, err
+			}
+			out.Default = d
+		}
+		return out, nil
 	case *parser.Interval:
 		return nil, fmt.Errorf("%s: an INTERVAL is only added to or subtracted from a DATE, TIMESTAMP or TIMESTAMP_LTZ, e.g. ts + %s or ts - %s", n, n, n)
 	case *parser.TimestampFunc:
@@ -417,7 +432,7 @@ func (c *exprConv) call(n *parser.FuncCall) (engine.Expr, error) {
 			return nil, fmt.Errorf("VERSION takes no arguments")
 		}
 		return &engine.Const{Value: Version, T: stringNotNull, Text: "VERSION()"}, nil
-	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "NOW", "LOCALTIMESTAMP":
+	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "NOW", "LOCALTIMESTAMP", "CURRENT_TIME", "LOCALTIME":
 		if len(n.Args) > 0 {
 			return nil, fmt.Errorf("%s takes no arguments", n.Name)
 		}
@@ -487,7 +502,7 @@ func (a *aggConv) aggregate(e parser.Expr) (engine.Expr, error) {
 		if engine.LookupFunction(n.Name) == nil {
 			return nil, notSupported("function %s is not supported; SHOW FUNCTIONS lists the functions of this connection", n.Name)
 		}
-		if len(n.Args) != 1 && (n.Name != "LISTAGG" && n.Name != "ARRAY_AGG" || len(n.Args) != 2) { // ARRAY_AGG's: IGNORE NULLS
+		if len(n.Args) != 1 && (n.Name != "LISTAGG" && n.Name != "ARRAY_AGG" || len(n.Args) != 2) && !strings.HasPrefix(n.Name, "JSON_") { // ARRAY_AGG's: IGNORE NULLS; JSON_OBJECTAGG's key and value
 			return nil, fmt.Errorf("%s takes one argument", n.Name)
 		}
 		var args []engine.Expr
