@@ -177,6 +177,8 @@ func (h *hashJoinOp) Next() (arrow.RecordBatch, error) {
 		read := h.readBuild
 		if h.semiFirst() {
 			read = h.startSemi
+		} else if err := prepareProbe(h.left); err != nil {
+			return nil, err
 		}
 		if err := read(); err != nil {
 			return nil, err
