@@ -117,6 +117,9 @@ func (h *hashJoinOp) readBuild() error {
 	if err != nil {
 		return err
 	}
+	if err := h.clusterBuild(); err != nil {
+		return err
+	}
 	if h.semi != nil {
 		h.semi.rightNull = h.index.nullKey
 	}
