@@ -31,6 +31,8 @@ type accumulator interface {
 // one aggState per group.
 func newAccumulator(a *Agg, grow func(int64) error) accumulator {
 	switch {
+	case a.Distinct && a.Func == "COUNT" && a.Arg != nil && isInt(a.Arg.Type().Kind):
+		return newCountDistinctInt(a)
 	case a.Distinct:
 	case a.Func == "COUNT":
 		return &countAcc{}
