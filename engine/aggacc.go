@@ -33,6 +33,8 @@ func newAccumulator(a *Agg, grow func(int64) error) accumulator {
 	switch {
 	case a.user != nil:
 		return &udafAcc{agg: a, grow: grow}
+	case a.Distinct && a.Func == "COUNT" && a.Arg != nil && isInt(a.Arg.Type().Kind):
+		return newCountDistinctInt(a)
 	case a.Distinct:
 	case a.Func == "COUNT":
 		return &countAcc{}

@@ -96,8 +96,12 @@ func TestAggregateMatchesStates(t *testing.T) {
 			argCol = append(argCol, i)
 		}
 	}
-	aggList = append(aggList, must(NewAgg("COUNT", c(2), true)), must(NewAgg("MIN", c(6), false)), must(NewAgg("MAX", c(6), false)))
-	argCol = append(argCol, 2, 6, 6)
+	for _, i := range []int{0, 1, 2, 3, 6} { // COUNT(DISTINCT) of every integer width, and of strings
+		aggList = append(aggList, must(NewAgg("COUNT", c(i), true)))
+		argCol = append(argCol, i)
+	}
+	aggList = append(aggList, must(NewAgg("MIN", c(6), false)), must(NewAgg("MAX", c(6), false)))
+	argCol = append(argCol, 6, 6)
 
 	rng := rand.New(rand.NewPCG(7, 8))
 	gen := func(n int, spread int64) [][]any {
@@ -133,7 +137,7 @@ func TestAggregateMatchesStates(t *testing.T) {
 		{"double key", []int{5}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, n := range []int{0, 1, 7, 300} {
+			for _, n := range []int{0, 1, 7, 300, 3000} {
 				rows := gen(n, tc.spread)
 				var keys []Expr
 				var names []string

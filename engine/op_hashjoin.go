@@ -117,6 +117,9 @@ func (h *hashJoinOp) readBuild() error {
 	if err != nil {
 		return err
 	}
+	if err := h.clusterBuild(); err != nil {
+		return err
+	}
 	if h.semi != nil {
 		h.semi.rightNull = h.index.nullKey
 	}
@@ -177,6 +180,8 @@ func (h *hashJoinOp) Next() (arrow.RecordBatch, error) {
 		read := h.readBuild
 		if h.semiFirst() {
 			read = h.startSemi
+		} else if err := prepareProbe(h.left); err != nil {
+			return nil, err
 		}
 		if err := read(); err != nil {
 			return nil, err

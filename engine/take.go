@@ -52,8 +52,17 @@ func takeFixed[T arrow.FixedWidthType](ec *evalCtx, a arrow.Array, idx []int64) 
 	defer buf.Release()
 	buf.Resize(len(idx) * size)
 	dst := arrow.GetData[T](buf.Bytes())[:len(idx)]
-	for i, x := range idx {
-		dst[i] = src[x]
+	for i := 0; i < len(idx); {
+		j := runEnd(idx, i)
+		if j-i >= minRun { // a filter's kept rows: copied a run at a time
+			x := idx[i]
+			copy(dst[i:j], src[x:x+int64(j-i)])
+		} else {
+			for k := i; k < j; k++ {
+				dst[k] = src[idx[k]]
+			}
+		}
+		i = j
 	}
 	validity, nulls := takeValidity(ec, a, idx)
 	if validity != nil {
@@ -62,6 +71,20 @@ func takeFixed[T arrow.FixedWidthType](ec *evalCtx, a arrow.Array, idx []int64) 
 	data := array.NewData(a.DataType(), len(idx), []*memory.Buffer{validity, buf}, nil, nulls, 0)
 	defer data.Release()
 	return array.MakeFromData(data)
+}
+
+// minRun is the length from which takeFixed and takeStrings copy a run of
+// consecutive rows at once, not row by row.
+const minRun = 8
+
+// runEnd returns the end of the run of consecutive rows idx[i], idx[i]+1, … that
+// starts at i.
+func runEnd(idx []int64, i int) int {
+	j, x := i+1, idx[i]
+	for j < len(idx) && idx[j] == x+int64(j-i) {
+		j++
+	}
+	return j
 }
 
 // takeValidity is the validity bitmap of the rows idx of a (nil when a has
@@ -88,9 +111,14 @@ func takeValidity(ec *evalCtx, a arrow.Array, idx []int64) (*memory.Buffer, int)
 // takeStrings copies the strings idx of a; nil when they exceed the 2 GiB
 // of 32-bit offsets (the kernel then says so).
 func takeStrings(ec *evalCtx, a *array.String, idx []int64) arrow.Array {
+	offsets := a.ValueOffsets()
+	base, bytes := offsets[0], a.ValueBytes()
 	total := 0
-	for _, x := range idx {
-		total += len(a.Value(int(x)))
+	for i := 0; i < len(idx); {
+		j := runEnd(idx, i)
+		x := idx[i]
+		total += int(offsets[x+int64(j-i)] - offsets[x])
+		i = j
 	}
 	if total > math.MaxInt32 {
 		return nil
@@ -103,12 +131,25 @@ func takeStrings(ec *evalCtx, a *array.String, idx []int64) arrow.Array {
 	defer vals.Release()
 	vals.Resize(total)
 	v := vals.Bytes()[:total]
-	at := 0
-	for i, x := range idx {
-		o[i] = int32(at)
-		at += copy(v[at:], a.Value(int(x)))
+	at := int32(0)
+	for i := 0; i < len(idx); {
+		j := runEnd(idx, i)
+		x := idx[i]
+		if j-i >= minRun { // a filter's kept rows: copied a run at a time
+			from := offsets[x]
+			for k := range j - i {
+				o[i+k] = at + offsets[x+int64(k)] - from
+			}
+			at += int32(copy(v[at:], bytes[from-base:offsets[x+int64(j-i)]-base]))
+		} else {
+			for k := i; k < j; k++ {
+				o[k] = at
+				at += int32(copy(v[at:], a.Value(int(idx[k]))))
+			}
+		}
+		i = j
 	}
-	o[len(idx)] = int32(at)
+	o[len(idx)] = at
 	validity, nulls := takeValidity(ec, a, idx)
 	if validity != nil {
 		defer validity.Release()

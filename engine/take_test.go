@@ -45,11 +45,21 @@ func TestTakeArray(t *testing.T) {
 				}
 				vals[2] = nil
 			}
-			full, err := buildArray(mem, c.typ, vals)
+			var many []any // runs of consecutive rows, as a filter keeps them, are copied at once
+			for range 7 {
+				many = append(many, vals...)
+			}
+			full, err := buildArray(mem, c.typ, many)
 			require.NoError(t, err)
 			defer full.Release()
-			for _, a := range []arrow.Array{full, array.NewSlice(full, 1, 6)} {
-				for _, idx := range [][]int64{{0, 1, 2, 3, 4}, {4, 4, 0, 2, 1, 1, 3}, {1}, {}} {
+			var runs []int64
+			for _, r := range [][2]int64{{2, 20}, {30, 31}, {21, 40}, {5, 6}, {5, 14}} {
+				for x := r[0]; x < r[1]; x++ {
+					runs = append(runs, x)
+				}
+			}
+			for _, a := range []arrow.Array{full, array.NewSlice(full, 1, 42)} {
+				for _, idx := range [][]int64{{0, 1, 2, 3, 4}, {4, 4, 0, 2, 1, 1, 3}, {1}, {}, runs} {
 					got, err := takeArray(ec, a, idx)
 					require.NoError(t, err)
 					ia := indexArray(idx)

@@ -23,7 +23,10 @@ import (
 // batches would pass half the budget, the readers that have not started yet stop sharing
 // and read the table themselves when their turn comes (a second read instead of a failed
 // query), and the held batches are given back; a reader that has started and fallen that
-// far behind fails the query with the budget's error.
+// far behind fails the query with the budget's error. A reader the engine gave a
+// prefilter (engine.Prefilterable: the probe side of a join whose index is built) is held
+// only the rows that filter keeps (TPC-H Q17's outer lineitem: the rows of the few parts
+// it joins), in batches of its own.
 
 // openInputs opens the query's sources as engine inputs, the scans that read the same
 // rows of a table as readers of one shared scan.
@@ -144,7 +147,8 @@ type sharedScan struct {
 type heldBatch struct {
 	rec     arrow.RecordBatch
 	size    int64
-	waiting int // the readers whose queues hold it
+	waiting int  // the readers whose queues hold it
+	own     bool // rec is one reader's, projected and prefiltered
 }
 
 // sharedUser is one reader of a shared scan: an engine input.
@@ -158,6 +162,15 @@ type sharedUser struct {
 	closed  bool
 	alone   bool            // it stopped sharing: it reads own
 	own     engine.Operator // its own scan, opened at its first Next after it stopped sharing
+	// keep, when the engine set it, returns the rows of a batch of the reader's columns
+	// that its reader keeps: what is held for it.
+	keep func(arrow.RecordBatch) (arrow.RecordBatch, error)
+}
+
+// Prefilter implements engine.Prefilterable: the batches held for u from now on are
+// those keep returns.
+func (u *sharedUser) Prefilter(keep func(arrow.RecordBatch) (arrow.RecordBatch, error)) {
+	u.keep = keep
 }
 
 // setContext sets the context of the reads that follow (an ArrowReader's Next).
@@ -193,7 +206,13 @@ func (u *sharedUser) Next() (arrow.RecordBatch, error) {
 		h := u.queue[0]
 		u.queue[0] = nil
 		u.queue = u.queue[1:]
-		out := u.project(h.rec)
+		var out arrow.RecordBatch
+		if h.own {
+			out = h.rec
+			out.Retain()
+		} else {
+			out = u.project(h.rec)
+		}
 		s.let(h)
 		return out, nil
 	}
@@ -220,9 +239,22 @@ func (u *sharedUser) Next() (arrow.RecordBatch, error) {
 
 // hold queues rec for the readers other than u that share the scan and have not ended.
 func (s *sharedScan) hold(u *sharedUser, rec arrow.RecordBatch) error {
+	for _, o := range s.users {
+		if o != u && !o.closed && !o.alone && o.keep != nil {
+			if err := s.holdKept(o, rec); err != nil {
+				return err
+			}
+		}
+	}
+	return s.holdWhole(u, rec)
+}
+
+// holdWhole queues rec for the readers other than u that share the scan, have not ended
+// and hold whole batches.
+func (s *sharedScan) holdWhole(u *sharedUser, rec arrow.RecordBatch) error {
 	var behind []*sharedUser
 	for _, o := range s.users {
-		if o != u && !o.closed && !o.alone {
+		if o != u && !o.closed && !o.alone && o.keep == nil {
 			behind = append(behind, o)
 		}
 	}
@@ -232,12 +264,12 @@ func (s *sharedScan) hold(u *sharedUser, rec arrow.RecordBatch) error {
 	size := recordBytes(rec)
 	if s.limit > 0 && s.held+size > s.limit {
 		s.part()
-		return s.hold(u, rec)
+		return s.holdWhole(u, rec)
 	}
 	if err := s.budget.Grow(size, s.name); err != nil {
 		s.budget.Shrink(size)
 		if s.part() {
-			return s.hold(u, rec)
+			return s.holdWhole(u, rec)
 		}
 		return err
 	}
@@ -247,6 +279,34 @@ func (s *sharedScan) hold(u *sharedUser, rec arrow.RecordBatch) error {
 	for _, o := range behind {
 		o.queue = append(o.queue, h)
 	}
+	return nil
+}
+
+// holdKept queues for o the rows of rec its prefilter keeps, in a batch of its own.
+func (s *sharedScan) holdKept(o *sharedUser, rec arrow.RecordBatch) error {
+	p := o.project(rec)
+	kept, err := o.keep(p)
+	p.Release()
+	if err != nil {
+		return err
+	}
+	if kept.NumRows() == 0 {
+		kept.Release()
+		return nil
+	}
+	size := recordBytes(kept)
+	if s.limit > 0 && s.held+size > s.limit && !o.started {
+		s.part()
+		kept.Release()
+		return nil
+	}
+	if err := s.budget.Grow(size, s.name); err != nil {
+		s.budget.Shrink(size)
+		kept.Release()
+		return err
+	}
+	s.held += size
+	o.queue = append(o.queue, &heldBatch{rec: kept, size: size, waiting: 1, own: true})
 	return nil
 }
 

@@ -125,3 +125,59 @@ func TestSharedScanReaderBehindOverBudgetFails(t *testing.T) {
 	second.Close()
 	require.Zero(t, budget.Used())
 }
+
+func TestSharedScanPrefilteredReaderHoldsOnlyItsRows(t *testing.T) {
+	batches := sharedBatches(t, 8, 100) // 1,600 bytes a batch: whole, they pass half the budget
+	budget := &engine.Budget{Limit: 6000, Setting: "query_memory"}
+	s := newSharedScan(&batchInput{batches: batches}, budget, "shared scan of t")
+	opened := 0
+	own := func() (engine.Operator, error) { opened++; return &batchInput{batches: sharedBatches(t, 8, 100)}, nil }
+	first := s.reader([]int{0}, own)
+	second := s.reader([]int{2, 1}, own)
+	var filtered int
+	second.Prefilter(func(b arrow.RecordBatch) (arrow.RecordBatch, error) { // c (the reader's column 0) divisible by 70
+		filtered++
+		idx := array.NewInt64Builder(memory.DefaultAllocator)
+		defer idx.Release()
+		for r, v := range b.Column(0).(*array.Int64).Int64Values() {
+			if v%70 == 0 {
+				idx.Append(int64(r))
+			}
+		}
+		keep := idx.NewInt64Array()
+		defer keep.Release()
+		cols := make([]arrow.Array, b.NumCols())
+		for i := range cols {
+			vals := b.Column(i).(*array.Int64).Int64Values()
+			out := array.NewInt64Builder(memory.DefaultAllocator)
+			for _, r := range keep.Int64Values() {
+				out.Append(vals[r])
+			}
+			cols[i] = out.NewInt64Array()
+			out.Release()
+		}
+		rec := array.NewRecordBatch(b.Schema(), cols, int64(keep.Len()))
+		for _, c := range cols {
+			c.Release()
+		}
+		return rec, nil
+	})
+
+	a, _ := drainColumn(t, first)
+	require.Len(t, a, 800)
+	require.Equal(t, 8, filtered, "every batch is filtered once, when it is held")
+	require.Positive(t, budget.Used(), "the kept rows wait for the second reader")
+	require.Less(t, budget.Used(), budget.Limit/2, "and they stay under half the budget, where whole batches would not")
+
+	c, width := drainColumn(t, second)
+	require.Equal(t, 2, width, "the reader's own columns")
+	var want []int64
+	for v := int64(0); v < 8000; v += 70 {
+		want = append(want, v)
+	}
+	require.Equal(t, want, c, "the rows the filter kept, column c first")
+	require.Zero(t, opened, "the reader behind still shares the scan")
+	require.Zero(t, budget.Used())
+	first.Close()
+	second.Close()
+}
