@@ -32,15 +32,6 @@ type testLake struct {
 	format string // iceberg or paimon
 }
 
-// newIcebergLake skips the test unless a local Iceberg lakehouse runs.
-func newIcebergLake(t *testing.T, prefix string, timeout time.Duration) *testLake {
-	t.Helper()
-	if os.Getenv("FLUSSQL_LAKE_FORMAT") != "iceberg" {
-		t.Skip("FLUSSQL_LAKE_FORMAT is not iceberg: no local Iceberg lakehouse (make lake-test starts one)")
-	}
-	return newLake(t, prefix, timeout)
-}
-
 // newLake skips the test unless a local lakehouse (Iceberg or Paimon) runs.
 func newLake(t *testing.T, prefix string, timeout time.Duration) *testLake {
 	t.Helper()
