@@ -30,7 +30,7 @@ import (
 // file; "lake records must instance of sorted view" when it has changes: Fluss's Iceberg
 // reader does not sort by key); so on Iceberg the primary-key table's oracle is Flink's
 // streaming union read (the snapshot, then the changelog), materialized, until it settles
-// on flussql's answer. On Paimon, whose reader returns each bucket sorted by key, Flink's
+// on flussql's answer. On Paimon, Flink's
 // batch read of the primary-key table works and is the oracle.
 func TestLakeFlinkOracle(t *testing.T) {
 	if !longLake(t) {
