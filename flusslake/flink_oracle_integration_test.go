@@ -16,10 +16,10 @@ import (
 	"github.com/flussql/flussql/internal/flinkgw"
 )
 
-// TestLakeFlinkOracleIceberg compares flussql's union reads with Flink's, on the local Flink
-// that runs the tiering service (make lake-long): a datalake-enabled log table and a
-// primary-key table, written by flussql, tiered by Fluss, then written again, so that the
-// answer spans the Iceberg snapshot and the Fluss log after it.
+// TestLakeFlinkOracle compares flussql's union reads with Flink's, on the local Flink that
+// runs the tiering service (make lake-long, LAKE=iceberg or LAKE=paimon): a
+// datalake-enabled log table and a primary-key table, written by flussql, tiered by Fluss,
+// then written again, so that the answer spans the lake snapshot and the Fluss log after it.
 //
 // Fluss 0.9.1's Flink connector sets the oracle's limits. A batch read of a log table
 // hangs for good when a bucket had no rows at the snapshot: the bucket's split reads from
@@ -28,10 +28,11 @@ import (
 // batch read of a primary-key table fails on Iceberg (a NullPointerException in
 // SortMergeReader when a bucket has no changes after the snapshot and more than one lake
 // file; "lake records must instance of sorted view" when it has changes: Fluss's Iceberg
-// reader does not sort by key); so the primary-key table's oracle is Flink's streaming
-// union read (the snapshot, then the changelog), materialized, until it settles on
-// flussql's answer.
-func TestLakeFlinkOracleIceberg(t *testing.T) {
+// reader does not sort by key); so on Iceberg the primary-key table's oracle is Flink's
+// streaming union read (the snapshot, then the changelog), materialized, until it settles
+// on flussql's answer. On Paimon, Flink's
+// batch read of the primary-key table works and is the oracle.
+func TestLakeFlinkOracle(t *testing.T) {
 	if !longLake(t) {
 		t.Skip("FLUSSQL_LAKE_LONG is not set: the Flink oracle of the union read runs in make lake-long")
 	}
@@ -39,7 +40,7 @@ func TestLakeFlinkOracleIceberg(t *testing.T) {
 	if gw == "" {
 		t.Skip("FLUSSQL_FLINK_GATEWAY is not set: no local Flink (make lake-long starts one)")
 	}
-	l := newIcebergLake(t, "lake_oracle", 3*time.Minute)
+	l := newLake(t, "lake_oracle", 3*time.Minute)
 	ev, pk := l.dbName+".ev", l.dbName+".pk"
 	const opts = `'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s'`
 	l.exec(`CREATE TABLE ` + ev + ` (id INT, name STRING, v BIGINT) WITH ('bucket.num' = '2', 'bucket.key' = 'id', ` + opts + `)`)
@@ -95,9 +96,14 @@ func TestLakeFlinkOracleIceberg(t *testing.T) {
 	}
 	assert.Equal(t, [][]string{{"260"}}, l.rows("SELECT COUNT(*) FROM "+ev))
 
-	// The primary-key table: Flink's streaming union read settles on flussql's answer.
+	// The primary-key table: on Paimon, Flink's batch union read; on Iceberg, Flink's
+	// streaming union read settles on flussql's answer.
 	for _, q := range []string{"SELECT COUNT(*), SUM(v) FROM %s", "SELECT id, name, v FROM %s"} {
 		got := sortRows(l.rows(fmt.Sprintf(q, pk)))
+		if l.format == "paimon" {
+			assert.Equal(t, sortRows(flink(fmt.Sprintf(q, fpk), "batch")), got, "flussql and Flink's batch read: %s", q)
+			continue
+		}
 		settled := settle(t, s, fmt.Sprintf(q, fpk), got, 60*time.Second)
 		assert.Equal(t, got, settled, "Flink's streaming union read settles on flussql's answer: %s", q)
 	}

@@ -14,8 +14,6 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/iceberg-go"
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
@@ -110,37 +108,7 @@ func (s *icebergScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // convert returns rec with the requested columns, by name, in their Fluss Arrow types.
 func (s *icebergScan) convert(ctx context.Context, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, len(s.names))
-	release := func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}
-	for i, name := range s.names {
-		idx := rec.Schema().FieldIndices(name)
-		if len(idx) == 0 {
-			release()
-			return nil, fmt.Errorf("flusslake: the Iceberg data has no column %q", name)
-		}
-		in := rec.Column(idx[0])
-		want := s.out.Field(i).Type
-		if arrow.TypeEqual(in.DataType(), want) {
-			in.Retain()
-			cols[i] = in
-			continue
-		}
-		c, err := compute.CastArray(ctx, in, compute.UnsafeCastOptions(want))
-		if err != nil {
-			release()
-			return nil, fmt.Errorf("flusslake: column %s: Iceberg's %s does not convert to %s: %w", name, in.DataType(), want, err)
-		}
-		cols[i] = c
-	}
-	out := array.NewRecordBatch(s.out, cols, rec.NumRows())
-	release()
-	return out, nil
+	return toFluss(ctx, rec, s.names, s.out, "Iceberg")
 }
 
 // Close implements fluss.LakeScan.

@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -262,34 +260,9 @@ func (s *paimonScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 }
 
-// convert returns the columns names of rec in their Fluss Arrow types (Paimon's Parquet
-// stores a TIMESTAMP(3) in milliseconds, where Fluss's Arrow type may differ).
+// convert returns rec with the requested columns, by name, in their Fluss Arrow types.
 func (s *paimonScan) convert(ctx context.Context, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, 0, len(s.names))
-	defer func() {
-		for _, c := range cols {
-			c.Release()
-		}
-	}()
-	for i, name := range s.names {
-		idx := rec.Schema().FieldIndices(name)
-		if len(idx) == 0 {
-			return nil, fmt.Errorf("flusslake: the Paimon data has no column %q", name)
-		}
-		in := rec.Column(idx[0])
-		want := s.out.Field(i).Type
-		if arrow.TypeEqual(in.DataType(), want) {
-			in.Retain()
-			cols = append(cols, in)
-			continue
-		}
-		c, err := compute.CastArray(ctx, in, compute.UnsafeCastOptions(want))
-		if err != nil {
-			return nil, fmt.Errorf("flusslake: column %s: Paimon's %s does not convert to %s: %w", name, in.DataType(), want, err)
-		}
-		cols = append(cols, c)
-	}
-	return array.NewRecordBatch(s.out, cols, rec.NumRows()), nil
+	return toFluss(ctx, rec, s.names, s.out, "Paimon")
 }
 
 // Close implements fluss.LakeScan.

@@ -19,23 +19,23 @@ import (
 	"github.com/flussql/flussql/fluss/localcluster"
 )
 
-// icebergLake is what a test of an Iceberg lakehouse (make lake-test) works with: flussql,
-// the wire client and a database of its own, which is not dropped (Fluss's tiering
-// service fails for good, having no restart strategy, when a table it tiers disappears).
-type icebergLake struct {
+// testLake is what a test of a local lakehouse (make lake-test, Iceberg or Paimon) works
+// with: flussql, the wire client and a database of its own, which is not dropped (Fluss's
+// tiering service fails for good, having no restart strategy, when a table it tiers
+// disappears).
+type testLake struct {
 	t      *testing.T
 	ctx    context.Context
 	db     *sql.DB
 	client *fluss.Client
 	dbName string
+	format string // iceberg or paimon
 }
 
-// newIcebergLake skips the test unless a local Iceberg lakehouse runs.
-func newIcebergLake(t *testing.T, prefix string, timeout time.Duration) *icebergLake {
+// newLake skips the test unless a local lakehouse (Iceberg or Paimon) runs.
+func newLake(t *testing.T, prefix string, timeout time.Duration) *testLake {
 	t.Helper()
-	if os.Getenv("FLUSSQL_LAKE_FORMAT") != "iceberg" {
-		t.Skip("FLUSSQL_LAKE_FORMAT is not iceberg: no local Iceberg lakehouse (make lake-test starts one)")
-	}
+	format := lakeFormat(t)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
 	db, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/fluss")
@@ -44,19 +44,19 @@ func newIcebergLake(t *testing.T, prefix string, timeout time.Duration) *iceberg
 	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: realcluster.Addrs(t)})
 	require.NoError(t, err)
 	t.Cleanup(func() { client.Close() })
-	l := &icebergLake{t: t, ctx: ctx, db: db, client: client, dbName: fmt.Sprintf("%s_%d", prefix, time.Now().UnixNano()%1e9)}
+	l := &testLake{t: t, ctx: ctx, db: db, client: client, dbName: fmt.Sprintf("%s_%d", prefix, time.Now().UnixNano()%1e9), format: format}
 	l.exec("CREATE DATABASE " + l.dbName)
 	return l
 }
 
-func (l *icebergLake) exec(q string) {
+func (l *testLake) exec(q string) {
 	l.t.Helper()
 	_, err := l.db.ExecContext(l.ctx, q)
 	require.NoError(l.t, err, q)
 }
 
 // rows runs a query and returns its rows as strings (NULL as "NULL").
-func (l *icebergLake) rows(q string, args ...any) [][]string {
+func (l *testLake) rows(q string, args ...any) [][]string {
 	l.t.Helper()
 	rows, err := l.db.QueryContext(l.ctx, q, args...)
 	require.NoError(l.t, err, q)
@@ -86,7 +86,7 @@ func (l *icebergLake) rows(q string, args ...any) [][]string {
 
 // waitTiered waits until the lake snapshot covers every bucket (of every partition) of
 // table to its log end now, and returns the snapshot.
-func (l *icebergLake) waitTiered(table string) *fluss.LakeSnapshot {
+func (l *testLake) waitTiered(table string) *fluss.LakeSnapshot {
 	l.t.Helper()
 	path := fluss.TablePath{Database: l.dbName, Table: table}
 	info, err := l.client.Admin().GetTableInfo(l.ctx, path)
@@ -124,7 +124,7 @@ func longLake(t *testing.T) bool {
 // flussql reads back.
 type pkState map[int]int64
 
-func (s pkState) upsert(l *icebergLake, table string, ids []int, v func(id int) int64) {
+func (s pkState) upsert(l *testLake, table string, ids []int, v func(id int) int64) {
 	l.t.Helper()
 	vals := make([]string, len(ids))
 	for i, id := range ids {
@@ -134,7 +134,7 @@ func (s pkState) upsert(l *icebergLake, table string, ids []int, v func(id int) 
 	l.exec("UPSERT INTO " + table + " VALUES " + strings.Join(vals, ", "))
 }
 
-func (s pkState) delete(l *icebergLake, table string, ids []int) {
+func (s pkState) delete(l *testLake, table string, ids []int) {
 	l.t.Helper()
 	list := make([]string, len(ids))
 	for i, id := range ids {
@@ -182,17 +182,18 @@ func ids(from, to int) []int {
 	return out
 }
 
-// TestLakeUnionReadIcebergPrimaryKey writes a datalake-enabled primary-key table with
-// flussql, waits until Fluss's tiering service has committed it to Iceberg, then updates,
-// deletes and inserts keys, and reads the table back on Fluss 0.9 (no KV scan): the union
-// read (the Iceberg snapshot merged by key with the changelog after its offsets) returns
-// exactly the state the test wrote — the rows, COUNT, SUM, a filter on a changed column —
-// while t$lake holds the tiered state. Once the changes are tiered too (equality deletes
-// in the lake), both agree with the state again. The same for a partitioned table, with a
-// query that prunes partitions.
-func TestLakeUnionReadIcebergPrimaryKey(t *testing.T) {
+// TestLakeUnionReadPrimaryKey writes a datalake-enabled primary-key table with flussql,
+// waits until Fluss's tiering service has committed it to the lake (Iceberg or Paimon),
+// then updates, deletes and inserts keys, and reads the table back on Fluss 0.9 (no KV
+// scan): the union read (the lake snapshot's merged state merged by key with the changelog
+// after its offsets) returns exactly the state the test wrote — the rows, COUNT, SUM, a
+// filter on a changed column — while t$lake holds the tiered state. Once the changes are
+// tiered too (Iceberg's equality deletes, Paimon's newer files of the buckets), both agree
+// with the state again. The same for a partitioned table (whose Paimon files key rows
+// without the partition key), with a query that prunes partitions.
+func TestLakeUnionReadPrimaryKey(t *testing.T) {
 	t.Parallel()
-	l := newIcebergLake(t, "lake_pk", 3*time.Minute)
+	l := newLake(t, "lake_pk", 3*time.Minute)
 	pk, ppk := l.dbName+".pk", l.dbName+".ppk"
 	const opts = `'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s'`
 	l.exec(`CREATE TABLE ` + pk + ` (id INT, name STRING, v BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '3', ` + opts + `)`)
@@ -253,7 +254,7 @@ func TestLakeUnionReadIcebergPrimaryKey(t *testing.T) {
 	check("changes in the log")
 	explain := strings.Join(flatRows(l.rows("EXPLAIN SELECT COUNT(*) FROM "+pk)), "\n")
 	assert.Contains(t, explain, "merged by primary key")
-	assert.Regexp(t, `iceberg snapshot \d+, \d+ data files kept`, explain)
+	assert.Regexp(t, l.format+` snapshot \d+, \d+ data files kept`, explain)
 	lake := l.rows("SELECT COUNT(*), SUM(v) FROM `" + l.dbName + "`.`pk$lake`")[0]
 	t.Logf("snapshot %d: t$lake %v (tiered %v), the table %v\n%s", snap.SnapshotID, lake, tiered, want.countSum(), explain)
 
@@ -277,18 +278,18 @@ func flatRows(rows [][]string) []string {
 	return out
 }
 
-// TestLakeUnionReadIcebergPrimaryKeyWhileTiering reads a primary-key table while it is
+// TestLakeUnionReadPrimaryKeyWhileTiering reads a primary-key table while it is
 // written and tiered: keys 0..39 are updated every round (v = the round), keys 40..49
 // deleted in odd rounds and upserted in even ones. Every read, whichever snapshot and log
 // it merges, returns no key twice, every key of 0..39, and no version older than the last
 // round finished before the read began or newer than the one under way when it ended. The
 // writer runs until the reads have seen the lake snapshot move.
-func TestLakeUnionReadIcebergPrimaryKeyWhileTiering(t *testing.T) {
+func TestLakeUnionReadPrimaryKeyWhileTiering(t *testing.T) {
 	t.Parallel()
 	if !longLake(t) {
 		t.Skip("FLUSSQL_LAKE_LONG is not set: the writes run until the tiering service has moved the lake snapshot (20 s or more; make lake-long)")
 	}
-	l := newIcebergLake(t, "lake_pkw", 2*time.Minute)
+	l := newLake(t, "lake_pkw", 2*time.Minute)
 	table := l.dbName + ".wt"
 	l.exec(`CREATE TABLE ` + table + ` (id INT, name STRING, v BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2',
 		'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s')`)
