@@ -60,7 +60,7 @@ func appendLower(dst []byte, s string) []byte {
 	return dst
 }
 
-// appendInitcap appends initcap(s): the first ASCII letter of each word (a
+// appendInitcap appends s with the first ASCII letter of each word (a
 // run of ASCII letters and digits) upper-cased, the others lower-cased, as
 // Flink; other bytes are copied.
 func appendInitcap(dst []byte, s string) []byte {
@@ -87,9 +87,6 @@ func appendInitcap(dst []byte, s string) []byte {
 	}
 	return dst
 }
-
-// initcap is appendInitcap as a string.
-func initcap(s string) string { return string(appendInitcap(nil, s)) }
 
 // appendReplace appends strings.ReplaceAll(s, from, to).
 func appendReplace(dst []byte, s, from, to string) []byte {

@@ -36,7 +36,7 @@ func TestAppendKernelsMatchLibrary(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, "Hello World 42x A1b", initcap("hello wORLD 42X a1B"))
+	assert.Equal(t, "Hello World 42x A1b", string(appendInitcap(nil, "hello wORLD 42X a1B")))
 }
 
 // padRunes is LPAD/RPAD over characters, written plainly.
