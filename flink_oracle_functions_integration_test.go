@@ -38,7 +38,6 @@ var flinkFunctionKnown = map[string]string{
 	"a bare NULL operand":             "flussql types a bare NULL from the other operand; Flink refuses it (Illegal use of 'NULL')",
 	"IF":                              "a string literal is CHAR(n) in Flink (IF(…, 'pos', 'other') is VARCHAR(5)), STRING in flussql",
 	"ABS of the smallest INT":         "deliberate: -7 - 2147483647 overflows INT; flussql fails, Flink wraps to 2147483642",
-	"MAP access":                      "flussql's MAP[…] takes literals and placeholders only, not columns",
 }
 
 // flinkNumberCases: comparisons of mixed types, overflow, CAST edge cases and DECIMAL

@@ -17,6 +17,12 @@ type AggregateFunction = engine.AggregateUDF
 // states are never merged (no Merge) and one state is used by one goroutine at a time.
 type AggregateState = engine.AggregateState
 
+// AggregateStateSize is implemented by an AggregateState whose memory grows with its rows (a
+// list, a set, a sketch): Size, its bytes, is counted in the query's memory budget after each
+// Add, so that a query over too many groups fails with a memory error instead of exhausting
+// the process. A state without it counts as a small fixed header.
+type AggregateStateSize = engine.AggregateStateSize
+
 // RegisterAggregate makes f callable as an aggregate — in the select list, HAVING and ORDER
 // BY of a grouped query, with or without DISTINCT — in every statement run through the
 // connector, from then on (connections already open included); SHOW FUNCTIONS lists it as a

@@ -14,7 +14,13 @@ type stateAcc struct {
 	states []aggState
 	seen   []map[string]struct{}
 	arena  stateArena
+	extra  int64 // what the sizedStates hold beyond stateBytes
 }
+
+// sizedState is a state whose memory grows with the values it sees
+// (APPROX_COUNT_DISTINCT's sketch: 16 KiB of registers): size is its bytes
+// beyond stateBytes, counted in the aggregation's memory budget.
+type sizedState interface{ size() int64 }
 
 // stateBytes is what one boxed state costs: the interface, the state
 // and, with DISTINCT, its set's header.
@@ -22,7 +28,11 @@ const stateBytes = 64
 
 func (s *stateAcc) resize(n int) {
 	for len(s.states) < n {
-		s.states = append(s.states, s.agg.newStateIn(&s.arena))
+		st := s.agg.newStateIn(&s.arena)
+		if sz, ok := st.(sizedState); ok {
+			s.extra += sz.size()
+		}
+		s.states = append(s.states, st)
 		if s.agg.Distinct {
 			s.seen = append(s.seen, map[string]struct{}{})
 		}
@@ -30,7 +40,7 @@ func (s *stateAcc) resize(n int) {
 }
 
 func (s *stateAcc) bytes() int64 {
-	return int64(cap(s.states))*stateBytes + int64(cap(s.seen))*56
+	return int64(cap(s.states))*stateBytes + int64(cap(s.seen))*56 + s.extra
 }
 
 func (s *stateAcc) update(gids []int32, arg arrow.Array) error {
@@ -69,8 +79,17 @@ func (s *stateAcc) update(gids []int32, arg arrow.Array) error {
 			}
 			continue
 		}
-		if err := s.states[g].add(v); err != nil {
+		st := s.states[g]
+		sz, sized := st.(sizedState)
+		var before int64
+		if sized {
+			before = sz.size()
+		}
+		if err := st.add(v); err != nil {
 			return err
+		}
+		if sized {
+			s.extra += sz.size() - before
 		}
 	}
 	return nil

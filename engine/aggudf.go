@@ -23,6 +23,14 @@ type AggregateState interface {
 	Result() (any, error)
 }
 
+// AggregateStateSize is implemented by an AggregateState whose memory grows
+// with the rows it sees (a list, a set, a sketch): Size is the bytes it
+// holds, counted in the query's memory budget (Options' memory limit) after
+// each Add. A state without it counts as a small fixed header.
+type AggregateStateSize interface {
+	Size() int64
+}
+
 // AggregateUDF is a user-defined aggregate function: New makes the state of
 // one group (called once per group, also for the single group of an
 // aggregate over no rows). flussql aggregates in one phase on the client,
@@ -222,11 +230,16 @@ type udafAcc struct {
 	grow   func(int64) error
 	states []AggregateState
 	seen   []map[string]struct{}
+	extra  int64 // what the states implementing AggregateStateSize hold
 }
 
 func (u *udafAcc) resize(n int) {
 	for len(u.states) < n {
-		u.states = append(u.states, u.agg.user.New())
+		st := u.agg.user.New()
+		if sz, ok := st.(AggregateStateSize); ok {
+			u.extra += sz.Size()
+		}
+		u.states = append(u.states, st)
 		if u.agg.Distinct {
 			u.seen = append(u.seen, map[string]struct{}{})
 		}
@@ -234,7 +247,7 @@ func (u *udafAcc) resize(n int) {
 }
 
 func (u *udafAcc) bytes() int64 {
-	return int64(cap(u.states))*stateBytes + int64(cap(u.seen))*56
+	return int64(cap(u.states))*stateBytes + int64(cap(u.seen))*56 + u.extra
 }
 
 func (u *udafAcc) update(gids []int32, arg arrow.Array) error {
@@ -289,8 +302,16 @@ rows:
 			}
 			u.seen[g][string(key)] = struct{}{}
 		}
+		sz, sized := st.(AggregateStateSize)
+		var before int64
+		if sized {
+			before = sz.Size()
+		}
 		if err := st.Add(vals); err != nil {
 			return fmt.Errorf("%s: %w", u.agg.Func, err)
+		}
+		if sized {
+			u.extra += sz.Size() - before
 		}
 	}
 	return nil

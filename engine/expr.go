@@ -252,6 +252,9 @@ func castArray(ec *evalCtx, arr arrow.Array, t types.DataType) (arrow.Array, err
 		}
 		return out, nil
 	}
+	if out, ok := castDecimalFloat(ec, arr, at); ok {
+		return out, nil
+	}
 	if dt, ok := at.(*arrow.Decimal128Type); ok && arrow.IsInteger(arr.DataType().ID()) && dt.Precision < maxDecimalDigits {
 		// Arrow casts an integer only to a DECIMAL wide enough for every value of its type
 		// (INT to DECIMAL(10, 2) needs 12 digits); Flink casts each value and fails only on

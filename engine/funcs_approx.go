@@ -50,6 +50,15 @@ type hllState struct {
 	buf   []byte
 }
 
+// hllEntryBytes is what one exact hash costs in its map (key, slot
+// overhead at the map's load).
+const hllEntryBytes = 24
+
+// size implements sizedState: the exact hashes' map or the registers.
+func (s *hllState) size() int64 {
+	return int64(len(s.exact))*hllEntryBytes + int64(cap(s.reg)) + int64(cap(s.buf))
+}
+
 func (s *hllState) add(v any) error {
 	s.buf = appendKey(s.buf[:0], v)
 	s.addHash(xxhash.Sum64(s.buf))

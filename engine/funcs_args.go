@@ -143,8 +143,12 @@ type rowBuilder[T any] interface {
 func fillRows[T any](b rowBuilder[T], n int, ins []arrow.Array, nullArgs bool, f func(i int) (T, bool, error)) (arrow.Array, error) {
 	defer b.Release()
 	b.Reserve(n)
+	var nullable []arrow.Array // the inputs with NULLs: others are not read per row
+	if !nullArgs {
+		nullable = withNulls(ins)
+	}
 	for i := range n {
-		if !nullArgs && anyNull(ins, i) {
+		if len(nullable) > 0 && anyNull(nullable, i) {
 			b.AppendNull()
 			continue
 		}
@@ -161,9 +165,66 @@ func fillRows[T any](b rowBuilder[T], n int, ins []arrow.Array, nullArgs bool, f
 	return b.NewArray(), nil
 }
 
-// stringRows builds a string array of n rows, as fillRows.
+// withNulls is the arrays of ins that have NULLs.
+func withNulls(ins []arrow.Array) []arrow.Array {
+	var out []arrow.Array
+	for _, a := range ins {
+		if a.NullN() > 0 {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// stringRows builds a string array of n rows, as fillRows; the value bytes
+// are reserved at once, as many as the first string argument's.
 func stringRows(ec *evalCtx, n int, ins []arrow.Array, nullArgs bool, f func(i int) (string, bool, error)) (arrow.Array, error) {
-	return fillRows[string](array.NewStringBuilder(ec.mem), n, ins, nullArgs, f)
+	b := array.NewStringBuilder(ec.mem)
+	b.ReserveData(dataHint(ins))
+	return fillRows[string](b, n, ins, nullArgs, f)
+}
+
+// appendRows builds a string array of n rows as fillRows, f appending row
+// i's value to dst, a scratch buffer reused from row to row (f must not
+// return a view of an input): no allocation per row.
+func appendRows(ec *evalCtx, n int, ins []arrow.Array, nullArgs bool, f func(i int, dst []byte) ([]byte, bool, error)) (arrow.Array, error) {
+	b := array.NewStringBuilder(ec.mem)
+	defer b.Release()
+	b.Reserve(n)
+	b.ReserveData(dataHint(ins))
+	var nullable []arrow.Array
+	if !nullArgs {
+		nullable = withNulls(ins)
+	}
+	var buf []byte
+	for i := range n {
+		if len(nullable) > 0 && anyNull(nullable, i) {
+			b.AppendNull()
+			continue
+		}
+		v, ok, err := f(i, buf[:0])
+		if err != nil {
+			return nil, err
+		}
+		buf = v
+		if !ok {
+			b.AppendNull()
+			continue
+		}
+		b.BinaryBuilder.Append(v)
+	}
+	return b.NewArray(), nil
+}
+
+// dataHint is the value bytes of the first string array of ins (0 without
+// one): what a string result of about the same size reserves.
+func dataHint(ins []arrow.Array) int {
+	for _, a := range ins {
+		if s, ok := a.(*array.String); ok {
+			return len(s.ValueBytes())
+		}
+	}
+	return 0
 }
 
 // intRows builds an array of the integer type t (INT or BIGINT, TINYINT,

@@ -20,10 +20,10 @@ func init() {
 	register(
 		&FuncDef{Name: "UPPER", Family: "string", Signature: "UPPER(s STRING) → STRING",
 			Desc: "s in upper case", Example: "UPPER('Fluss') = 'FLUSS'",
-			Type: fixedType("s", 0, stringType), Kernel: strMap(strings.ToUpper)},
+			Type: fixedType("s", 0, stringType), Kernel: bytesMap(appendUpper)},
 		&FuncDef{Name: "LOWER", Family: "string", Signature: "LOWER(s STRING) → STRING",
 			Desc: "s in lower case", Example: "LOWER('Fluss') = 'fluss'",
-			Type: fixedType("s", 0, stringType), Kernel: strMap(strings.ToLower)},
+			Type: fixedType("s", 0, stringType), Kernel: bytesMap(appendLower)},
 		&FuncDef{Name: "TRIM", Family: "string", Signature: "TRIM([BOTH|LEADING|TRAILING] [chars] FROM s) → STRING",
 			Desc: "s without the leading and trailing characters of chars (spaces by default)", Example: "TRIM('  a ') = 'a'",
 			Type: fixedType("ss", 1, stringType), Kernel: trimKernel(strings.Trim)},
@@ -77,8 +77,8 @@ func init() {
 			Desc: "s with every from replaced by to", Example: "REPLACE('a-b-c', '-', '+') = 'a+b+c'",
 			Type: fixedType("sss", 0, stringType), Kernel: func(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
 				s, f, t := strs(ins[0]), strs(ins[1]), strs(ins[2])
-				return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
-					return strings.ReplaceAll(s(i), f(i), t(i)), true, nil // '' as from: to around every character, as Java
+				return appendRows(ec, n, ins, false, func(i int, dst []byte) ([]byte, bool, error) {
+					return appendReplace(dst, s(i), f(i), t(i)), true, nil // '' as from: to around every character, as Java
 				})
 			}},
 		&FuncDef{Name: "LPAD", Family: "string", Signature: "LPAD(s STRING, len INT, pad STRING) → STRING",
@@ -89,7 +89,7 @@ func init() {
 			Type: orNull(fixedType("sis", 0, stringType)), Kernel: padKernel(false)},
 		&FuncDef{Name: "INITCAP", Family: "string", Signature: "INITCAP(s STRING) → STRING",
 			Desc: "s with the first letter of each word in upper case, the others in lower case", Example: "INITCAP('hello wORLD') = 'Hello World'",
-			Type: fixedType("s", 0, stringType), Kernel: strMap(initcap)},
+			Type: fixedType("s", 0, stringType), Kernel: bytesMap(appendInitcap)},
 		&FuncDef{Name: "LEFT", Family: "string", Signature: "LEFT(s STRING, n INT) → STRING",
 			Desc: "the first n characters of s ('' when n <= 0)", Example: "LEFT('flink', 2) = 'fl'",
 			Type: fixedType("si", 0, stringType), Kernel: leftRight(true)},
@@ -241,58 +241,17 @@ func substringKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arra
 func padKernel(left bool) Kernel {
 	return func(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
 		s, l, p := strs(ins[0]), intValuesOf(ins[1]), strs(ins[2])
-		return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
-			size, pad := l(i), []rune(p(i))
-			if size < 0 || len(pad) == 0 {
-				return "", false, nil
+		return appendRows(ec, n, ins, false, func(i int, dst []byte) ([]byte, bool, error) {
+			size, pad := l(i), p(i)
+			if size < 0 || pad == "" {
+				return dst, false, nil
 			}
 			if size > 1<<28 {
-				return "", false, fmt.Errorf("%s: length %d is too long", c.Name, size)
+				return dst, false, fmt.Errorf("%s: length %d is too long", c.Name, size)
 			}
-			base := []rune(s(i))
-			out := make([]rune, 0, size)
-			fill := max(int(size)-len(base), 0)
-			padding := func() {
-				for k := range fill {
-					out = append(out, pad[k%len(pad)])
-				}
-			}
-			if left {
-				padding()
-				out = append(out, base[:min(len(base), int(size)-fill)]...)
-			} else {
-				out = append(out, base[:min(len(base), int(size))]...)
-				padding()
-			}
-			return string(out), true, nil
+			return appendPad(dst, s(i), int(size), pad, left), true, nil
 		})
 	}
-}
-
-// initcap upper-cases the first ASCII letter of each word (a run of ASCII
-// letters and digits) and lower-cases the others, as Flink.
-func initcap(s string) string {
-	b := []byte(s)
-	start := true
-	for i, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			start = false
-		case c >= 'A' && c <= 'Z':
-			if !start {
-				b[i] = c + 32
-			}
-			start = false
-		case c >= 'a' && c <= 'z':
-			if start {
-				b[i] = c - 32
-			}
-			start = false
-		default:
-			start = true
-		}
-	}
-	return string(b)
 }
 
 func leftRight(left bool) Kernel {
@@ -315,12 +274,11 @@ func splitIndex(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, er
 		if k(i) < 0 || s(i) == "" { // '' has no pieces, as Flink
 			return "", false, nil
 		}
-		var parts []string
-		if sep(i) == "" { // Flink (commons-lang) splits at each white space then
-			parts = strings.FieldsFunc(s(i), unicode.IsSpace)
-		} else {
-			parts = strings.Split(s(i), sep(i))
+		if sep(i) != "" {
+			p, ok := splitPiece(s(i), sep(i), k(i))
+			return p, ok, nil
 		}
+		parts := strings.FieldsFunc(s(i), unicode.IsSpace) // Flink (commons-lang) splits at each white space then
 		if k(i) >= int64(len(parts)) {
 			return "", false, nil
 		}

@@ -149,22 +149,22 @@ func dateFormatKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arr
 	layout := layoutOf(c, ins, 1, "")
 	if isString(t.Kind) { // a string is read as a timestamp first
 		s := strs(ins[0])
-		return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
+		return appendRows(ec, n, ins, false, func(i int, dst []byte) ([]byte, bool, error) {
 			tm, ok := parseFlexible(s(i))
 			if !ok {
-				return "", false, nil
+				return dst, false, nil
 			}
 			l, err := layout(i)
-			return tm.Format(l), true, err
+			return tm.AppendFormat(dst, l), true, err
 		})
 	}
-	get, err := getter(ins[0])
+	get, err := timeValues(t, ins[0])
 	if err != nil {
 		return nil, err
 	}
-	return stringRows(ec, n, ins, false, func(i int) (string, bool, error) {
+	return appendRows(ec, n, ins, false, func(i int, dst []byte) ([]byte, bool, error) {
 		l, err := layout(i)
-		return toTime(t, get(i)).Format(l), true, err
+		return get(i).AppendFormat(dst, l), true, err
 	})
 }
 
@@ -214,29 +214,18 @@ func parseKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, e
 	if len(ins) > 1 {
 		layout = layoutOf(c, ins, 1, "")
 	}
-	vals := make([]any, n)
-	for i := range n {
-		if anyNull(ins, i) {
-			continue
-		}
-		var tm time.Time
-		var ok bool
+	return timeRows(ec, c.T, n, ins, func(i int) (time.Time, bool, error) {
 		if layout == nil {
-			tm, ok = parseFlexible(s(i))
-		} else {
-			l, err := layout(i)
-			if err != nil {
-				return nil, err
-			}
-			var perr error
-			tm, perr = time.Parse(l, s(i))
-			ok = perr == nil
+			tm, ok := parseFlexible(s(i))
+			return tm, ok, nil
 		}
-		if ok {
-			vals[i] = fromTime(c.T, tm)
+		l, err := layout(i)
+		if err != nil {
+			return time.Time{}, false, err
 		}
-	}
-	return buildArray(ec.mem, c.T, vals)
+		tm, perr := time.Parse(l, s(i))
+		return tm, perr == nil, nil
+	})
 }
 
 func unixTimestampType(name string, args []Expr) ([]Expr, types.DataType, any, error) {
