@@ -255,7 +255,11 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return engine.NewCast(x, n.Type)
+		e, err := engine.NewCast(x, n.Type)
+		if errors.Is(err, engine.ErrUnsupported) {
+			return nil, notSupported("%s", err)
+		}
+		return e, err
 	case *parser.Case:
 		return c.caseExpr(n)
 	case *parser.TimeUnitCall:
