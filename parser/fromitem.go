@@ -56,3 +56,23 @@ func (l *lexed) inFromList(c int) bool {
 	}
 	return false
 }
+
+// refuseFromItem returns the ErrNotSupported error for a FROM item flussql
+// does not read, starting at token k: UNNEST(…) and LATERAL (a subquery or
+// TABLE(f(…))); nil for any other token.
+func (l *lexed) refuseFromItem(k int) error {
+	t := l.toks[k]
+	if t.quoted || k+1 >= len(l.toks) || !l.opensFromItem(k) {
+		return nil
+	}
+	next := l.toks[k+1]
+	switch {
+	case l.isWord(t, "unnest") && next.typ == '(':
+		return unsupportedError(l.src, t.start, t.text(l.src),
+			"UNNEST in FROM (CROSS JOIN UNNEST(arr) AS u(x)) is not supported; read the ARRAY column whole, or its elements with arr[i], CARDINALITY(arr) and the array functions")
+	case l.isWord(t, "lateral") && (next.typ == '(' || l.isWord(next, "table")):
+		return unsupportedError(l.src, t.start, t.text(l.src),
+			"LATERAL subqueries and table functions (LATERAL TABLE(f(x))) are not supported; write the correlated subquery in WHERE or the select list, which flussql decorrelates")
+	}
+	return nil
+}

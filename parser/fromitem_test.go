@@ -53,3 +53,22 @@ func TestSubscriptField(t *testing.T) {
 	_, ok = fa.Base.(*Subscript)
 	assert.True(t, ok, "%T", fa.Base)
 }
+
+// UNNEST and LATERAL in FROM are refused with ErrNotSupported, naming themselves.
+func TestRefusedFromItems(t *testing.T) {
+	for q, want := range map[string]string{
+		"SELECT id, x FROM t CROSS JOIN UNNEST(arr) AS u(x)":             "UNNEST in FROM",
+		"SELECT id FROM t, UNNEST(arr)":                                  "UNNEST in FROM",
+		"SELECT id FROM t, LATERAL TABLE(f(s))":                          "LATERAL",
+		"SELECT id FROM t LEFT JOIN LATERAL TABLE(f(s)) AS x(a) ON TRUE": "LATERAL",
+		"SELECT id FROM t, LATERAL (SELECT c FROM u WHERE u.id = t.id)":  "LATERAL",
+	} {
+		_, err := Parse(q)
+		require.Error(t, err, q)
+		assert.ErrorIs(t, err, ErrNotSupported, q)
+		assert.Contains(t, err.Error(), want, q)
+	}
+	// The words stay names elsewhere.
+	_, err := Parse("SELECT unnest FROM (SELECT 1 AS unnest) AS lateral")
+	require.NoError(t, err)
+}

@@ -57,6 +57,9 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 		if k+1 < len(l.toks) {
 			next = l.toks[k+1]
 		}
+		if err := l.refuseFromItem(k); err != nil {
+			return nil, err
+		}
 		switch {
 		case t.typ == '(':
 			depth++
