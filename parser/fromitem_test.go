@@ -72,3 +72,24 @@ func TestRefusedFromItems(t *testing.T) {
 	_, err := Parse("SELECT unnest FROM (SELECT 1 AS unnest) AS lateral")
 	require.NoError(t, err)
 }
+
+// Flink statement forms flussql does not run are refused, naming themselves.
+func TestRefusedForms(t *testing.T) {
+	for q, want := range map[string]string{
+		"CREATE TABLE c AS SELECT * FROM u":                            "CREATE TABLE … AS SELECT",
+		"CREATE TABLE IF NOT EXISTS db.c WITH ('k' = 'v') AS SELECT 1": "CREATE TABLE … AS SELECT",
+		"INSERT OVERWRITE u SELECT * FROM u":                           "INSERT OVERWRITE",
+		"SELECT a, COUNT(*) FROM t GROUP BY ROLLUP(a)":                 "ROLLUP",
+		"SELECT a, COUNT(*) FROM t GROUP BY GROUPING SETS ((a), ())":   "GROUPING SETS",
+		"EXPLAIN SELECT a FROM t GROUP BY CUBE (a, b)":                 "CUBE",
+	} {
+		_, err := Parse(q)
+		require.Error(t, err, q)
+		assert.ErrorIs(t, err, ErrNotSupported, q)
+		assert.Contains(t, err.Error(), want, q)
+	}
+	for _, q := range []string{"SELECT rollup, cube FROM t GROUP BY rollup, cube", "CREATE TABLE c (a INT) WITH ('k' = 'v')"} {
+		_, err := Parse(q)
+		require.NoError(t, err, q)
+	}
+}
