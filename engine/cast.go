@@ -24,11 +24,12 @@ type Cast struct {
 
 // NewCast types the cast; ARRAY, MAP and ROW cannot be cast.
 func NewCast(x Expr, t types.DataType) (Expr, error) {
-	if t.Kind.Nested() || x.Type().Kind.Nested() {
-		return nil, fmt.Errorf("CAST between %s and %s is not supported", TypeName(x.Type()), TypeName(t))
+	if c, ok := x.(*Const); ok && c.Untyped || isUntyped(x) && !t.Kind.Nested() {
+		return retype(x, t), nil // CAST(NULL AS MAP<STRING, INT>) is a typed NULL
 	}
-	if isUntyped(x) {
-		return retype(x, t), nil
+	if t.Kind.Nested() || x.Type().Kind.Nested() {
+		return nil, fmt.Errorf("CAST between %s and %s: %w (only CAST(NULL AS %s) makes a value of a nested type; build one with ARRAY[…], MAP[…] or ROW(…))",
+			TypeName(x.Type()), TypeName(t), ErrUnsupported, TypeName(t))
 	}
 	t.NotNull = x.Type().NotNull
 	if t.Kind == types.Char {

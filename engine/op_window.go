@@ -63,7 +63,7 @@ func (l *winLayout) reader(ec *evalCtx, b arrow.RecordBatch) (*rowReader, error)
 	}
 	r := &rowReader{cols: append(append([]arrow.Array(nil), b.Columns()...), extra...), extra: extra}
 	for _, c := range r.cols {
-		g, err := getter(c)
+		g, err := nestedGetter(c)
 		if err != nil {
 			releaseAll(extra)
 			return nil, fmt.Errorf("a window cannot hold %s values yet: leave such columns out of the query that computes the window (join them back by key): %w", c.DataType(), err)

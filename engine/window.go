@@ -128,6 +128,9 @@ func (w *WindowFunc) String() string {
 		}
 	}
 	s := w.Func + "(" + strings.Join(args, ", ") + ")"
+	if w.agg != nil {
+		s = w.agg.String() // with LISTAGG's separator
+	}
 	if w.agg != nil || w.Func == "FIRST_VALUE" || w.Func == "LAST_VALUE" {
 		if w.Frame != DefaultFrame {
 			s += " " + w.Frame.String()

@@ -99,15 +99,7 @@ func computePartition(n *Window, lay *winLayout, rows [][]any) error {
 // the partition's last, else (a sliding frame of n PRECEDING / FOLLOWING)
 // by accumulating each distinct frame.
 func aggregateFrames(f *WindowFunc, rows [][]any, res, arg int, peerStart, peerEnd []int) error {
-	add := func(st aggState, row []any) error {
-		if arg < 0 { // COUNT(*)
-			return st.add(true)
-		}
-		if v := row[arg]; v != nil {
-			return st.add(v)
-		}
-		return nil
-	}
+	add := func(st aggState, row []any) error { return addWindowRow(st, row, arg) }
 	cnt := len(rows)
 	if f.Frame.Start.Kind == BoundUnboundedPreceding {
 		st := f.agg.newState()
@@ -127,7 +119,7 @@ func aggregateFrames(f *WindowFunc, rows [][]any, res, arg int, peerStart, peerE
 		}
 		return nil
 	}
-	if f.Frame.End.Kind == BoundUnboundedFollowing {
+	if f.Frame.End.Kind == BoundUnboundedFollowing && f.commutativeAgg() {
 		// The frame only grows toward the partition's start: add rows
 		// backwards as its start moves.
 		st := f.agg.newState()

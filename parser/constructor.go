@@ -69,7 +69,12 @@ func constructorFunc(k ConstructorKind) string { return reservedPrefix + constru
 // toks[s:] from sqlparser. A '[' that does not follow ARRAY or MAP, and an
 // unbalanced bracket, are errors at the bracket.
 func (l *lexed) rewriteConstructors(s int, rw *rewrite) error {
-	var open []token // the '[' of the constructors being read
+	var open []token   // the '[' of the constructors and subscripts being read
+	var elemEdit []int // per open bracket: the index in rw.edits of a subscript's elem( insertion, -1 for a constructor
+	// wraps holds, per offset, the edit inserting the stand-in calls that
+	// wrap the operand starting there: x[1][2].f wraps x three times, and
+	// each wrapper goes outside (before) those already inserted.
+	wraps := map[int]int{}
 	for k := s; k < len(l.toks); k++ {
 		t := l.toks[k]
 		switch {
@@ -80,7 +85,13 @@ func (l *lexed) rewriteConstructors(s int, rw *rewrite) error {
 				return newError(l.src, t.start, "[", "", "brackets are only supported in ARRAY[…], MAP[…] and after an ARRAY or MAP value: arr[1], m['k']")
 			}
 			start := l.toks[b].start
-			rw.add(start, start, elemFunc+"(")
+			if e, ok := wraps[start]; ok {
+				rw.edits[e].repl = elemFunc + "(" + rw.edits[e].repl
+			} else {
+				wraps[start] = len(rw.edits)
+				rw.add(start, start, elemFunc+"(")
+			}
+			elemEdit = append(elemEdit, wraps[start])
 			rw.add(t.start, t.end, ", ")
 			open = append(open, t)
 		case t.typ == '[':
@@ -91,12 +102,17 @@ func (l *lexed) rewriteConstructors(s int, rw *rewrite) error {
 			}
 			rw.add(w.start, t.end, constructorFunc(kind)+"(")
 			open = append(open, t)
+			elemEdit = append(elemEdit, -1)
 		case t.typ == ']':
 			if len(open) == 0 {
 				return newError(l.src, t.start, "]", "", "this ] closes no ARRAY[ or MAP[")
 			}
-			open = open[:len(open)-1]
+			e := elemEdit[len(elemEdit)-1]
+			open, elemEdit = open[:len(open)-1], elemEdit[:len(elemEdit)-1]
 			rw.add(t.start, t.end, ")")
+			if e >= 0 {
+				k = l.rewriteSubscriptFields(k, rw, e)
+			}
 		case t.typ == '(' && k > s && l.isWord(l.toks[k-1], "row") && !l.toks[k-1].quoted:
 			w := l.toks[k-1]
 			rw.add(w.start, t.end, constructorFunc(RowOf)+"(")
@@ -165,6 +181,9 @@ func (l *lexed) subscriptBase(s, k int) int {
 	case operandWord(t):
 		for j-2 >= s && l.toks[j-1].typ == '.' && operandWord(l.toks[j-2]) {
 			j -= 2
+		}
+		if j-2 >= s && l.toks[j-1].typ == '.' && l.toks[j-2].typ == ']' {
+			return l.subscriptBase(s, j-1) // x[i].f[j]
 		}
 		return j
 	}

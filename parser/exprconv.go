@@ -173,6 +173,9 @@ func (c *converter) funcCall(n *sqlparser.FuncExpr) (Expr, error) {
 	if x, ok, err := c.trimCall(name, n); ok {
 		return x, err
 	}
+	if name == fieldFunc {
+		return c.fieldAccess(n)
+	}
 	if name == elemFunc {
 		if len(n.Exprs) != 2 {
 			return nil, c.nodeErr(n, "write x[i] with one index")

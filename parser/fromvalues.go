@@ -40,9 +40,9 @@ func (l *lexed) rewriteFromValues(open int, rw *rewrite) error {
 		depth := 0
 		for k := j; k <= r.close; k++ {
 			switch l.toks[k].typ {
-			case '(':
+			case '(', '[': // ARRAY[…] and MAP[…] hold commas too
 				depth++
-			case ')':
+			case ')', ']':
 				depth--
 			case ',':
 				if depth == 1 {

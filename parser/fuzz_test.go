@@ -53,6 +53,10 @@ func FuzzParse(f *testing.F) {
 
 // fuzzSeeds are extra inputs, among them crashers found by earlier runs.
 var fuzzSeeds = []string{
+	// A scalar subquery after a comma that is not a FROM list's; x[i].f; UNNEST and LATERAL.
+	"SELECT COALESCE(a, (SELECT MAX(b) FROM t2)), MAP['m', (SELECT 1)] FROM t, (SELECT 1) AS s",
+	"SELECT a[1].f, m['k'][2].`g`.h, f(x)[1].key FROM t WHERE a[1].f[2].g = 1",
+	"SELECT x FROM t CROSS JOIN UNNEST(a) AS u(x), LATERAL (SELECT 1)",
 	// CALL: names that need backticks, "=>" split by a space, NULL, keywords as names.
 	"CALL `a``b`.sys.`x y`(`n` => NULL, 'v')",
 	"CALL sys.x(a = > 'v')",

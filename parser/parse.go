@@ -60,6 +60,9 @@ func Parse(sql string) (Statement, error) {
 // statement parses the statement starting at token index i.
 func (l *lexed) statement(i int) (Statement, error) {
 	t := l.toks[i]
+	if err := l.refusedForm(i); err != nil {
+		return nil, err
+	}
 	switch {
 	case l.isWord(t, "explain"):
 		if i+1 >= len(l.toks) {

@@ -58,15 +58,14 @@ func (l *lexed) rewriteQuerySyntax(s int, rw *rewrite) (*queryRewrites, error) {
 		if k+1 < len(l.toks) {
 			next = l.toks[k+1]
 		}
+		if err := l.refuseFromItem(k); err != nil {
+			return nil, err
+		}
 		switch {
 		case t.typ == '(':
 			depth++
 			delete(orders, depth)
-			prev := token{}
-			if k > 0 {
-				prev = l.toks[k-1]
-			}
-			subs = append(subs, (l.isWord(next, "select") || l.isWord(next, "with")) && (l.isWord(prev, "from") || l.isWord(prev, "join") || prev.typ == ','))
+			subs = append(subs, (l.isWord(next, "select") || l.isWord(next, "with")) && l.opensFromItem(k))
 		case t.typ == ')':
 			delete(orders, depth)
 			depth--

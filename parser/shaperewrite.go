@@ -56,7 +56,7 @@ func (l *lexed) rewriteShapes(s int, rw *rewrite, q *queryRewrites) error {
 		t := l.toks[k]
 		switch {
 		case t.typ == '(' && k > s && k+1 < len(l.toks) && (l.isWord(l.toks[k+1], "select") || l.isWord(l.toks[k+1], "with") || l.toks[k+1].typ == '(') &&
-			(l.isWord(l.toks[k-1], "from") || l.isWord(l.toks[k-1], "join") || l.toks[k-1].typ == ','):
+			l.opensFromItem(k):
 			if err := l.rewriteDerived(k, rw, sh); err != nil {
 				return err
 			}

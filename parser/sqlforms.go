@@ -57,7 +57,7 @@ func (l *lexed) rewriteSQLForms(s int, rw *rewrite) error {
 			l.rewriteJSONObject(k+1, rw, false)
 		case l.isWord(t, "interval") && next.typ == sqlparser.STRING:
 			err = l.rewriteInterval(k, rw)
-		case t.typ == '(' && l.isWord(next, "values") && k > s && (l.isWord(l.toks[k-1], "from") || l.isWord(l.toks[k-1], "join") || l.toks[k-1].typ == ','):
+		case t.typ == '(' && l.isWord(next, "values") && k > s && l.opensFromItem(k):
 			err = l.rewriteFromValues(k, rw)
 		}
 		if err != nil {

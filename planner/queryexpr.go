@@ -255,10 +255,16 @@ func (c *exprConv) conv(e parser.Expr) (engine.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		var cast engine.Expr
 		if n.Try {
-			return engine.NewTryCast(x, n.Type)
+			cast, err = engine.NewTryCast(x, n.Type)
+		} else {
+			cast, err = engine.NewCast(x, n.Type)
 		}
-		return engine.NewCast(x, n.Type)
+		if errors.Is(err, engine.ErrUnsupported) {
+			return nil, notSupported("%s", err)
+		}
+		return cast, err
 	case *parser.Case:
 		return c.caseExpr(n)
 	case *parser.TimeUnitCall:

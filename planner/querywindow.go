@@ -226,11 +226,14 @@ func windowFunc(w *parser.WindowCall, conv *exprConv) (*engine.WindowFunc, error
 		return engine.NewWindowFunc("COUNT", nil, 0, nil, frame)
 	}
 	f, ok := w.Func.(*parser.FuncCall)
-	if !ok || !slices.Contains(engine.WindowFunctions, f.Name) {
-		return nil, fmt.Errorf("%s is not a window function; OVER takes %s", w.Func, strings.Join(engine.WindowFunctions, ", "))
-	}
-	if f.Distinct {
+	if ok && f.Distinct {
 		return nil, notSupported("%s: DISTINCT is not supported in a window function", w)
+	}
+	if ok && !slices.Contains(engine.WindowFunctions, f.Name) {
+		return windowAggregate(w, f, conv, frame)
+	}
+	if !ok {
+		return nil, fmt.Errorf("%s is not a window function; OVER takes %s and the aggregate functions", w.Func, strings.Join(engine.WindowFunctions, ", "))
 	}
 	args := make([]engine.Expr, len(f.Args))
 	for i, a := range f.Args {

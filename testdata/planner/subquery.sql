@@ -101,3 +101,10 @@ SELECT a.id FROM logs a WHERE a.msg LIKE 'err%' AND a.level < (SELECT AVG(b.leve
 ====
 -- no filter on the correlation column's table: nothing to reduce by, no magic set
 SELECT a.id FROM logs a WHERE a.level < (SELECT AVG(b.level) FROM logs b WHERE b.id = a.id)
+====
+-- a scalar subquery after a comma of a call or a constructor (no derived table)
+SELECT id, COALESCE(level, (SELECT MAX(b.level) FROM logs b)) AS c, MAP['m', (SELECT MIN(b.id) FROM logs b)] AS m FROM logs
+====
+SELECT id, CAST(NULL AS MAP<STRING, INT>) AS m, CAST(NULL AS ARRAY<INT>) AS a FROM logs
+====
+SELECT id, CAST(msg AS ARRAY<INT>) FROM logs

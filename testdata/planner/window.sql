@@ -51,3 +51,8 @@ SELECT * FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY msg ORDER BY ts) AS rn
 SELECT * FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY msg ORDER BY ts) AS rn, MAX(msg) OVER () AS m, DENSE_RANK() OVER (ORDER BY level) AS d FROM logs) WHERE rn <= 2
 ====
 SELECT region, total FROM (SELECT region, SUM(score) AS total, ROW_NUMBER() OVER (ORDER BY SUM(score) DESC) AS rn FROM events GROUP BY region) WHERE rn <= 1
+====
+-- aggregates of the registry as window functions; ARRAY_AGG keeps the frame's order
+SELECT id, ARRAY_AGG(level) OVER (PARTITION BY msg ORDER BY ts) AS a, LISTAGG(msg, '|') OVER (ORDER BY ts ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS l, COLLECT(level) OVER () AS c FROM logs
+====
+SELECT id, ARRAY_AGG(DISTINCT level) OVER (ORDER BY ts) FROM logs
