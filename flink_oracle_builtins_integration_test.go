@@ -51,7 +51,7 @@ func flinkBuiltinCases() []flinkDiffCase {
 		"EXP(a)", "SIGN(a)", "SIGN(d)", "SIGN(m)", "TRUNCATE(d, 1)", "TRUNCATE(m, 1)", "TRUNCATE(m)", "TRUNCATE(a, -1)", "TRUNCATE(d)",
 		"PI() * a", "RAND(1) < 1",
 		// hash
-		"MD5(s)", "SHA1(s)", "SHA2(s, 256)", "SHA2(s, 224)", "SHA2(s, 512)", "SHA256(s)", "SHA2(s, 1)", "HASH_CODE(s)",
+		"MD5(s)", "SHA1(s)", "SHA2(s, 256)", "SHA2(s, 224)", "SHA2(s, 512)", "SHA256(s)", "SHA224(s)", "SHA384(s)", "SHA512(s)", "SHA2(s, 1)", "HASH_CODE(s)",
 		"CHAR_LENGTH(UUID())",
 		// JSON
 		`JSON_VALUE('{"a": 1, "b": {"c": "x"}, "d": [1, 2.50, true]}', '$.a')`,
@@ -96,6 +96,7 @@ func flinkBuiltinCases() []flinkDiffCase {
 		add("x", e)
 	}
 	for _, e := range []string{
+		"EXTRACT(YEAR FROM CURRENT_DATE) >= 2026", "TYPEOF(CURRENT_DATE)", "EXTRACT(YEAR FROM CURRENT_TIMESTAMP) >= 2026", "TYPEOF(CURRENT_TIMESTAMP)",
 		"VAR_POP(a)", "VAR_SAMP(a)", "STDDEV_POP(a)", "STDDEV_SAMP(a)", "VAR_POP(d)", "VAR_SAMP(d)", "STDDEV_POP(d)", "STDDEV_SAMP(d)",
 		"VAR_POP(m)", "STDDEV_SAMP(m)", "VARIANCE(b)", "STDDEV(d)",
 		"CHAR_LENGTH(LISTAGG(s))", "CHAR_LENGTH(LISTAGG(s, '|'))", "CHAR_LENGTH(JSON_ARRAYAGG(s))", "JSON_ARRAYAGG(m)", "FIRST_VALUE(s)", "LAST_VALUE(s)", "FIRST_VALUE(a)", "LAST_VALUE(d)",
@@ -121,6 +122,9 @@ var flinkBuiltinKnown = map[string]string{
 	"MD5(s) on t":                                 "types only: flussql's CHAR(32) reaches database/sql as CHAR, without its length",
 	"SHA1(s) on t":                                "types only: flussql's CHAR(40) reaches database/sql as CHAR, without its length",
 	"SHA256(s) on t":                              "types only: flussql's CHAR(64) reaches database/sql as CHAR, without its length",
+	"SHA224(s) on t":                              "types only: flussql's CHAR(56) reaches database/sql as CHAR, without its length",
+	"SHA384(s) on t":                              "types only: flussql's CHAR(96) reaches database/sql as CHAR, without its length",
+	"SHA512(s) on t":                              "types only: flussql's CHAR(128) reaches database/sql as CHAR, without its length",
 }
 
 // flinkTypeofView: the oracle's Flink side reads a VALUES view, whose rows Flink types one by
