@@ -159,6 +159,13 @@ type ScannerOptions struct {
 	// here instead of listing the table's partitions again, which costs the
 	// server a ZooKeeper read per partition (~50 ms for 200 partitions).
 	Partitions []PartitionInfo
+	// Contiguous makes subscribing fail with a *LogGapError when a bucket's log
+	// starts after the offset it is subscribed at (EarliestOffset counting as
+	// offset 0): the rows before the log's start expired (table.log.ttl), so a
+	// read that must continue exactly there — a union read after a lake
+	// snapshot — would miss them. It costs one ListOffsets request per
+	// partition.
+	Contiguous bool
 }
 
 // ErrEndOffsetUnreachable is wrapped by Poll's error when a bounded scan
@@ -388,7 +395,7 @@ func (s *LogScanner) resolvePartition(ctx context.Context, name string, tbs []Ta
 	for _, tb := range tbs {
 		switch offsets[tb] {
 		case EarliestOffset:
-			needEarliest = needEarliest || s.opts.Bounded
+			needEarliest = needEarliest || s.opts.Bounded || s.opts.Contiguous
 		case LatestOffset:
 			needLatest = true
 		}
@@ -400,13 +407,18 @@ func (s *LogScanner) resolvePartition(ctx context.Context, name string, tbs []Ta
 		}
 	}
 	var earliest, latest map[int32]int64
-	if needEarliest {
+	if needEarliest || s.opts.Contiguous {
 		if earliest, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, OffsetEarliest()); err != nil {
 			return nil, err
 		}
 	}
 	if needLatest || s.opts.Bounded {
 		if latest, err = admin.ListOffsets(ctx, s.t.Path(), name, ids, OffsetLatest()); err != nil {
+			return nil, err
+		}
+	}
+	if s.opts.Contiguous {
+		if err := checkContiguous(s.t.Path(), name, tbs, offsets, earliest); err != nil {
 			return nil, err
 		}
 	}

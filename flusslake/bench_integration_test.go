@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/flussql/flussql/fluss"
 	"github.com/flussql/flussql/fluss/flusstest/realcluster"
 	"github.com/flussql/flussql/fluss/localcluster"
+	"github.com/flussql/flussql/flusslake"
 )
 
 // BenchmarkLakeUnionRead reads a table of FLUSSQL_LAKE_BENCH_ROWS rows (default 200,000)
@@ -86,11 +88,24 @@ func BenchmarkLakeUnionRead(b *testing.B) {
 	for i := range n {
 		wantSum += i % 1000
 	}
-	for _, c := range []struct{ name, hint string }{
-		{"union", ""},
-		{"log", " /*+ OPTIONS('scan.startup.mode' = 'earliest') */"},
+	for _, c := range []struct {
+		name, hint string
+		readers    int // Iceberg data files decoded at once; 0: the default
+	}{
+		{"union", "", 0},
+		{"union-serial", "", 1},
+		{"log", " /*+ OPTIONS('scan.startup.mode' = 'earliest') */", 0},
 	} {
 		b.Run(c.name, func(b *testing.B) {
+			if c.readers > 0 {
+				defer flusslake.SetMaxFileReaders(flusslake.SetMaxFileReaders(c.readers))
+			}
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
+			peak := peakHeap(b)
+			defer func() {
+				b.ReportMetric(float64(peak()-before.HeapInuse)/(1<<20), "peak-heap-MiB")
+			}()
 			for range b.N {
 				var count, sum int
 				require.NoError(b, conn.QueryRowContext(ctx, "SELECT COUNT(*), SUM(v) FROM "+dbName+".t"+c.hint).Scan(&count, &sum))
@@ -99,5 +114,30 @@ func BenchmarkLakeUnionRead(b *testing.B) {
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 		})
+	}
+}
+
+// peakHeap samples the Go heap in use every 10 ms until the returned function is called,
+// which returns the highest sample.
+func peakHeap(b *testing.B) func() uint64 {
+	stop := make(chan struct{})
+	done := make(chan uint64)
+	go func() {
+		var peak uint64
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 {
+		close(stop)
+		return <-done
 	}
 }

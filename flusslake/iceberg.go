@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,9 +23,10 @@ import (
 func init() { fluss.RegisterLakeFormat("iceberg", icebergFormat{}) }
 
 // batchRows caps the rows of one decoded batch, so that memory stays flat however big the
-// lake's files are. The files are decoded one at a time (WithMaxConcurrency(1)): with more
-// workers, iceberg-go keeps the batches of a file decoded ahead of its turn, up to the
-// whole file.
+// lake's files are. Each ReadTasks call decodes its one file batch by batch
+// (WithMaxConcurrency(1)): with more workers, iceberg-go keeps the batches of a file decoded
+// ahead of its turn, up to the whole file; the files are read concurrently by
+// parallelFiles instead.
 const batchRows = 8192
 
 // icebergFormat reads the Iceberg tables Fluss tiers into.
@@ -66,44 +65,26 @@ func (icebergFormat) ScanLake(ctx context.Context, info *fluss.TableInfo, req fl
 	for i, t := range tasks {
 		files[i] = t.File.FilePath()
 	}
-	_, seq, err := scan.ReadTasks(ctx, tasks)
-	if err != nil {
-		_ = scan.Close()
-		return nil, fmt.Errorf("flusslake: reading Iceberg snapshot %d of %s: %w", req.SnapshotID, info.Path, err)
-	}
-	next, stop := iter.Pull2(seq)
-	return &icebergScan{scan: scan, files: files, next: next, stop: stop,
-		out: arrow.NewSchema(outFields, nil), names: names}, nil
+	return newIcebergScan(ctx, scan, tasks, files, arrow.NewSchema(outFields, nil), names), nil
 }
 
-// icebergScan streams the batches of a planned Iceberg read.
+// icebergScan streams the batches of a planned Iceberg read (icebergread.go).
 type icebergScan struct {
 	scan  *table.Scan
 	files []string
-	next  func() (arrow.RecordBatch, error, bool)
-	stop  func()
 	out   *arrow.Schema
 	names []string
+	par   *parallelFiles
 }
 
 // Files implements fluss.LakeScan.
 func (s *icebergScan) Files() []string { return s.files }
 
-// Next implements fluss.LakeScan: the next batch, its columns cast to the Fluss Arrow types
-// of the table's columns (Iceberg stores timestamps in microseconds, for one).
+// Next implements fluss.LakeScan: the next batch of any of the files being read, its
+// columns cast to the Fluss Arrow types of the table's columns (Iceberg stores timestamps in
+// microseconds, for one).
 func (s *icebergScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	rec, err, ok := s.next()
-	if !ok {
-		return nil, io.EOF
-	}
-	if err != nil {
-		return nil, fmt.Errorf("flusslake: reading Iceberg data: %w", err)
-	}
-	defer rec.Release()
-	return s.convert(ctx, rec)
+	return s.par.next(ctx)
 }
 
 // convert returns rec with the requested columns, by name, in their Fluss Arrow types.
@@ -113,7 +94,7 @@ func (s *icebergScan) convert(ctx context.Context, rec arrow.RecordBatch) (arrow
 
 // Close implements fluss.LakeScan.
 func (s *icebergScan) Close() error {
-	s.stop()
+	s.par.close()
 	return s.scan.Close()
 }
 

@@ -21,8 +21,8 @@ import (
 
 // testLake is what a test of a local lakehouse (make lake-test, Iceberg or Paimon) works
 // with: flussql, the wire client and a database of its own, which is not dropped (Fluss's
-// tiering service fails for good, having no restart strategy, when a table it tiers
-// disappears).
+// tiering service fails when a table it tiers disappears; it is restarted now —
+// localcluster's tiering restart strategy — but the tests do not make it go through that).
 type testLake struct {
 	t      *testing.T
 	ctx    context.Context

@@ -26,7 +26,7 @@
 // (-fluss: for that cluster, starting no Fluss), prints the gateway address on a second line
 // and records it in -flink-state (default .cluster/flink.json); `down` stops it too, `down
 // -flink-only` only it; `run -flink` starts one for the plain cluster and exports
-// FLUSSQL_FLINK_GATEWAY and FLUSSQL_FLINK_REST; `fetch -flink` fetches its jars.
+// FLUSSQL_FLINK_GATEWAY, FLUSSQL_FLINK_REST and FLUSSQL_FLINK_LOG (its log folder); `fetch -flink` fetches its jars.
 //
 // Lakehouse (see localcluster.Options.Lake): `up -flink -lake iceberg` (or paimon) makes the
 // cluster a local lakehouse — the lake plugin in the servers' plugin folder, 'datalake.*' in
@@ -380,7 +380,8 @@ func run(args []string) (int, error) {
 				logf("stopping Flink: %v", err)
 			}
 		}()
-		env = append(env, "FLUSSQL_FLINK_GATEWAY="+f.GatewayAddress, "FLUSSQL_FLINK_REST="+f.RESTAddress)
+		env = append(env, "FLUSSQL_FLINK_GATEWAY="+f.GatewayAddress, "FLUSSQL_FLINK_REST="+f.RESTAddress,
+			"FLUSSQL_FLINK_LOG="+filepath.Join(f.Dir, "log"))
 		if plain.LakeFormat != "" {
 			env = append(env, "FLUSSQL_LAKE_FORMAT="+string(plain.LakeFormat), "FLUSSQL_LAKE_WAREHOUSE="+plain.LakeWarehouse,
 				"FLUSSQL_LAKE_TIERING_JOB="+f.TieringJobID)

@@ -24,6 +24,8 @@ type bucket struct {
 	kv      map[string][]byte // encoded key → value (schema id + row)
 	// tier is the tiered part of the log (TierLog), nil when none.
 	tier *tiering
+	// start is the log start offset (ExpireLog): the offsets before it expired.
+	start int64
 }
 
 // logEntry is one stored log batch: its bytes (base offset and commit timestamp set by the
@@ -223,16 +225,16 @@ func (c *Cluster) fetchOnce(r *request, req *protocol.FetchLogRequest, hooked ma
 				continue
 			}
 			hw := bk.highWatermark(r.node.id)
-			out.HighWatermark, out.LogStartOffset = proto.Int64(hw), proto.Int64(0)
+			out.HighWatermark, out.LogStartOffset = proto.Int64(hw), proto.Int64(bk.start)
 			off := br.GetFetchOffset()
 			switch off {
 			case earliestOffset:
-				off = 0
+				off = bk.start
 			case latestOffset:
 				off = bk.end
 			}
-			if off < 0 || off > bk.end {
-				out.ErrorCode, out.ErrorMessage = codePtr(19, fmt.Sprintf("fetch offset %d is out of range [0, %d]", off, bk.end))
+			if off < bk.start || off > bk.end {
+				out.ErrorCode, out.ErrorMessage = codePtr(19, fmt.Sprintf("fetch offset %d is out of range [%d, %d]", off, bk.start, bk.end))
 				continue
 			}
 			if info := bk.remoteInfo(off); info != nil {
@@ -300,7 +302,7 @@ func (c *Cluster) listOffsets(r *request, req *protocol.ListOffsetsRequest) (*pr
 		}
 		switch req.GetOffsetType() {
 		case 0:
-			out.Offset = proto.Int64(0)
+			out.Offset = proto.Int64(bk.start)
 		case 1:
 			out.Offset = proto.Int64(bk.highWatermark(r.node.id))
 		default:

@@ -152,6 +152,25 @@ func (c *Cluster) SetHighWatermark(db, name, partition string, b, node int32, hw
 	bk.hw[node] = hw
 }
 
+// ExpireLog moves the log start of bucket b of db.name (partition "" when not partitioned)
+// to start, as a server does when table.log.ttl deletes the bucket's first segments: the
+// earliest offset becomes start, a fetch below it is out of range and the entries before it
+// are no longer read.
+func (c *Cluster) ExpireLog(db, name, partition string, b int32, start int64) {
+	c.helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, err := c.cat.table(db, name)
+	if err != nil {
+		c.fatalf("%v", err)
+	}
+	bk, err := c.bucketByName(t, partition, b)
+	if err != nil {
+		c.fatalf("%v", err)
+	}
+	bk.start = start
+}
+
 func (c *Cluster) bucketByName(t *table, partition string, b int32) (*bucket, error) {
 	if partition == "" {
 		return t.bucketOf(nil, b)

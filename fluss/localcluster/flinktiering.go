@@ -19,6 +19,21 @@ import (
 // so that a table whose 'table.datalake.freshness' has passed is tiered within seconds.
 const TieringPollInterval = "1s"
 
+// TieringRestartStrategy is the Flink configuration the tiering job is submitted with (the
+// jar run request's flinkConfiguration, which applies to that job alone): restart after a
+// failure, every TieringRestartDelay, without limit. Without it the job has no restart
+// strategy (it does not enable checkpointing), so one failure — a TaskManager heartbeat
+// timeout on a loaded machine, a lake commit that failed once — ended tiering for good and
+// the tests waiting for tiering hung.
+var TieringRestartStrategy = map[string]string{
+	"restart-strategy.type":                 "fixed-delay",
+	"restart-strategy.fixed-delay.attempts": "2147483647",
+	"restart-strategy.fixed-delay.delay":    TieringRestartDelay,
+}
+
+// TieringRestartDelay is the wait before the tiering job restarts after a failure.
+const TieringRestartDelay = "2 s"
+
 // TieringArgs returns the program arguments of the tiering job for the cluster at bootstrap
 // with the lake options lake (LakeOptions): --fluss.bootstrap.servers, each 'datalake.*'
 // option as --key value (the tiering entry point wants the same ones as server.yaml), and
@@ -38,7 +53,7 @@ func TieringArgs(bootstrap string, lake map[string]string) []string {
 
 // StartTiering submits Fluss's tiering service (fluss-flink-tiering, main class
 // TieringEntryClass) as a job to this Flink through the JobManager's REST API — POST
-// /jars/upload, then POST /jars/{id}/run with the entry class and TieringArgs — and waits
+// /jars/upload, then POST /jars/{id}/run with the entry class and TieringArgs — (and TieringRestartStrategy as the job's configuration) and waits
 // until every task of the job runs. The Flink must have been started with the lake's jars
 // on its classpath (FlinkOptions.ExtraJars = LakeJars.Flink): the job loads the lake plugin
 // from there. It records the job id in TieringJobID and returns it.
@@ -56,8 +71,9 @@ func (f *Flink) StartTiering(ctx context.Context, bootstrap string, lake map[str
 		return "", err
 	}
 	body, _ := json.Marshal(map[string]any{
-		"entryClass":      TieringEntryClass,
-		"programArgsList": TieringArgs(bootstrap, lake),
+		"entryClass":         TieringEntryClass,
+		"programArgsList":    TieringArgs(bootstrap, lake),
+		"flinkConfiguration": TieringRestartStrategy,
 	})
 	var run struct {
 		JobID  string   `json:"jobid"`

@@ -70,6 +70,29 @@ func (l *lakeRead) startOffset(b fluss.TableBucket) int64 {
 	return fluss.EarliestOffset
 }
 
+// gapError turns err, when it is the scanner's *fluss.LogGapError, into the error of a
+// union read that would miss rows: the bucket's log starts after the lake snapshot's offset
+// for it (after offset 0 when the snapshot holds none of it), so the rows between expired
+// from Fluss (table.log.ttl) before the tiering service copied them. Other errors pass.
+func (l *lakeRead) gapError(info *fluss.TableInfo, err error) error {
+	var gap *fluss.LogGapError
+	if !errors.As(err, &gap) {
+		return err
+	}
+	held := "holds none of that bucket"
+	if l != nil && l.snap != nil {
+		if off, ok := l.snap.Offset(gap.Bucket); ok {
+			held = fmt.Sprintf("holds that bucket up to offset %d", off)
+		}
+		held = fmt.Sprintf("lake snapshot %d %s", l.snap.SnapshotID, held)
+	} else {
+		held = "lake has no snapshot yet"
+	}
+	return fmt.Errorf("flussql: the union read of %s would miss rows: %w; the %s. The log expired them ('table.log.ttl') before the tiering service tiered them: "+
+		"read the lake alone (%s$lake) or the log alone (/*+ OPTIONS('scan.startup.mode' = 'earliest') */), and keep 'table.log.ttl' well above 'table.datalake.freshness' with the tiering service running",
+		info.Path, gap, held, info.Path.Table)
+}
+
 // next returns the lake's next batch as a scan batch, or io.EOF after the last one.
 func (l *lakeRead) next(ctx context.Context) (*fluss.ScanBatch, error) {
 	if l == nil || l.scan == nil {

@@ -246,7 +246,7 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan, budget *engine.
 		filter = nil // a change to a value the WHERE rejects still replaces the key's lake row
 	}
 	scanner, err := tbl.NewLogScanner(fluss.ScannerOptions{Projection: projection, Bounded: p.Bounded, Filter: filter,
-		Partitions: p.Partitions})
+		Partitions: p.Partitions, Contiguous: p.Lake == planner.LakeUnion})
 	if err != nil {
 		lake.close()
 		return nil, err
@@ -281,7 +281,7 @@ func (c *Session) openScan(ctx context.Context, p *planner.Scan, budget *engine.
 				m[b] = lake.startOffset(b)
 			}
 		}
-		return scanner.SubscribeBuckets(ctx, m)
+		return lake.gapError(p.Table, scanner.SubscribeBuckets(ctx, m))
 	}
 	groups, limited := [][]fluss.TableBucket{buckets}, false
 	switch {
