@@ -164,8 +164,6 @@ var flinkKnownDifferences = map[string]string{
 	// Deliberate: flussql fails where Flink's INT arithmetic wraps around.
 	"int overflow": "7 * 1000000000: flussql fails (overflows INT), Flink returns -1589934592",
 	// flussql refuses what Flink runs.
-	"CAST numbers to strings": "CAST(DECIMAL AS STRING) is not implemented in flussql (no cast_string kernel for decimal); Flink gives 1.50",
-	"CAST strings to numbers": "CAST('1.5' AS DECIMAL(4, 2)) is not implemented in flussql (no cast_decimal kernel for utf8); Flink gives 1.50",
 	// Formatting and literal types.
 	"CAST double to string": "CAST(DOUBLE AS STRING): flussql 3 and 10, Flink 3.0 and 10.0",
 	"CASE without ELSE":     "a string literal is CHAR(n) in Flink (CASE … THEN 'pos' is CHAR(3)), STRING in flussql",

@@ -79,6 +79,9 @@ func (e *Cast) castEval(ec *evalCtx, b arrow.RecordBatch) (arrow.Array, error) {
 	if e.X.Type().Kind == types.Decimal && (isString(e.T.Kind) || e.T.Kind == types.Boolean) {
 		return e.fromDecimal(ec, b) // Arrow has no cast kernel for them
 	}
+	if isString(e.X.Type().Kind) && e.T.Kind == types.Decimal {
+		return e.stringToDecimal(ec, b) // Arrow has no cast kernel for it
+	}
 	if isString(e.X.Type().Kind) && (isInt(e.T.Kind) || isFloat(e.T.Kind)) {
 		a, err := e.trimmedToNumber(ec, b)
 		if err != nil {
