@@ -179,6 +179,9 @@ func jsonRows(ec *evalCtx, c *Call, ins []arrow.Array, n int, f func(i int) (any
 }
 
 func jsonValueKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+	if out, ok, err := jsonFastKernel(ec, c, ins, n); ok {
+		return out, err
+	}
 	sel, rt := jsonSelector(c, ins), c.T.Kind
 	return jsonRows(ec, c, ins, n, func(i int) (any, string) {
 		vs, _, ok := sel(i)
@@ -213,6 +216,9 @@ func jsonValueKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arra
 }
 
 func jsonQueryKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+	if out, ok, err := jsonFastKernel(ec, c, ins, n); ok {
+		return out, err
+	}
 	sel := jsonSelector(c, ins)
 	st, _ := c.state.(jsonPathState)
 	var b strings.Builder
@@ -245,6 +251,9 @@ func jsonQueryKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Arra
 }
 
 func jsonExistsKernel(ec *evalCtx, c *Call, ins []arrow.Array, n int) (arrow.Array, error) {
+	if out, ok, err := jsonFastKernel(ec, c, ins, n); ok {
+		return out, err
+	}
 	sel := jsonSelector(c, ins)
 	return jsonRows(ec, c, ins, n, func(i int) (any, string) {
 		vs, _, ok := sel(i)
