@@ -75,11 +75,11 @@ func flinkConfig(dir string, p flinkPorts, slots int, extra map[string]string) m
 		"taskmanager.network.sort-shuffle.min-buffers": "64",
 		"taskmanager.memory.framework.heap.size":       "128m",
 		"taskmanager.memory.jvm-metaspace.size":        "192m",
-		// On a loaded 2-core machine the JobManager's actor system took longer than the
-		// 10 s default to start ("Could not create actor system … Futures timed out after
-		// [10000 milliseconds]": the JobManager exited during start), and a TaskManager
-		// missing heartbeats for 50 s was dropped with the tiering job on it. A local test
-		// cluster has no reason to give up that soon.
+		// A local test cluster on a loaded 2-core machine has no reason to give up soon: a
+		// TaskManager missing heartbeats for 50 s (the default) was dropped with the tiering
+		// job on it. (Twice at load 15 a JobManager exited during start with "Could not
+		// create actor system … Futures timed out after [10000 milliseconds]"; the second
+		// time with these settings already, so that 10 s is another timeout, not found yet.)
 		"pekko.startup-timeout":                  "60 s",
 		"pekko.ask.timeout":                      "60 s",
 		"heartbeat.timeout":                      "180 s",
