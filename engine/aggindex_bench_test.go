@@ -1,11 +1,9 @@
 package engine
 
 import (
-	"context"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/flussql/flussql/fluss/types"
@@ -35,16 +33,5 @@ func BenchmarkAggregateSpreadKeys(b *testing.B) {
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(in.batches), func(i, j int) {
 		in.batches[i], in.batches[j] = in.batches[j], in.batches[i]
 	})
-	b.ResetTimer()
-	for range b.N {
-		in.i = 0
-		op, err := Build(context.Background(), n, in, Options{Mem: mem})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+	benchPlan(b, n, in, mem, rows)
 }

@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"context"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -47,18 +45,7 @@ func benchMultiKeys(b *testing.B, wide bool, groups int) {
 	n := &Aggregate{Input: &Input{Cols: cols}, Keys: keys, Names: names,
 		Aggs: []*Agg{must(NewAgg("COUNT", nil, false)), must(NewAgg("SUM", v, false))}}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		in.i = 0
-		op, err := Build(context.Background(), n, in, Options{Mem: mem})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(16<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
+	benchPlan(b, n, in, mem, 16<<16)
 }
 
 // BenchmarkAggregateTwoFlags is Q1's GROUP BY l_returnflag, l_linestatus.

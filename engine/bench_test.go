@@ -49,18 +49,7 @@ func runBench(b *testing.B, n Node, keys int) {
 	for range 16 { // 1M rows
 		in.batches = append(in.batches, batch)
 	}
-	b.ResetTimer()
-	for range b.N {
-		in.i = 0
-		op, err := Build(context.Background(), n, in, Options{Mem: mem})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(16<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
+	benchPlan(b, n, in, mem, 16<<16)
 }
 
 func BenchmarkAggregate100Keys(b *testing.B) { benchAgg(b, 100) }
@@ -136,18 +125,7 @@ func benchAggKeysOf(b *testing.B, passes, keys int, strs, shuffled bool) {
 			})
 		}
 	}
-	b.ResetTimer()
-	for range b.N {
-		in.i = 0
-		op, err := Build(context.Background(), n, in, Options{Mem: mem})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(in.batches)<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
+	benchPlan(b, n, in, mem, len(in.batches)<<16)
 }
 
 // BenchmarkTopN10Scattered is BenchmarkTopN10 with v scattered (i·7 mod 1,000,003, as the
@@ -167,18 +145,7 @@ func BenchmarkTopN10Scattered(b *testing.B) {
 		defer batch.Release()
 		in.batches = append(in.batches, batch)
 	}
-	b.ResetTimer()
-	for range b.N {
-		in.i = 0
-		op, err := Build(context.Background(), n, in, Options{Mem: mem})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(16<<16*b.N)/b.Elapsed().Seconds(), "rows/s")
+	benchPlan(b, n, in, mem, 16<<16)
 }
 
 // BenchmarkInConsts is Q16's p_size IN (49, 14, 23, 45, 19, 3, 36, 9) over
@@ -192,4 +159,22 @@ func BenchmarkInConsts(b *testing.B) {
 	n := &Filter{Input: &Input{Cols: cols}, Cond: must(NewIn(col(0, "k", cols[0].Type), list, false))}
 	b.ReportAllocs()
 	runBench(b, n, 50)
+}
+
+// benchPlan runs plan n over in's batches b.N times (the timer reset first) and reports
+// rows/s, rows being the rows of one run.
+func benchPlan(b *testing.B, n Node, in *benchInput, mem memory.Allocator, rows int) {
+	b.Helper()
+	b.ResetTimer()
+	for range b.N {
+		in.i = 0
+		op, err := Build(context.Background(), n, in, Options{Mem: mem})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "rows/s")
 }

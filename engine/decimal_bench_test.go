@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"context"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -29,18 +27,7 @@ func benchDecimalAgg(b *testing.B, agg func(price, discount Expr) *Agg) {
 	n := &Aggregate{Input: &Input{Cols: cols},
 		Aggs: []*Agg{agg(col(0, "price", cols[0].Type), col(1, "discount", cols[1].Type))}}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		in.i = 0
-		op, err := Build(context.Background(), n, in, Options{Mem: mem})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(600000*b.N)/b.Elapsed().Seconds(), "rows/s")
+	benchPlan(b, n, in, mem, 600000)
 }
 
 // BenchmarkDecimalSumPrice is SUM(price).
@@ -90,16 +77,5 @@ func BenchmarkDecimalFilter(b *testing.B) {
 		must(NewCompare("<", price, lit(24, 2, 0)))))
 	n := &Aggregate{Input: &Filter{Input: &Input{Cols: cols}, Cond: cond}, Aggs: []*Agg{must(NewAgg("COUNT", nil, false))}}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		in.i = 0
-		op, err := Build(context.Background(), n, in, Options{Mem: mem})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := Drain(op, func(arrow.RecordBatch) error { return nil }); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(600000*b.N)/b.Elapsed().Seconds(), "rows/s")
+	benchPlan(b, n, in, mem, 600000)
 }
