@@ -137,14 +137,7 @@ func (c *Cluster) SetHighWatermark(db, name, partition string, b, node int32, hw
 	c.helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, err := c.cat.table(db, name)
-	if err != nil {
-		c.fatalf("%v", err)
-	}
-	bk, err := c.bucketByName(t, partition, b)
-	if err != nil {
-		c.fatalf("%v", err)
-	}
+	bk := c.mustBucket(db, name, partition, b)
 	if hw < 0 {
 		delete(bk.hw, node)
 		return
@@ -160,6 +153,13 @@ func (c *Cluster) ExpireLog(db, name, partition string, b int32, start int64) {
 	c.helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	bk := c.mustBucket(db, name, partition, b)
+	bk.start = start
+}
+
+// mustBucket returns bucket b of db.name (partition "" when not partitioned), failing the
+// test when there is none; c.mu is held.
+func (c *Cluster) mustBucket(db, name, partition string, b int32) *bucket {
 	t, err := c.cat.table(db, name)
 	if err != nil {
 		c.fatalf("%v", err)
@@ -168,7 +168,7 @@ func (c *Cluster) ExpireLog(db, name, partition string, b int32, start int64) {
 	if err != nil {
 		c.fatalf("%v", err)
 	}
-	bk.start = start
+	return bk
 }
 
 func (c *Cluster) bucketByName(t *table, partition string, b int32) (*bucket, error) {

@@ -47,14 +47,7 @@ func (c *Cluster) TierLog(db, name, partition string, b int32, dir string, batch
 	c.helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, err := c.cat.table(db, name)
-	if err != nil {
-		c.fatalf("%v", err)
-	}
-	bk, err := c.bucketByName(t, partition, b)
-	if err != nil {
-		c.fatalf("%v", err)
-	}
+	bk := c.mustBucket(db, name, partition, b)
 	if bk.tier != nil {
 		c.fatalf("bucket %d of %s.%s is tiered already", b, db, name)
 	}
