@@ -106,18 +106,9 @@ func (qb *queryBuilder) lakeScan(proj []int) (QueryPlan, string, error) {
 			proj = append(proj, i)
 		}
 	}
-	sb := &selectBuilder{b: qb.b, info: info, stmt: s, ph: qb.ph}
-	ps, err := sb.partitionSet(equalities(info, s.Where, qb.b.sess))
+	p, err := qb.boundedLakeScan(proj, LakeOnly)
 	if err != nil {
 		return nil, "", err
-	}
-	p := &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
-		Start: StartEarliest, Bounded: true, Lake: LakeOnly, Placeholders: qb.ph,
-		LakePushdown: lakePushdown(info, s.Where, qb.b.sess)}
-	p.Limit = -1
-	for i, c := range proj {
-		col := info.Schema().Columns[c]
-		p.Columns = append(p.Columns, OutputColumn{Name: col.Name, Type: col.Type, Slot: i})
 	}
 	return p, "Scan of " + info.Path.Table + lakeSuffix, nil
 }

@@ -58,21 +58,32 @@ func withPrimaryKey(info *fluss.TableInfo, proj []int) []int {
 // lakeMergeScan plans the union read of a datalake-enabled primary-key table over proj
 // (which holds the primary key, withPrimaryKey).
 func (qb *queryBuilder) lakeMergeScan(proj []int) (QueryPlan, string, error) {
+	p, err := qb.boundedLakeScan(proj, LakeUnion)
+	if err != nil {
+		return nil, "", err
+	}
+	return p, "Scan", nil
+}
+
+// boundedLakeScan is the bounded Scan of the statement's table in lake mode over proj (its
+// columns in that order): the partitions the WHERE's equalities keep, the WHERE pushed into
+// the lake's planning, no limit.
+func (qb *queryBuilder) boundedLakeScan(proj []int, mode LakeMode) (*Scan, error) {
 	info, s := qb.info, qb.s
 	sb := &selectBuilder{b: qb.b, info: info, stmt: s, ph: qb.ph}
 	ps, err := sb.partitionSet(equalities(info, s.Where, qb.b.sess))
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	p := &Scan{Table: info, PartitionSet: ps, Buckets: info.NumBuckets(), Projection: proj,
-		Start: StartEarliest, Bounded: true, Lake: LakeUnion, Placeholders: qb.ph,
+		Start: StartEarliest, Bounded: true, Lake: mode, Placeholders: qb.ph,
 		LakePushdown: lakePushdown(info, s.Where, qb.b.sess)}
 	p.Limit = -1
 	for i, c := range proj {
 		col := info.Schema().Columns[c]
 		p.Columns = append(p.Columns, OutputColumn{Name: col.Name, Type: col.Type, Slot: i})
 	}
-	return p, "Scan", nil
+	return p, nil
 }
 
 // lakeMergeQuery plans a simple SELECT of a datalake-enabled primary-key table that no key
