@@ -249,6 +249,13 @@ func valueSize(v any) int64 {
 	return 16
 }
 
+// KeyAppender returns a function appending the key encoding of row i of arr to key:
+// equal values have equal encodings whatever their integer width or batch, a NULL its own
+// (the hash joins', GROUP BY's and DISTINCT's keys; the executor's union-read merge).
+func KeyAppender(arr arrow.Array) (func(key []byte, i int) []byte, error) {
+	return keyAppender(arr)
+}
+
 // keyAppender returns a function appending the key encoding of row i of arr
 // (as appendKey of its value would) without boxing the value.
 func keyAppender(arr arrow.Array) (func(key []byte, i int) []byte, error) {

@@ -2,13 +2,11 @@ package executor
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"unsafe"
@@ -53,6 +51,8 @@ type lakeMerge struct {
 	changed map[string]*changedRow
 	held    int64
 	keyBuf  []byte
+	// keyEnc appends the key columns of the batch at hand (bindKeys).
+	keyEnc []func(key []byte, i int) []byte
 	// next and stop iterate changed once the lake is read (nextChanged).
 	next func() (*changedRow, bool)
 	stop func()
@@ -90,8 +90,11 @@ type changedRow struct{ row []any }
 // a key lives in one bucket, so the order across buckets does not matter.
 func (m *lakeMerge) addChanges(b *fluss.ScanBatch) error {
 	rec := b.Record
+	if err := m.bindKeys(rec); err != nil {
+		return err
+	}
 	for i := 0; i < int(rec.NumRows()); i++ {
-		key := m.key(rec, i)
+		key := m.key(i)
 		var row []any
 		switch ct := b.ChangeType(i); ct {
 		case fluss.Insert, fluss.UpdateAfter, fluss.AppendOnly:
@@ -137,10 +140,14 @@ func (m *lakeMerge) dropChanged(ctx context.Context, rec arrow.RecordBatch) (arr
 	if len(m.changed) == 0 {
 		return rec, nil
 	}
+	if err := m.bindKeys(rec); err != nil {
+		rec.Release()
+		return nil, err
+	}
 	n := int(rec.NumRows())
 	var keep *array.BooleanBuilder
 	for i := range n {
-		_, hit := m.changed[m.key(rec, i)]
+		_, hit := m.changed[m.key(i)]
 		if hit && keep == nil {
 			keep = array.NewBooleanBuilder(memory.DefaultAllocator)
 			keep.Reserve(n)
@@ -217,75 +224,30 @@ func (m *lakeMerge) release() {
 	m.held = 0
 }
 
-// key returns the primary key of row i of rec, encoded so that equal keys (whatever batch
-// they come from, in the table's Fluss Arrow types) have equal encodings. The string
-// shares m.keyBuf: it is valid until the next call (a map index with it does not copy).
-func (m *lakeMerge) key(rec arrow.RecordBatch, i int) string {
-	buf := m.keyBuf[:0]
+// bindKeys makes key read the primary key of rec's rows.
+func (m *lakeMerge) bindKeys(rec arrow.RecordBatch) error {
+	m.keyEnc = m.keyEnc[:0]
 	for _, s := range m.keySlots {
-		buf = appendKeyValue(buf, rec.Column(s), i)
+		enc, err := engine.KeyAppender(rec.Column(s))
+		if err != nil {
+			return fmt.Errorf("flussql: the union read's merge by primary key: %w", err)
+		}
+		m.keyEnc = append(m.keyEnc, enc)
+	}
+	return nil
+}
+
+// key returns the primary key of row i of the batch bindKeys bound, encoded so that equal
+// keys (whatever batch they come from, in the table's Fluss Arrow types) have equal
+// encodings. The string shares m.keyBuf: it is valid until the next call (a map index with
+// it does not copy).
+func (m *lakeMerge) key(i int) string {
+	buf := m.keyBuf[:0]
+	for _, enc := range m.keyEnc {
+		buf = enc(buf, i)
 	}
 	m.keyBuf = buf
 	return unsafeString(buf)
-}
-
-// appendKeyValue appends value i of arr to a key: a null marker, then the value's bytes
-// (length-prefixed when their length varies).
-func appendKeyValue(buf []byte, arr arrow.Array, i int) []byte {
-	if arr.IsNull(i) {
-		return append(buf, 0)
-	}
-	buf = append(buf, 1)
-	switch a := arr.(type) {
-	case *array.Int8:
-		return append(buf, byte(a.Value(i)))
-	case *array.Int16:
-		return binary.LittleEndian.AppendUint16(buf, uint16(a.Value(i)))
-	case *array.Int32:
-		return binary.LittleEndian.AppendUint32(buf, uint32(a.Value(i)))
-	case *array.Int64:
-		return binary.LittleEndian.AppendUint64(buf, uint64(a.Value(i)))
-	case *array.Date32:
-		return binary.LittleEndian.AppendUint32(buf, uint32(a.Value(i)))
-	case *array.Time32:
-		return binary.LittleEndian.AppendUint32(buf, uint32(a.Value(i)))
-	case *array.Time64:
-		return binary.LittleEndian.AppendUint64(buf, uint64(a.Value(i)))
-	case *array.Timestamp:
-		return binary.LittleEndian.AppendUint64(buf, uint64(a.Value(i)))
-	case *array.Float32:
-		return binary.LittleEndian.AppendUint32(buf, math.Float32bits(a.Value(i)))
-	case *array.Float64:
-		return binary.LittleEndian.AppendUint64(buf, math.Float64bits(a.Value(i)))
-	case *array.Boolean:
-		if a.Value(i) {
-			return append(buf, 1)
-		}
-		return append(buf, 0)
-	case *array.String:
-		return appendBytes(buf, a.Value(i))
-	case *array.LargeString:
-		return appendBytes(buf, a.Value(i))
-	case *array.StringView:
-		return appendBytes(buf, a.Value(i))
-	case *array.Binary:
-		return appendBytes(buf, unsafeString(a.Value(i)))
-	case *array.LargeBinary:
-		return appendBytes(buf, unsafeString(a.Value(i)))
-	case *array.FixedSizeBinary:
-		return appendBytes(buf, unsafeString(a.Value(i)))
-	case *array.Decimal128:
-		v := a.Value(i)
-		buf = binary.LittleEndian.AppendUint64(buf, v.LowBits())
-		return binary.LittleEndian.AppendUint64(buf, uint64(v.HighBits()))
-	}
-	return appendBytes(buf, arr.ValueStr(i))
-}
-
-// appendBytes appends s with its length first.
-func appendBytes(buf []byte, s string) []byte {
-	buf = binary.AppendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
 }
 
 // entryBytes estimates what a map entry of key costs besides its row: the key's bytes and
