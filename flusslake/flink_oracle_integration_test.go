@@ -62,36 +62,12 @@ func TestLakeFlinkOracle(t *testing.T) {
 	state.delete(l, pk, ids(30, 50))
 	state.upsert(l, pk, ids(200, 240), func(id int) int64 { return int64(id) })
 
-	s, err := flinkgw.New(gw, nil).OpenSession(l.ctx, "flussql-"+l.dbName, nil)
-	require.NoError(t, err)
-	catalog := "lk_" + l.dbName
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if op, err := s.Execute(ctx, "DROP CATALOG IF EXISTS "+catalog, nil); err == nil {
-			_, _ = op.All(ctx)
-		}
-		_ = s.Close(ctx)
-	})
-	flink := func(q string, mode string) [][]string {
-		t.Helper()
-		op, err := s.Execute(l.ctx, q, map[string]string{"execution.runtime-mode": mode})
-		require.NoError(t, err, q)
-		defer op.Close(context.WithoutCancel(l.ctx))
-		rows, err := op.All(l.ctx)
-		require.NoError(t, err, q)
-		out := make([][]string, len(rows))
-		for i, r := range rows {
-			out[i] = r.Strings("NULL")
-		}
-		return out
-	}
-	flink(fmt.Sprintf("CREATE CATALOG %s WITH ('type' = 'fluss', 'bootstrap.servers' = '%s')", catalog, strings.Split(realcluster.Addr(t), ",")[0]), "batch")
-	fev, fpk := catalog+"."+ev, catalog+"."+pk
+	fl := l.flinkCatalog(gw)
+	fev, fpk := fl.catalog+"."+ev, fl.catalog+"."+pk
 
 	// The log table: Flink's batch union read.
 	for _, q := range []string{"SELECT COUNT(*), SUM(v), MIN(id), MAX(id) FROM %s", "SELECT id, name, v FROM %s"} {
-		want := sortRows(flink(fmt.Sprintf(q, fev), "batch"))
+		want := sortRows(fl.query(fmt.Sprintf(q, fev), "batch"))
 		assert.Equal(t, want, sortRows(l.rows(fmt.Sprintf(q, ev))), "flussql and Flink: %s", q)
 	}
 	assert.Equal(t, [][]string{{"260"}}, l.rows("SELECT COUNT(*) FROM "+ev))
@@ -101,10 +77,10 @@ func TestLakeFlinkOracle(t *testing.T) {
 	for _, q := range []string{"SELECT COUNT(*), SUM(v) FROM %s", "SELECT id, name, v FROM %s"} {
 		got := sortRows(l.rows(fmt.Sprintf(q, pk)))
 		if l.format == "paimon" {
-			assert.Equal(t, sortRows(flink(fmt.Sprintf(q, fpk), "batch")), got, "flussql and Flink's batch read: %s", q)
+			assert.Equal(t, sortRows(fl.query(fmt.Sprintf(q, fpk), "batch")), got, "flussql and Flink's batch read: %s", q)
 			continue
 		}
-		settled := settle(t, s, fmt.Sprintf(q, fpk), got, 60*time.Second)
+		settled := settle(t, fl.s, fmt.Sprintf(q, fpk), got, 60*time.Second)
 		assert.Equal(t, got, settled, "Flink's streaming union read settles on flussql's answer: %s", q)
 	}
 	assert.Equal(t, [][]string{state.countSum()}, l.rows("SELECT COUNT(*), SUM(v) FROM "+pk), "and both are the state written")
@@ -166,4 +142,45 @@ func sortRows(rows [][]string) [][]string {
 		return len(a) - len(b)
 	})
 	return rows
+}
+
+// lakeFlink is a Flink SQL Gateway session with a Fluss catalog over a lake test's cluster.
+type lakeFlink struct {
+	l       *testLake
+	s       *flinkgw.Session
+	catalog string
+}
+
+// flinkCatalog opens a session at gw and creates the catalog, both dropped at the test's end.
+func (l *testLake) flinkCatalog(gw string) *lakeFlink {
+	l.t.Helper()
+	s, err := flinkgw.New(gw, nil).OpenSession(l.ctx, "flussql-"+l.dbName, nil)
+	require.NoError(l.t, err)
+	f := &lakeFlink{l: l, s: s, catalog: "lk_" + l.dbName}
+	l.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if op, err := s.Execute(ctx, "DROP CATALOG IF EXISTS "+f.catalog, nil); err == nil {
+			_, _ = op.All(ctx)
+		}
+		_ = s.Close(ctx)
+	})
+	f.query(fmt.Sprintf("CREATE CATALOG %s WITH ('type' = 'fluss', 'bootstrap.servers' = '%s')", f.catalog, strings.Split(realcluster.Addr(l.t), ",")[0]), "batch")
+	return f
+}
+
+// query runs q in the runtime mode ("batch", "streaming") and returns its rows.
+func (f *lakeFlink) query(q, mode string) [][]string {
+	t, ctx := f.l.t, f.l.ctx
+	t.Helper()
+	op, err := f.s.Execute(ctx, q, map[string]string{"execution.runtime-mode": mode})
+	require.NoError(t, err, q)
+	defer op.Close(context.WithoutCancel(ctx))
+	rows, err := op.All(ctx)
+	require.NoError(t, err, q)
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.Strings("NULL")
+	}
+	return out
 }

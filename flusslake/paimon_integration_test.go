@@ -1,8 +1,6 @@
 package flusslake_test
 
 import (
-	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,10 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/flussql/flussql/fluss"
-	"github.com/flussql/flussql/fluss/flusstest/realcluster"
-	"github.com/flussql/flussql/fluss/localcluster"
 )
 
 // TestLakePaimonPrimaryKeyMerge writes, updates and deletes rows of a partitioned
@@ -26,19 +20,8 @@ func TestLakePaimonPrimaryKeyMerge(t *testing.T) {
 	if lakeFormat(t) != "paimon" {
 		t.Skip("the merge of a Paimon primary-key table needs a Paimon lakehouse (make lake-test LAKE=paimon)")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	db, err := sql.Open("fluss", "fluss://"+realcluster.Addr(t)+"/fluss")
-	require.NoError(t, err)
-	defer db.Close()
-	dbName := fmt.Sprintf("lake_pk_%d", time.Now().UnixNano()%1e9)
-	exec := func(q string) {
-		t.Helper()
-		_, err := db.ExecContext(ctx, q)
-		require.NoError(t, err, q)
-	}
-	exec("CREATE DATABASE " + dbName)
-	// Not dropped: the tiering service fails for good when a table it tiers disappears.
+	l := newLake(t, "lake_pk", 2*time.Minute)
+	ctx, db, dbName, exec := l.ctx, l.db, l.dbName, l.exec
 	const opts = ` WITH ('bucket.num' = '2', 'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s')`
 	exec("CREATE TABLE " + dbName + ".pkv (id INT, region STRING, v BIGINT, name STRING, PRIMARY KEY (id, region) NOT ENFORCED) PARTITIONED BY (region)" + opts)
 	exec("ALTER TABLE " + dbName + ".pkv ADD PARTITION (region = 'eu')")
@@ -50,30 +33,6 @@ func TestLakePaimonPrimaryKeyMerge(t *testing.T) {
 		vals = append(vals, fmt.Sprintf("(%d, '%s', %d, 'n%d')", i, region(i), i*10, i))
 	}
 
-	client, err := fluss.Connect(ctx, fluss.Config{BootstrapServers: realcluster.Addrs(t)})
-	require.NoError(t, err)
-	defer client.Close()
-	tiered := func(table string) {
-		t.Helper()
-		path := fluss.TablePath{Database: dbName, Table: table}
-		want := map[fluss.TableBucket]int64{}
-		parts := []fluss.PartitionInfo{{ID: fluss.NoPartition}}
-		if table == "pkv" {
-			parts, err = client.Admin().ListPartitions(ctx, path, nil)
-			require.NoError(t, err)
-		}
-		for _, p := range parts {
-			ends, err := client.Admin().ListOffsets(ctx, path, p.Name, nil, fluss.OffsetLatest())
-			require.NoError(t, err)
-			for b, end := range ends {
-				if end > 0 {
-					want[fluss.TableBucket{PartitionID: p.ID, Bucket: b}] = end
-				}
-			}
-		}
-		_, err := localcluster.WaitLakeTiered(ctx, client.Admin(), path, want, 250*time.Millisecond)
-		require.NoError(t, err)
-	}
 	tables := []string{"pkv"} // one table: each more adds its tiering rounds to the test's time
 	// Two tiering rounds, so that the changes of the second are in newer files of the
 	// buckets than the rows they change.
@@ -81,7 +40,7 @@ func TestLakePaimonPrimaryKeyMerge(t *testing.T) {
 		exec("INSERT INTO " + dbName + "." + tb + " VALUES " + strings.Join(vals, ", "))
 	}
 	for _, tb := range tables {
-		tiered(tb)
+		l.waitTiered(tb)
 	}
 	for _, tb := range tables {
 		table := dbName + "." + tb
@@ -96,7 +55,7 @@ func TestLakePaimonPrimaryKeyMerge(t *testing.T) {
 		}
 	}
 	for _, tb := range tables {
-		tiered(tb)
+		l.waitTiered(tb)
 	}
 
 	for _, tb := range tables {

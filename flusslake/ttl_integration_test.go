@@ -1,7 +1,6 @@
 package flusslake_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -13,8 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flussql/flussql/fluss"
-	"github.com/flussql/flussql/fluss/flusstest/realcluster"
-	"github.com/flussql/flussql/internal/flinkgw"
 )
 
 // TestLakeExpiredLogIceberg writes a datalake-enabled log table with a 1 s 'table.log.ttl' on
@@ -96,31 +93,7 @@ func TestLakeExpiredLogIceberg(t *testing.T) {
 	if gw == "" {
 		return
 	}
-	s, err := flinkgw.New(gw, nil).OpenSession(l.ctx, "flussql-"+l.dbName, nil)
-	require.NoError(t, err)
-	catalog := "lk_" + l.dbName
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if op, err := s.Execute(ctx, "DROP CATALOG IF EXISTS "+catalog, nil); err == nil {
-			_, _ = op.All(ctx)
-		}
-		_ = s.Close(ctx)
-	})
-	flink := func(q string) [][]string {
-		t.Helper()
-		op, err := s.Execute(l.ctx, q, map[string]string{"execution.runtime-mode": "batch"})
-		require.NoError(t, err, q)
-		defer op.Close(context.WithoutCancel(l.ctx))
-		rows, err := op.All(l.ctx)
-		require.NoError(t, err, q)
-		out := make([][]string, len(rows))
-		for i, r := range rows {
-			out[i] = r.Strings("NULL")
-		}
-		return out
-	}
-	flink(fmt.Sprintf("CREATE CATALOG %s WITH ('type' = 'fluss', 'bootstrap.servers' = '%s')", catalog, strings.Split(realcluster.Addr(t), ",")[0]))
+	fl := l.flinkCatalog(gw)
 	q := "SELECT COUNT(*), SUM(v), COUNT(DISTINCT id), MIN(id), MAX(id) FROM %s"
-	assert.Equal(t, flink(fmt.Sprintf(q, catalog+"."+ev)), l.rows(fmt.Sprintf(q, ev)), "flussql and Flink's batch union read")
+	assert.Equal(t, fl.query(fmt.Sprintf(q, fl.catalog+"."+ev), "batch"), l.rows(fmt.Sprintf(q, ev)), "flussql and Flink's batch union read")
 }

@@ -50,8 +50,8 @@ func TestLakeUnionRead(t *testing.T) {
 		require.NoError(t, err, q)
 	}
 	exec("CREATE DATABASE " + dbName)
-	// The database is not dropped: Fluss's tiering service fails for good (no restart
-	// strategy) when a table it is tiering disappears, and the lakehouse is the test's own.
+	// The database is not dropped: Fluss's tiering service fails (and is restarted)
+	// when a table it is tiering disappears, and the lakehouse is the test's own.
 	table := dbName + ".ev"
 	exec(`CREATE TABLE ` + table + ` (id INT, v BIGINT, name STRING, ts TIMESTAMP(3)) WITH ('bucket.num' = '2',
 		'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s')`)
@@ -157,8 +157,8 @@ func TestLakeUnionReadPartitioned(t *testing.T) {
 		require.NoError(t, err, q)
 	}
 	exec("CREATE DATABASE " + dbName)
-	// The database is not dropped: Fluss's tiering service fails for good (no restart
-	// strategy) when a table it is tiering disappears, and the lakehouse is the test's own.
+	// The database is not dropped: Fluss's tiering service fails (and is restarted)
+	// when a table it is tiering disappears, and the lakehouse is the test's own.
 	table := dbName + ".pv"
 	exec(`CREATE TABLE ` + table + ` (id INT, region STRING) PARTITIONED BY (region) WITH ('bucket.num' = '1',
 		'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s')`)
